@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Build-time generator entry point.
+
+Each layer has a module gen/<layer>_gen.py exposing:
+  outputs() -> list of file names it writes into generated/ (fixed, so that
+               the build system knows them before running the generator);
+  generate(schema_dir) -> dict {file name: text}.
+Output is deterministic: same schema, same bytes.
+"""
+import argparse
+import importlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAYERS = ("source2", "quake3", "teeworlds")
+
+
+def load(layer):
+    sys.path.insert(0, HERE)
+    try:
+        return importlib.import_module(layer + "_gen")
+    except ModuleNotFoundError as e:
+        if e.name == layer + "_gen":
+            return None
+        raise
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Generate zdem C decoders from schema/.")
+    ap.add_argument("--layer", choices=LAYERS, action="append",
+                    help="layer to generate (default: all)")
+    ap.add_argument("--schema", default=os.path.join(HERE, "..", "schema"),
+                    help="schema directory (default: ../schema)")
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "generated"),
+                    help="output directory (default: ../generated)")
+    ap.add_argument("--list", action="store_true",
+                    help="print the output file names and exit")
+    args = ap.parse_args()
+    layers = args.layer or LAYERS
+    for layer in layers:
+        mod = load(layer)
+        if mod is None:
+            continue
+        if args.list:
+            for name in mod.outputs():
+                print(name)
+            continue
+        files = mod.generate(os.path.abspath(args.schema))
+        expected = set(mod.outputs())
+        if set(files) != expected:
+            sys.exit("zdem_gen: %s produced %s, declared %s"
+                     % (layer, sorted(files), sorted(expected)))
+        os.makedirs(args.out, exist_ok=True)
+        for name in sorted(files):
+            path = os.path.join(args.out, name)
+            data = files[name].encode("utf-8")
+            try:
+                with open(path, "rb") as f:
+                    if f.read() == data:
+                        continue  # unchanged: keep the timestamp
+            except FileNotFoundError:
+                pass
+            with open(path, "wb") as f:
+                f.write(data)
+
+
+if __name__ == "__main__":
+    main()

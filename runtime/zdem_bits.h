@@ -1,0 +1,170 @@
+/* LSB-first bit reader (Valve's bitbuf order; also Quake III's raw bits and
+ * Teeworlds' Huffman input). Reads of 1..32 bits load one 64-bit word when at
+ * least 8 bytes remain, and fall back to byte loads near the end. Reading
+ * past the end sets the sticky `overflow` flag and returns zeros: callers
+ * check it once per field or message, never per bit. */
+#ifndef ZDEM_BITS_H
+#define ZDEM_BITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "zdem_varint.h"
+
+typedef struct zdem_bits {
+    const uint8_t *data;
+    size_t len;      /* bytes */
+    size_t pos;      /* bit position */
+    size_t end;      /* len * 8 */
+    int overflow;    /* sticky: a read went past the end */
+} zdem_bits;
+
+static inline void zdem_bits_init(zdem_bits *br, const uint8_t *data, size_t len)
+{
+    br->data = data;
+    br->len = len;
+    br->pos = 0;
+    br->end = len * 8u;
+    br->overflow = 0;
+}
+
+static inline size_t zdem_bits_left(const zdem_bits *br)
+{
+    return br->pos <= br->end ? br->end - br->pos : 0;
+}
+
+/* 64 bits starting at byte `byte`, zero-padded past the end. */
+static inline uint64_t zdem_bits__word(const zdem_bits *br, size_t byte)
+{
+    if (byte + 8u <= br->len)
+        return zdem_load_le64(br->data + byte);
+    {
+        uint64_t w = 0;
+        size_t i;
+        for (i = 0; byte + i < br->len && i < 8u; i++)
+            w |= (uint64_t)br->data[byte + i] << (8u * i);
+        return w;
+    }
+}
+
+/* Peek n (0..32) bits without consuming; bits past the end read as zero. */
+static inline uint32_t zdem_bits_peek(const zdem_bits *br, unsigned n)
+{
+    uint64_t w;
+    if (n == 0)
+        return 0;
+    w = zdem_bits__word(br, br->pos >> 3) >> (br->pos & 7u);
+    return (uint32_t)(w & ((n == 32u) ? 0xFFFFFFFFull : ((1ull << n) - 1u)));
+}
+
+static inline void zdem_bits_skip(zdem_bits *br, size_t n)
+{
+    if (n > zdem_bits_left(br)) {
+        br->overflow = 1;
+        br->pos = br->end;
+        return;
+    }
+    br->pos += n;
+}
+
+/* Read n (0..32) bits. */
+static inline uint32_t zdem_bits_read(zdem_bits *br, unsigned n)
+{
+    uint32_t v;
+    if (n > zdem_bits_left(br)) {
+        br->overflow = 1;
+        br->pos = br->end;
+        return 0;
+    }
+    v = zdem_bits_peek(br, n);
+    br->pos += n;
+    return v;
+}
+
+static inline int zdem_bits_read_bool(zdem_bits *br)
+{
+    return (int)zdem_bits_read(br, 1);
+}
+
+static inline uint64_t zdem_bits_read64(zdem_bits *br, unsigned n)
+{
+    uint64_t lo, hi;
+    if (n <= 32u)
+        return zdem_bits_read(br, n);
+    lo = zdem_bits_read(br, 32);
+    hi = zdem_bits_read(br, n - 32u);
+    return lo | (hi << 32);
+}
+
+/* Valve's ubit_var: 6 bits, whose top two select 0, 4, 8 or 28 more bits. */
+static inline uint32_t zdem_bits_read_ubitvar(zdem_bits *br)
+{
+    uint32_t v = zdem_bits_read(br, 6);
+    switch (v & 0x30u) {
+    case 0x10u: return (v & 15u) | (zdem_bits_read(br, 4) << 4);
+    case 0x20u: return (v & 15u) | (zdem_bits_read(br, 8) << 4);
+    case 0x30u: return (v & 15u) | (zdem_bits_read(br, 28) << 4);
+    default: return v;
+    }
+}
+
+/* Base-128 varints stored inside a bit stream (unaligned). */
+static inline uint32_t zdem_bits_read_varuint32(zdem_bits *br)
+{
+    uint32_t v = 0;
+    unsigned shift = 0;
+    for (;;) {
+        uint32_t b = zdem_bits_read(br, 8);
+        v |= (b & 0x7Fu) << shift;
+        if (!(b & 0x80u) || br->overflow)
+            return v;
+        shift += 7;
+        if (shift >= 35u) {
+            br->overflow = 1; /* malformed: treat like running off the end */
+            return v;
+        }
+    }
+}
+
+static inline uint64_t zdem_bits_read_varuint64(zdem_bits *br)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (;;) {
+        uint64_t b = zdem_bits_read(br, 8);
+        v |= (b & 0x7Fu) << shift;
+        if (!(b & 0x80u) || br->overflow)
+            return v;
+        shift += 7;
+        if (shift >= 70u) {
+            br->overflow = 1;
+            return v;
+        }
+    }
+}
+
+static inline int32_t zdem_bits_read_varint32(zdem_bits *br)
+{
+    return zdem_zigzag32(zdem_bits_read_varuint32(br));
+}
+
+/* Copy n bytes from an arbitrary bit position into out. */
+static inline void zdem_bits_read_bytes(zdem_bits *br, uint8_t *out, size_t n)
+{
+    size_t i;
+    if (n > zdem_bits_left(br) / 8u) {
+        br->overflow = 1;
+        br->pos = br->end;
+        memset(out, 0, n);
+        return;
+    }
+    if ((br->pos & 7u) == 0) {
+        memcpy(out, br->data + (br->pos >> 3), n);
+        br->pos += n * 8u;
+        return;
+    }
+    for (i = 0; i < n; i++)
+        out[i] = (uint8_t)zdem_bits_read(br, 8);
+}
+
+#endif

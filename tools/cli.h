@@ -1,0 +1,47 @@
+/* Shared pieces of the zdem command-line tool. Each format has its own
+ * tools/cli_<format>.c implementing the commands it supports. */
+#ifndef ZDEM_CLI_H
+#define ZDEM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "zdem_error.h"
+
+typedef struct zdem_cli_file {
+    const char *path;
+    const uint8_t *data; /* whole file, mmap'd (read-only) */
+    size_t size;
+} zdem_cli_file;
+
+typedef struct zdem_cli_args {
+    const char *command;  /* info, dump, events, entities, map */
+    int json;             /* --json */
+    const char *type;     /* --type NAME (dump filter) */
+    long long tick;       /* --tick N */
+    int has_tick;
+    const char *class_name; /* --class NAME */
+    const char *out;      /* -o OUT */
+} zdem_cli_args;
+
+/* Exit statuses. */
+enum { ZDEM_EXIT_OK = 0, ZDEM_EXIT_USAGE = 1, ZDEM_EXIT_BAD_INPUT = 2 };
+
+/* Per-format entry points: return an exit status. */
+int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f);
+
+/* "zdem: FILE: offset N: message" on stderr; returns ZDEM_EXIT_BAD_INPUT. */
+int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err);
+/* Same, for a message without an error record. */
+int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char *msg);
+/* "zdem: COMMAND is not supported for FORMAT files"; returns ZDEM_EXIT_USAGE. */
+int zdem_cli_unsupported(const zdem_cli_args *a, const char *format);
+
+/* JSON helpers: a quoted, escaped string (bytes that are not valid UTF-8 are
+ * written as \u00XX of the byte, so output is always valid JSON). */
+void zdem_json_str(FILE *out, const uint8_t *s, size_t n);
+void zdem_json_cstr(FILE *out, const char *s);
+
+#endif

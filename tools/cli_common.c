@@ -1,0 +1,90 @@
+#include "cli.h"
+
+#include <string.h>
+
+int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err)
+{
+    const char *msg = err && err->msg ? err->msg : "error";
+    if (err && err->offset_is_bits)
+        fprintf(stderr, "zdem: %s: bit offset %llu: %s\n", f->path,
+                (unsigned long long)err->offset, msg);
+    else
+        fprintf(stderr, "zdem: %s: offset %llu: %s\n", f->path,
+                (unsigned long long)(err ? err->offset : 0), msg);
+    return ZDEM_EXIT_BAD_INPUT;
+}
+
+int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char *msg)
+{
+    fprintf(stderr, "zdem: %s: offset %llu: %s\n", f->path, offset, msg);
+    return ZDEM_EXIT_BAD_INPUT;
+}
+
+int zdem_cli_unsupported(const zdem_cli_args *a, const char *format)
+{
+    fprintf(stderr, "zdem: '%s' is not supported for %s files (see zdem --help)\n",
+            a->command, format);
+    return ZDEM_EXIT_USAGE;
+}
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const uint8_t *s, size_t n)
+{
+    size_t len, i;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xE0) == 0xC0) { len = 2; cp = s[0] & 0x1F; }
+    else if ((s[0] & 0xF0) == 0xE0) { len = 3; cp = s[0] & 0x0F; }
+    else if ((s[0] & 0xF8) == 0xF0) { len = 4; cp = s[0] & 0x07; }
+    else return 0;
+    if (len > n)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void zdem_json_str(FILE *out, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    fputc('"', out);
+    while (i < n) {
+        uint8_t c = s[i];
+        size_t l;
+        switch (c) {
+        case '"': fputs("\\\"", out); i++; continue;
+        case '\\': fputs("\\\\", out); i++; continue;
+        case '\n': fputs("\\n", out); i++; continue;
+        case '\r': fputs("\\r", out); i++; continue;
+        case '\t': fputs("\\t", out); i++; continue;
+        default: break;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", c);
+            i++;
+            continue;
+        }
+        l = utf8_len(s + i, n - i);
+        if (l == 0) {
+            fprintf(out, "\\u%04x", c); /* Latin-1 reading of a stray byte */
+            i++;
+            continue;
+        }
+        fwrite(s + i, 1, l, out);
+        i += l;
+    }
+    fputc('"', out);
+}
+
+void zdem_json_cstr(FILE *out, const char *s)
+{
+    zdem_json_str(out, (const uint8_t *)s, strlen(s));
+}

@@ -1,0 +1,8 @@
+/* Placeholder until the teeworlds layer's CLI lands. */
+#include "cli.h"
+
+int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    (void)f;
+    return zdem_cli_unsupported(a, "teeworlds");
+}

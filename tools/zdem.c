@@ -1,0 +1,195 @@
+/* zdem: command-line front end. Maps the file read-only, detects the
+ * format by its magic (Quake III demos have none: by extension or by a
+ * plausible first block), and hands over to the format's CLI module. */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage_main[] =
+    "usage: zdem COMMAND [OPTIONS] FILE\n"
+    "\n"
+    "Reads game demo files: Source 2 (.dem: Dota 2, CS2, Deadlock),\n"
+    "Quake III / Quake Live (.dm_66 .. .dm_91), Teeworlds/DDNet (.demo).\n"
+    "The format is detected from the file's contents.\n"
+    "\n"
+    "commands:\n"
+    "  info      header and summary facts (--json for one JSON object)\n"
+    "  dump      one line per message (--json: one JSON object per line)\n"
+    "  events    game events: kills, chat, prints, ... (one JSON object per line)\n"
+    "  entities  Source 2 entities and their properties at a tick\n"
+    "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
+    "\n"
+    "Run 'zdem COMMAND --help' for a command's options.\n"
+    "exit status: 0 ok, 1 usage error, 2 bad or unreadable input\n";
+
+static const struct {
+    const char *name;
+    const char *help;
+} commands[] = {
+    {"info",
+     "usage: zdem info [--json] FILE\n"
+     "Prints the header and summary facts of a demo: format, map, players,\n"
+     "tick/time span, message counts. --json prints one JSON object.\n"},
+    {"dump",
+     "usage: zdem dump [--json] [--type NAME] FILE\n"
+     "Prints one line per message: index, byte offset, tick, id, name, size.\n"
+     "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
+     "--json prints one JSON object per line.\n"},
+    {"events",
+     "usage: zdem events [--json] FILE\n"
+     "Prints game events, one JSON object per line with at least \"type\" and\n"
+     "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"},
+    {"entities",
+     "usage: zdem entities [--json] [--tick N] [--class NAME] FILE\n"
+     "Source 2: prints the live entities and their properties at tick N\n"
+     "(default: the end of the demo), optionally only those of class NAME.\n"},
+    {"map",
+     "usage: zdem map FILE -o OUT.map\n"
+     "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
+};
+
+enum fmt { FMT_UNKNOWN, FMT_SOURCE2, FMT_QUAKE3, FMT_TEEWORLDS };
+
+static int has_q3_extension(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (strncmp(dot, ".dm_", 4) == 0 || strcmp(dot, ".dm3") == 0);
+}
+
+static enum fmt detect(const uint8_t *d, size_t n, const char *path)
+{
+    if (n >= 8 && memcmp(d, "PBDEMS2\0", 8) == 0)
+        return FMT_SOURCE2;
+    if (n >= 7 && memcmp(d, "TWDEMO\0", 7) == 0)
+        return FMT_TEEWORLDS;
+    if (has_q3_extension(path))
+        return FMT_QUAKE3;
+    if (n >= 8) { /* Q3 block: int32 sequence, int32 length in (0, 16384] */
+        int32_t len = (int32_t)((uint32_t)d[4] | ((uint32_t)d[5] << 8) |
+                                ((uint32_t)d[6] << 16) | ((uint32_t)d[7] << 24));
+        if (len > 0 && len <= 16384)
+            return FMT_QUAKE3;
+    }
+    return FMT_UNKNOWN;
+}
+
+static int command_help(const char *cmd)
+{
+    size_t i;
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, cmd) == 0) {
+            fputs(commands[i].help, stdout);
+            return ZDEM_EXIT_OK;
+        }
+    return -1;
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "zdem: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage_main);
+    return ZDEM_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    zdem_cli_args a;
+    const char *path = NULL;
+    zdem_cli_file f;
+    struct stat st;
+    int fd, i, rc;
+    void *map = NULL;
+    enum fmt fmt;
+
+    memset(&a, 0, sizeof a);
+    if (argc < 2)
+        return usage_error("missing command", NULL);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (argc > 2 && command_help(argv[2]) == 0)
+            return ZDEM_EXIT_OK;
+        fputs(usage_main, stdout);
+        return ZDEM_EXIT_OK;
+    }
+    a.command = argv[1];
+    {
+        size_t k, known = 0;
+        for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
+            if (strcmp(commands[k].name, a.command) == 0)
+                known = 1;
+        if (!known)
+            return usage_error("unknown command", a.command);
+    }
+    for (i = 2; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
+            return command_help(a.command);
+        else if (strcmp(s, "--json") == 0)
+            a.json = 1;
+        else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
+                 strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            if (s[2] == 't' && s[3] == 'y')
+                a.type = argv[++i];
+            else if (s[2] == 'c')
+                a.class_name = argv[++i];
+            else if (s[1] == 'o')
+                a.out = argv[++i];
+            else {
+                char *end;
+                a.tick = strtoll(argv[++i], &end, 10);
+                if (*argv[i] == 0 || *end != 0)
+                    return usage_error("--tick needs an integer", argv[i]);
+                a.has_tick = 1;
+            }
+        } else if (s[0] == '-' && s[1] != 0)
+            return usage_error("unknown option", s);
+        else if (path)
+            return usage_error("more than one FILE", s);
+        else
+            path = s;
+    }
+    if (!path)
+        return usage_error("missing FILE", NULL);
+
+    f.path = path;
+    fd = open(path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        perror("zdem: open");
+        fprintf(stderr, "zdem: %s: cannot read file\n", path);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    f.size = (size_t)st.st_size;
+    f.data = (const uint8_t *)"";
+    if (f.size > 0) {
+        map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            close(fd);
+            fprintf(stderr, "zdem: %s: cannot map file\n", path);
+            return ZDEM_EXIT_BAD_INPUT;
+        }
+        f.data = map;
+    }
+    close(fd);
+
+    fmt = detect(f.data, f.size, path);
+    switch (fmt) {
+    case FMT_SOURCE2: rc = zdem_cli_source2(&a, &f); break;
+    case FMT_QUAKE3: rc = zdem_cli_quake3(&a, &f); break;
+    case FMT_TEEWORLDS: rc = zdem_cli_teeworlds(&a, &f); break;
+    default:
+        fprintf(stderr, "zdem: %s: offset 0: unknown format (no Source 2 or "
+                        "Teeworlds magic, not a Quake III demo)\n", path);
+        rc = ZDEM_EXIT_BAD_INPUT;
+        break;
+    }
+    fflush(stdout);
+    if (map)
+        munmap(map, f.size);
+    return rc;
+}
