@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Build-time generator entry point.
 
-Each layer has a module gen/<layer>_gen.py exposing:
+Each layer has modules gen/<layer>_gen.py and optionally gen/<layer>_*_gen.py,
+each exposing:
   outputs() -> list of file names it writes into generated/ (fixed, so that
                the build system knows them before running the generator);
   generate(schema_dir) -> dict {file name: text}.
@@ -17,13 +18,12 @@ LAYERS = ("source2", "quake3", "teeworlds")
 
 
 def load(layer):
+    """The layer's generator modules, in a fixed order."""
     sys.path.insert(0, HERE)
-    try:
-        return importlib.import_module(layer + "_gen")
-    except ModuleNotFoundError as e:
-        if e.name == layer + "_gen":
-            return None
-        raise
+    names = sorted(f[:-3] for f in os.listdir(HERE)
+                   if f.endswith("_gen.py") and f != "zdem_gen.py"
+                   and (f == layer + "_gen.py" or f.startswith(layer + "_")))
+    return [importlib.import_module(n) for n in names]
 
 
 def main():
@@ -39,31 +39,31 @@ def main():
     args = ap.parse_args()
     layers = args.layer or LAYERS
     for layer in layers:
-        mod = load(layer)
-        if mod is None:
-            continue
-        if args.list:
-            for name in mod.outputs():
-                print(name)
-            continue
-        files = mod.generate(os.path.abspath(args.schema))
-        expected = set(mod.outputs())
-        if set(files) != expected:
-            sys.exit("zdem_gen: %s produced %s, declared %s"
-                     % (layer, sorted(files), sorted(expected)))
-        os.makedirs(args.out, exist_ok=True)
-        for name in sorted(files):
-            path = os.path.join(args.out, name)
-            data = files[name].encode("utf-8")
-            try:
-                with open(path, "rb") as f:
-                    if f.read() == data:
-                        continue  # unchanged: keep the timestamp
-            except FileNotFoundError:
-                pass
-            with open(path, "wb") as f:
-                f.write(data)
+        for mod in load(layer):
+            if args.list:
+                print("\n".join(mod.outputs()))
+            else:
+                write(layer, mod, args)
 
+
+def write(layer, mod, args):
+    files = mod.generate(os.path.abspath(args.schema))
+    expected = set(mod.outputs())
+    if set(files) != expected:
+        sys.exit("zdem_gen: %s produced %s, declared %s"
+                 % (layer, sorted(files), sorted(expected)))
+    os.makedirs(args.out, exist_ok=True)
+    for name in sorted(files):
+        path = os.path.join(args.out, name)
+        data = files[name].encode("utf-8")
+        try:
+            with open(path, "rb") as f:
+                if f.read() == data:
+                    continue  # unchanged: keep the timestamp
+        except FileNotFoundError:
+            pass
+        with open(path, "wb") as f:
+            f.write(data)
 
 if __name__ == "__main__":
     main()
