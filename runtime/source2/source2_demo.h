@@ -45,7 +45,7 @@ typedef struct zdem_s2_outer {
     uint64_t offset;         /* byte offset of the frame in the file */
     uint32_t cmd;            /* EDemoCommands id, compressed flag removed */
     int compressed;          /* payload is Snappy-compressed */
-    int32_t tick;            /* -1 for the pregame tick 0xFFFFFFFF */
+    int64_t tick;            /* -1 for the pregame tick 0xFFFFFFFF */
     uint64_t payload_offset; /* byte offset of the stored payload */
     const uint8_t *stored;   /* stored (possibly compressed) payload view */
     uint32_t stored_size;
@@ -75,7 +75,7 @@ zdem_status zdem_s2_payload(const zdem_s2_outer *m, uint8_t *scratch,
 
 /* Reads the DEM_FileInfo frame directly through the header offset, without
  * scanning. An offset out of range or a frame that is not DEM_FileInfo is
- * ZDEM_ERR_CORRUPT. *data/*size: the CDemoFileInfo protobuf bytes. */
+ * ZDEM_ERR_CORRUPT. data, size: the CDemoFileInfo protobuf bytes. */
 zdem_status zdem_s2_read_fileinfo(const uint8_t *file, size_t size,
                                   const zdem_s2_header *hdr, uint8_t *scratch,
                                   size_t scratch_cap, const uint8_t **data,
