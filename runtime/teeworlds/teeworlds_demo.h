@@ -1,0 +1,88 @@
+/* Teeworlds / DDNet demo container (TWDEMO versions 3 to 6): header, the
+ * embedded map as a view into the caller's buffer, and a chunk iterator.
+ * Nothing here allocates or copies; every pointer points into the input. */
+#ifndef TEEWORLDS_DEMO_H
+#define TEEWORLDS_DEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+
+/* A byte string inside the input (not NUL-terminated). */
+typedef struct tw_str {
+    const uint8_t *p;
+    size_t n;
+} tw_str;
+
+enum {
+    TW_MAX_TIMELINE_MARKERS = 64,
+    TW_HEADER_SIZE = 8 + 168,     /* version header + header */
+    TW_MARKERS_SIZE = 4 + 256,    /* v4+ */
+    TW_SHA256_EXT_SIZE = 16 + 32  /* v6 DDNet extension: UUID + digest */
+};
+
+typedef struct tw_demo_info {
+    uint8_t version;              /* 3..6 */
+    tw_str net_version, map_name, type, timestamp;
+    uint32_t map_size;
+    uint32_t map_crc;
+    int32_t length;               /* seconds */
+    int32_t num_timeline_markers; /* clamped to 0..64 (as stored: raw_num_markers) */
+    int32_t raw_num_markers;
+    int32_t timeline_markers[TW_MAX_TIMELINE_MARKERS];
+    int has_sha256;
+    uint8_t map_sha256[32];
+    const uint8_t *map;           /* view of map_size bytes */
+    size_t map_offset;
+    size_t data_offset;           /* first chunk */
+} tw_demo_info;
+
+/* Parses the header. Errors: BAD_MAGIC, UNSUPPORTED (version), TRUNCATED
+ * (header or map runs past the end), BAD_LENGTH (negative map size). */
+zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
+                         zdem_error *err);
+
+/* 1 if CRC32 / SHA-256 of the embedded map equal the header's values
+ * (sha: 0 also when the file has no SHA-256 extension). */
+int tw_demo_map_crc_ok(const tw_demo_info *info);
+int tw_demo_map_sha256_ok(const tw_demo_info *info);
+
+enum tw_chunk_kind {
+    TW_CHUNK_UNKNOWN = 0,  /* normal chunk with type 0: skipped by players */
+    TW_CHUNK_SNAPSHOT = 1,
+    TW_CHUNK_MESSAGE = 2,
+    TW_CHUNK_DELTA = 3,
+    TW_CHUNK_TICK = 4
+};
+
+typedef struct tw_chunk {
+    int kind;           /* enum tw_chunk_kind */
+    size_t offset;      /* file offset of the chunk header */
+    /* tick markers */
+    int32_t tick;       /* absolute tick after this marker (also set for data chunks) */
+    int keyframe;
+    int inline_tick;    /* 1: delta form, 0: absolute 32-bit tick followed */
+    /* data chunks */
+    const uint8_t *data;
+    size_t size;
+    size_t data_offset; /* file offset of data */
+} tw_chunk;
+
+typedef struct tw_chunk_reader {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    int version;
+    int32_t tick;
+    int have_tick;
+} tw_chunk_reader;
+
+void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
+                    const uint8_t *data, size_t size);
+
+/* 1: *c filled, 0: clean end of the stream (exactly at EOF), -1: error
+ * (err filled; offset = the bad chunk's header). Every whole chunk before
+ * a truncated one has been delivered. */
+int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err);
+
+#endif
