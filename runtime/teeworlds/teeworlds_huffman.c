@@ -1,0 +1,204 @@
+#include "teeworlds_huffman.h"
+
+#include "teeworlds_hufftab.h"
+#include "zdem_varint.h"
+
+#define LUT_MASK ((1u << TW_HUFF_LUT_BITS) - 1u)
+
+static zdem_status bad_code(zdem_error *err, size_t bitpos)
+{
+    return zdem_fail(err, ZDEM_ERR_HUFFMAN, bitpos / 8u,
+                     "huffman: code runs past the end (no EOF symbol)");
+}
+
+zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                           size_t *out_len, zdem_error *err)
+{
+    const uint8_t *p = src, *end = src + n;
+    uint64_t bits = 0;
+    unsigned nb = 0; /* valid bits in `bits` */
+    size_t o = 0;
+    *out_len = 0;
+    for (;;) {
+        unsigned e, sym;
+        /* Refill so that a whole code (<= 15 bits) is buffered whenever the
+         * input has it; the wide load skips per-byte checks mid-stream. */
+        if (nb < 32u) {
+            if ((size_t)(end - p) >= 8u) {
+                bits |= zdem_load_le64(p) << nb;
+                p += (63u - nb) >> 3;
+                nb |= 56u;
+            } else {
+                while (nb <= 56u && p < end) {
+                    bits |= (uint64_t)*p++ << nb;
+                    nb += 8u;
+                }
+            }
+        }
+        e = tw_huff_lut[bits & LUT_MASK];
+        if (!(e & 0x8000u)) {
+            unsigned len = (e >> 9) & 31u;
+            if (len > nb)
+                return bad_code(err, (size_t)(p - src) * 8u - nb);
+            bits >>= len;
+            nb -= len;
+            sym = e & 0x1FFu;
+        } else {
+            unsigned node = e & 0x7FFFu;
+            size_t start = (size_t)(p - src) * 8u - nb;
+            if (nb < TW_HUFF_LUT_BITS)
+                return bad_code(err, start);
+            bits >>= TW_HUFF_LUT_BITS;
+            nb -= TW_HUFF_LUT_BITS;
+            while (node >= TW_HUFF_NSYM) {
+                if (nb == 0)
+                    return bad_code(err, start);
+                node = tw_huff_child[node - TW_HUFF_NSYM][bits & 1u];
+                bits >>= 1;
+                nb--;
+            }
+            sym = node;
+        }
+        if (sym == TW_HUFF_EOF)
+            break;
+        if (o >= cap)
+            return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
+                             "huffman: output larger than the buffer");
+        dst[o++] = (uint8_t)sym;
+    }
+    *out_len = o;
+    return ZDEM_OK;
+}
+
+zdem_status tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
+                                   size_t cap, size_t *out_len, zdem_error *err)
+{
+    size_t bit = 0, nbits = n * 8u, o = 0, start = 0;
+    unsigned node = TW_HUFF_ROOT;
+    *out_len = 0;
+    for (;;) {
+        if (node < TW_HUFF_NSYM) {
+            if (node == TW_HUFF_EOF)
+                break;
+            if (o >= cap)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, bit / 8u,
+                                 "huffman: output larger than the buffer");
+            dst[o++] = (uint8_t)node;
+            node = TW_HUFF_ROOT;
+            start = bit;
+        }
+        if (bit >= nbits)
+            return bad_code(err, start);
+        node = tw_huff_child[node - TW_HUFF_NSYM][(src[bit >> 3] >> (bit & 7u)) & 1u];
+        bit++;
+    }
+    *out_len = o;
+    return ZDEM_OK;
+}
+
+zdem_status tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                           size_t *out_len)
+{
+    uint64_t bits = 0;
+    unsigned nb = 0;
+    size_t i, o = 0;
+    *out_len = 0;
+    for (i = 0; i <= n; i++) {
+        unsigned sym = i < n ? src[i] : TW_HUFF_EOF;
+        bits |= (uint64_t)tw_huff_code[sym] << nb;
+        nb += tw_huff_len[sym];
+        while (nb >= 8u) {
+            if (o >= cap)
+                return ZDEM_ERR_NO_SPACE;
+            dst[o++] = (uint8_t)bits;
+            bits >>= 8;
+            nb -= 8u;
+        }
+    }
+    /* The reference always flushes one more byte, even an empty one. */
+    if (o >= cap)
+        return ZDEM_ERR_NO_SPACE;
+    dst[o++] = (uint8_t)bits;
+    *out_len = o;
+    return ZDEM_OK;
+}
+
+zdem_status tw_int_read(const uint8_t **pp, const uint8_t *end, int32_t *out)
+{
+    const uint8_t *p = *pp;
+    uint32_t b, v, sign;
+    if (p >= end)
+        return ZDEM_ERR_TRUNCATED;
+    b = *p;
+    sign = (b >> 6) & 1u;
+    v = b & 0x3Fu;
+    if (b & 0x80u) {
+        /* Continuation bytes: 7 bits each, at most 5 bytes in total; the
+         * fifth byte's surplus bits fall off the top as in the reference. */
+        unsigned shift = 6;
+        int k;
+        for (k = 0; k < 4; k++) {
+            if (++p >= end)
+                return ZDEM_ERR_TRUNCATED;
+            b = *p;
+            v |= (b & 0x7Fu) << shift;
+            shift += 7;
+            if (!(b & 0x80u))
+                break;
+        }
+    }
+    *pp = p + 1;
+    *out = (int32_t)(v ^ (0u - sign));
+    return ZDEM_OK;
+}
+
+zdem_status tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
+                           size_t *count, zdem_error *err)
+{
+    const uint8_t *p = src, *end = src + n;
+    size_t k = 0;
+    *count = 0;
+    while (p < end) {
+        if (k >= cap)
+            return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
+                             "int unpack: more ints than the buffer holds");
+        /* Fast path: a one-byte int (the common case for deltas). */
+        if (!(*p & 0x80u)) {
+            uint32_t b = *p++;
+            dst[k++] = (int32_t)((b & 0x3Fu) ^ (0u - ((b >> 6) & 1u)));
+            continue;
+        }
+        if (tw_int_read(&p, end, &dst[k]) != ZDEM_OK)
+            return zdem_fail(err, ZDEM_ERR_TRUNCATED, (size_t)(p - src),
+                             "int unpack: int cut by the end of the data");
+        k++;
+    }
+    *count = k;
+    return ZDEM_OK;
+}
+
+zdem_status tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
+                         size_t *out_len)
+{
+    size_t i, o = 0;
+    *out_len = 0;
+    for (i = 0; i < count; i++) {
+        uint32_t v = (uint32_t)src[i];
+        uint32_t sign = v >> 31;
+        v ^= 0u - sign; /* store ~x for negatives */
+        if (o >= cap)
+            return ZDEM_ERR_NO_SPACE;
+        dst[o] = (uint8_t)((sign << 6) | (v & 0x3Fu));
+        v >>= 6;
+        while (v) {
+            dst[o++] |= 0x80u;
+            if (o >= cap)
+                return ZDEM_ERR_NO_SPACE;
+            dst[o] = (uint8_t)(v & 0x7Fu);
+            v >>= 7;
+        }
+        o++;
+    }
+    *out_len = o;
+    return ZDEM_OK;
+}
