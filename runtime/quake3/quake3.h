@@ -1,0 +1,174 @@
+/* Quake III Arena / Quake Live demo reader (.dm_66 .. .dm_91).
+ *
+ * Two levels:
+ *  - framing (zdem_q3_reader): the file is a list of blocks
+ *    [int32 sequence][int32 length][length bytes], ended by -1/-1;
+ *  - messages (zdem_q3_parser): each block is one server message, Huffman
+ *    coded; the parser keeps the gamestate (configstrings, baselines), the
+ *    32-entry snapshot ring and the entity ring needed for delta decoding,
+ *    and reports snapshots, server commands and game events to callbacks.
+ *
+ * All memory is the caller's: zdem_q3_parser_size() bytes, any alignment.
+ * Nothing is allocated. Every error is reported with the byte offset in
+ * the file (framing) or the bit offset inside the message. */
+#ifndef ZDEM_QUAKE3_H
+#define ZDEM_QUAKE3_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+#include "quake3_tables.h"
+
+#define ZDEM_Q3_MAX_MSGLEN 16384
+#define ZDEM_Q3_MAX_CONFIGSTRINGS 1024
+#define ZDEM_Q3_GENTITYNUM_BITS 10
+#define ZDEM_Q3_MAX_GENTITIES 1024
+#define ZDEM_Q3_ENTITYNUM_NONE 1023
+#define ZDEM_Q3_ENTITYNUM_WORLD 1022
+#define ZDEM_Q3_MAX_CLIENTS 64
+#define ZDEM_Q3_PACKET_BACKUP 32
+#define ZDEM_Q3_MAX_PARSE_ENTITIES 2048
+#define ZDEM_Q3_MAX_SNAPSHOT_ENTITIES 256
+#define ZDEM_Q3_MAX_STRING_CHARS 1024
+#define ZDEM_Q3_BIG_INFO_STRING 8192
+/* Quake III allows 16000 bytes of configstrings; Quake Live servers send
+ * more, so the store is larger. */
+#define ZDEM_Q3_GAMESTATE_CHARS 65536
+
+/* ------------------------------------------------------------ framing */
+typedef struct zdem_q3_frame {
+    int32_t sequence;     /* server message sequence number */
+    const uint8_t *data;  /* payload, inside the caller's buffer */
+    size_t len;
+    uint64_t offset;      /* file offset of the 8-byte block header */
+    uint32_t index;       /* 0-based message number */
+} zdem_q3_frame;
+
+typedef struct zdem_q3_reader {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    uint32_t index;       /* whole messages delivered so far */
+    int ended;            /* the -1/-1 end marker was read */
+    size_t trailing;      /* bytes after the end marker (not an error) */
+} zdem_q3_reader;
+
+void zdem_q3_reader_init(zdem_q3_reader *r, const uint8_t *data, size_t size);
+/* ZDEM_OK and *got = 1: a message in *f. ZDEM_OK and *got = 0: end marker
+ * (r->trailing tells about bytes after it). Otherwise an error at a file
+ * offset; r->index is the number of whole messages before it:
+ * ZDEM_ERR_TRUNCATED (file ends without the end marker, inside a header,
+ * or inside a payload) or ZDEM_ERR_BAD_LENGTH (length < 0 or > 16384). */
+zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
+                                zdem_error *err);
+
+/* ------------------------------------------------------------ parser */
+typedef struct zdem_q3_snapshot {
+    int32_t valid;          /* decoded from a valid delta source */
+    int32_t message_num;    /* sequence of the message carrying it */
+    int32_t delta_num;      /* message_num of the delta source, -1: none */
+    int32_t server_time;
+    int32_t snap_flags;
+    int32_t server_command_num;
+    int32_t num_entities;
+    int32_t first_entity;   /* index into the parse-entity ring */
+    uint8_t areamask_len;
+    uint8_t areamask[32];
+    zdem_q3_player ps;
+} zdem_q3_snapshot;
+
+typedef enum zdem_q3_event_type {
+    ZDEM_Q3_EV_OBITUARY,    /* EV_OBITUARY entity event */
+    ZDEM_Q3_EV_CHAT,        /* "chat" server command */
+    ZDEM_Q3_EV_TCHAT,       /* "tchat": team chat */
+    ZDEM_Q3_EV_PRINT,       /* "print" */
+    ZDEM_Q3_EV_CENTERPRINT, /* "cp" */
+    ZDEM_Q3_EV_SCORES,      /* "scores"/CS_SCORES1/2 update */
+    ZDEM_Q3_EV_COUNT
+} zdem_q3_event_type;
+
+typedef struct zdem_q3_event {
+    zdem_q3_event_type type;
+    int32_t server_time;   /* latest snapshot time when the event happened */
+    uint32_t gamestate;    /* 1-based gamestate number */
+    /* obituary */
+    int attacker;          /* client number, or -1 for the world */
+    int target;
+    int mod;               /* means of death, protocol's numbering */
+    const char *mod_name;
+    const char *attacker_name; /* from the player configstrings; "" if none */
+    const char *target_name;
+    /* text events: the command's argument, quotes removed (not NUL-safe:
+     * use text_len); scores: score1/score2 */
+    const char *text;
+    size_t text_len;
+    int32_t command_seq;
+    int32_t score1, score2;
+} zdem_q3_event;
+
+struct zdem_q3_parser;
+typedef struct zdem_q3_parser zdem_q3_parser;
+
+/* Callbacks may be NULL. A nonzero return stops parsing with
+ * ZDEM_ERR_ABORTED. Strings passed in are valid during the call only. */
+typedef struct zdem_q3_callbacks {
+    int (*gamestate)(void *user, const zdem_q3_parser *p);
+    int (*snapshot)(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s);
+    int (*server_command)(void *user, const zdem_q3_parser *p, int32_t seq,
+                          const char *cmd, size_t len);
+    int (*event)(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev);
+    /* Non-fatal problems (delta from an invalid frame, configstring store
+     * full, ...): static message, bit offset in the current message. */
+    int (*warning)(void *user, const zdem_q3_parser *p, const zdem_error *w);
+} zdem_q3_callbacks;
+
+/* Bytes the caller provides for a parser (includes alignment slack). */
+size_t zdem_q3_parser_size(void);
+
+/* protocol: 66, 67, 68, 71, 73, 90 or 91; 0 = take it from the first
+ * gamestate's serverinfo "protocol" key. 3 and 48 (and anything else) give
+ * ZDEM_ERR_UNSUPPORTED. Returns NULL if mem is too small or the protocol
+ * is unsupported (err says which). */
+zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
+                                    const zdem_q3_callbacks *cb, void *user,
+                                    zdem_error *err);
+
+/* Parse one message (one framing block). On error err->offset counts bits
+ * inside the message (offset_is_bits = 1). */
+zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
+                                  zdem_error *err);
+
+/* Walk a whole file: framing + every message. Stops at the first error. */
+zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
+                               zdem_q3_reader *r, zdem_error *err);
+
+/* ------------------------------------------------------------ accessors */
+int zdem_q3_protocol(const zdem_q3_parser *p);          /* 0 until known */
+const zdem_q3_protocol_info *zdem_q3_protocol_info_of(const zdem_q3_parser *p);
+int32_t zdem_q3_client_num(const zdem_q3_parser *p);
+int32_t zdem_q3_checksum_feed(const zdem_q3_parser *p);
+int32_t zdem_q3_server_command_sequence(const zdem_q3_parser *p);
+uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p);
+uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p);   /* current gamestate */
+uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p);   /* valid snapshots */
+uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);
+/* Configstring i of the current state (gamestate + "cs" commands), or NULL
+ * when unset; *len gets its length. */
+const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);
+/* Entity i (0 .. s->num_entities-1) of a snapshot. */
+const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
+                                              const zdem_q3_snapshot *s, int i);
+/* Baseline of entity number n (zeroed if never sent). */
+const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n);
+
+/* Value of key in an info string "\k\v\k\v"; NULL if absent. */
+const char *zdem_q3_info_value(const char *info, size_t len, const char *key,
+                               size_t *vlen);
+/* Name of a means of death for a protocol ("rocket splash"); "unknown". */
+const char *zdem_q3_mod_name(int protocol, int mod);
+const char *zdem_q3_event_type_name(zdem_q3_event_type t);
+
+/* Extension-based hint: ".dm_68" -> 68, ".dm3" -> 3; 0 if none. */
+int zdem_q3_protocol_from_path(const char *path);
+
+#endif

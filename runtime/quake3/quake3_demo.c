@@ -1,0 +1,997 @@
+/* Quake III demo framing and message parsing (see quake3.h). The message
+ * layout follows seed 002 (Parse_DemoMessage and friends) and ioquake3's
+ * cl_parse.c; the netfield decoders are generated (quake3_tables.c). */
+#include "quake3.h"
+#include "quake3_msg.h"
+
+#include <string.h>
+
+/* svc_ops_e */
+enum {
+    SVC_BAD, SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE,
+    SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF, SVC_EXTENSION
+};
+
+#define PARSER_MAGIC 0x51334450u /* "Q3DP" */
+
+struct zdem_q3_parser {
+    uint32_t magic;
+    int protocol;
+    const zdem_q3_protocol_info *proto;
+    zdem_q3_callbacks cb;
+    void *user;
+
+    int32_t reliable_ack;
+    int32_t server_command_sequence; /* last command number seen */
+    int32_t client_num;
+    int32_t checksum_feed;
+    uint32_t gamestates;
+    uint32_t baselines;
+    uint32_t snapshots_valid;
+    uint32_t snapshots_invalid;
+    int32_t server_time;           /* latest snapshot */
+    int32_t message_sequence;      /* current message */
+
+    /* configstrings: offsets into cs_data (0 = unset), lengths */
+    uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    uint32_t cs_used;
+    char cs_data[ZDEM_Q3_GAMESTATE_CHARS];
+
+    /* bcs0/bcs1/bcs2: a big configstring sent in pieces */
+    int32_t bcs_index;
+    uint32_t bcs_len;
+    char bcs[ZDEM_Q3_BIG_INFO_STRING];
+
+    char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
+    char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
+
+    int32_t parse_entities_num;
+    int32_t last_snapshot_message;  /* message_num of the latest valid snapshot */
+    int have_snapshot;
+    zdem_q3_snapshot snaps[ZDEM_Q3_PACKET_BACKUP];
+    zdem_q3_snapshot cur;
+
+    /* event entities present in the previous valid snapshot: an event
+     * fires when its entity appears (as in cgame's CG_CheckEvents) */
+    uint32_t event_prev[ZDEM_Q3_MAX_GENTITIES / 32];
+    uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
+
+    zdem_q3_entity baseline[ZDEM_Q3_MAX_GENTITIES];
+    zdem_q3_entity parse_entities[ZDEM_Q3_MAX_PARSE_ENTITIES];
+};
+
+/* ================================================================ framing */
+
+void zdem_q3_reader_init(zdem_q3_reader *r, const uint8_t *data, size_t size)
+{
+    r->data = data;
+    r->size = size;
+    r->pos = 0;
+    r->index = 0;
+    r->ended = 0;
+    r->trailing = 0;
+}
+
+zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
+                                zdem_error *err)
+{
+    size_t left;
+    int32_t seq, len;
+    *got = 0;
+    if (r->ended)
+        return ZDEM_OK;
+    left = r->size - r->pos;
+    if (left == 0)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
+                         "file ends without the -1/-1 end marker");
+    if (left < 8)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
+                         "file ends inside a message header");
+    seq = (int32_t)zdem_load_le32(r->data + r->pos);
+    len = (int32_t)zdem_load_le32(r->data + r->pos + 4);
+    if (seq == -1 || len == -1) {
+        /* The engine stops at either -1; anything after is reported only. */
+        r->ended = 1;
+        r->pos += 8;
+        r->trailing = r->size - r->pos;
+        return ZDEM_OK;
+    }
+    if (len < 0 || len > ZDEM_Q3_MAX_MSGLEN)
+        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, r->pos,
+                         "message length below 0 or above 16384");
+    if ((size_t)len > left - 8)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
+                         "message length runs past the end of the file");
+    f->sequence = seq;
+    f->data = r->data + r->pos + 8;
+    f->len = (size_t)len;
+    f->offset = r->pos;
+    f->index = r->index;
+    r->pos += 8 + (size_t)len;
+    r->index++;
+    *got = 1;
+    return ZDEM_OK;
+}
+
+/* ================================================================ parser */
+
+size_t zdem_q3_parser_size(void)
+{
+    return sizeof(struct zdem_q3_parser) + 16;
+}
+
+static const zdem_q3_protocol_info *find_protocol(int protocol)
+{
+    int i;
+    for (i = 0; i < ZDEM_Q3_PROTOCOL_COUNT; i++)
+        if (zdem_q3_protocols[i].protocol == protocol)
+            return &zdem_q3_protocols[i];
+    return NULL;
+}
+
+static void clear_gamestate(zdem_q3_parser *p)
+{
+    memset(p->cs_off, 0, sizeof p->cs_off);
+    memset(p->cs_len, 0, sizeof p->cs_len);
+    p->cs_used = 1; /* offset 0 means "unset" */
+    p->cs_data[0] = 0;
+    p->bcs_index = -1;
+    p->bcs_len = 0;
+    memset(p->baseline, 0, sizeof p->baseline);
+    memset(p->snaps, 0, sizeof p->snaps);
+    memset(&p->cur, 0, sizeof p->cur);
+    memset(p->event_prev, 0, sizeof p->event_prev);
+    p->baselines = 0;
+    p->parse_entities_num = 0;
+    p->have_snapshot = 0;
+    p->last_snapshot_message = 0;
+}
+
+zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
+                                    const zdem_q3_callbacks *cb, void *user,
+                                    zdem_error *err)
+{
+    zdem_q3_parser *p;
+    uintptr_t a = (uintptr_t)mem;
+    if (!mem || size < zdem_q3_parser_size()) {
+        zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "parser memory smaller than zdem_q3_parser_size()");
+        return NULL;
+    }
+    if (protocol != 0 && !find_protocol(protocol)) {
+        zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0,
+                  protocol == 3 || protocol == 43 || protocol == 45
+                      ? "unsupported protocol 3 (dm3, Quake III 1.11-1.17)"
+                  : protocol == 48 ? "unsupported protocol 48 (dm_48, Quake III 1.27)"
+                                   : "unsupported protocol");
+        return NULL;
+    }
+    a = (a + 15u) & ~(uintptr_t)15u;
+    p = (zdem_q3_parser *)a;
+    memset(p, 0, sizeof *p);
+    p->magic = PARSER_MAGIC;
+    p->protocol = protocol;
+    p->proto = protocol ? find_protocol(protocol) : NULL;
+    if (cb)
+        p->cb = *cb;
+    p->user = user;
+    p->client_num = -1;
+    p->checksum_feed = 0;
+    p->server_command_sequence = 0;
+    clear_gamestate(p);
+    return p;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+/* MSG_ReadString / MSG_ReadBigString into p->str: stops at 0, at the end
+ * of the message, or at max - 1 characters; '%' (and bytes > 127 before
+ * dm_91) read as '.'. */
+static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max)
+{
+    size_t n = 0;
+    int keep_high = p->proto ? p->proto->high_ascii : 0;
+    while (n < max - 1) {
+        uint32_t c = zdem_q3_read_byte(m);
+        if (m->overflow || c == 0)
+            break;
+        if (c == '%' || (c > 127 && !keep_high))
+            c = '.';
+        p->str[n++] = (char)c;
+    }
+    p->str[n] = 0;
+    return n;
+}
+
+/* ---------------------------------------------------------------- configstrings */
+
+static int warn(zdem_q3_parser *p, zdem_status code, uint64_t bit, const char *msg)
+{
+    zdem_error w;
+    w.code = code;
+    w.offset_is_bits = 1;
+    w.offset = bit;
+    w.msg = msg;
+    if (p->cb.warning)
+        return p->cb.warning(p->user, p, &w);
+    return 0;
+}
+
+/* Store configstring i (replacing any previous value). Returns 0, or -1
+ * when the store is full (the string is then left unset). */
+static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
+{
+    uint32_t off = p->cs_off[i];
+    if (off) {
+        /* remove the old value: close the gap, shift later offsets */
+        uint32_t gap = p->cs_len[i] + 1u, j;
+        memmove(p->cs_data + off, p->cs_data + off + gap, p->cs_used - off - gap);
+        p->cs_used -= gap;
+        for (j = 0; j < ZDEM_Q3_MAX_CONFIGSTRINGS; j++)
+            if (p->cs_off[j] > off)
+                p->cs_off[j] -= gap;
+        p->cs_off[i] = 0;
+        p->cs_len[i] = 0;
+    }
+    if (n == 0)
+        return 0; /* the engine stores empty strings as unset */
+    if (n + 1 > sizeof p->cs_data - p->cs_used)
+        return -1;
+    memcpy(p->cs_data + p->cs_used, s, n);
+    p->cs_data[p->cs_used + n] = 0;
+    p->cs_off[i] = p->cs_used;
+    p->cs_len[i] = (uint32_t)n;
+    p->cs_used += (uint32_t)n + 1u;
+    return 0;
+}
+
+const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len)
+{
+    if (i < 0 || i >= ZDEM_Q3_MAX_CONFIGSTRINGS || !p->cs_off[i]) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = p->cs_len[i];
+    return p->cs_data + p->cs_off[i];
+}
+
+const char *zdem_q3_info_value(const char *info, size_t len, const char *key,
+                               size_t *vlen)
+{
+    size_t i = 0, klen = strlen(key);
+    if (!info)
+        return NULL;
+    while (i < len) {
+        size_t ks, ke, vs, ve;
+        if (info[i] == '\\')
+            i++;
+        ks = i;
+        while (i < len && info[i] != '\\')
+            i++;
+        ke = i;
+        if (i < len)
+            i++;
+        vs = i;
+        while (i < len && info[i] != '\\')
+            i++;
+        ve = i;
+        if (ke - ks == klen && memcmp(info + ks, key, klen) == 0) {
+            if (vlen)
+                *vlen = ve - vs;
+            return info + vs;
+        }
+    }
+    return NULL;
+}
+
+static int parse_int(const char *s, size_t n, int32_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    int64_t v = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i >= n || s[i] < '0' || s[i] > '9')
+        return -1;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && v < 100000000000LL)
+        v = v * 10 + (s[i++] - '0');
+    *out = (int32_t)(neg ? -v : v);
+    return 0;
+}
+
+/* The protocol from the first serverinfo when the caller gave none. */
+static zdem_status resolve_protocol(zdem_q3_parser *p, zdem_error *err, uint64_t bit)
+{
+    size_t n, vn;
+    const char *si, *v;
+    int32_t proto;
+    if (p->proto)
+        return ZDEM_OK;
+    si = zdem_q3_configstring(p, 0, &n);
+    v = zdem_q3_info_value(si, n, "protocol", &vn);
+    if (!v || parse_int(v, vn, &proto) != 0)
+        return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
+                              "no protocol given and none in the serverinfo");
+    p->proto = find_protocol(proto);
+    if (!p->proto)
+        return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
+                              proto == 48 ? "unsupported protocol 48"
+                              : proto == 43 || proto == 45 ? "unsupported protocol 3"
+                                                           : "unsupported protocol");
+    p->protocol = proto;
+    return ZDEM_OK;
+}
+
+/* ---------------------------------------------------------------- entities */
+
+/* MSG_ReadDeltaEntity: `from` may alias nothing in `to`. */
+static zdem_status read_delta_entity(zdem_q3_parser *p, zdem_q3_msg *m,
+                                     const zdem_q3_entity *from, zdem_q3_entity *to,
+                                     int number, zdem_error *err)
+{
+    unsigned lc;
+    if (zdem_q3_read_bit(m)) { /* removed */
+        memset(to, 0, sizeof *to);
+        to->number = ZDEM_Q3_ENTITYNUM_NONE;
+        return ZDEM_OK;
+    }
+    if (from)
+        *to = *from;
+    else
+        memset(to, 0, sizeof *to);
+    to->number = number;
+    if (!zdem_q3_read_bit(m))
+        return ZDEM_OK; /* unchanged */
+    lc = zdem_q3_read_byte(m);
+    if (lc > p->proto->entity_fields)
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                              "entity delta: field count above the table size");
+    p->proto->delta_entity(m, to, lc);
+    return ZDEM_OK;
+}
+
+static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+{
+    zdem_status st;
+    clear_gamestate(p);
+    p->server_command_sequence = zdem_q3_read_long(m);
+    for (;;) {
+        uint32_t cmd = zdem_q3_read_byte(m);
+        if (m->overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                                  "gamestate runs past the end of the message");
+        if (cmd == SVC_EOF)
+            break;
+        if (cmd == SVC_CONFIGSTRING) {
+            int32_t i = (int16_t)zdem_q3_read_bits(m, 16);
+            size_t n;
+            if (i < 0 || i >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                      "gamestate: configstring index out of range");
+            n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING);
+            if (set_configstring(p, i, p->str, n) != 0 &&
+                warn(p, ZDEM_ERR_NO_SPACE, m->bit, "configstring store full"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else if (cmd == SVC_BASELINE) {
+            uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+            zdem_q3_entity tmp;
+            st = resolve_protocol(p, err, m->bit);
+            if (st != ZDEM_OK)
+                return st;
+            st = read_delta_entity(p, m, NULL, &tmp, (int)num, err);
+            if (st != ZDEM_OK)
+                return st;
+            if (m->bad & 0x8000u)
+                return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
+            p->baseline[num] = tmp;
+            p->baselines++;
+        } else {
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                  "gamestate: unknown command byte");
+        }
+    }
+    p->client_num = zdem_q3_read_long(m);
+    p->checksum_feed = zdem_q3_read_long(m);
+    if (m->overflow)
+        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                              "gamestate runs past the end of the message");
+    st = resolve_protocol(p, err, m->bit);
+    if (st != ZDEM_OK)
+        return st;
+    p->gamestates++;
+    if (p->cb.gamestate && p->cb.gamestate(p->user, p))
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    return ZDEM_OK;
+}
+
+/* ---------------------------------------------------------------- server commands */
+
+/* Name of a client from its player configstring ("n\\name\\..."), copied
+ * into buf (the store keeps whole info strings). */
+static const char *player_name(const zdem_q3_parser *p, int client, char *buf, size_t size)
+{
+    size_t n, vn;
+    const char *cs, *v;
+    buf[0] = 0;
+    if (client < 0 || client >= ZDEM_Q3_MAX_CLIENTS || !p->proto)
+        return buf;
+    cs = zdem_q3_configstring(p, p->proto->cs_players + client, &n);
+    v = zdem_q3_info_value(cs, n, "n", &vn);
+    if (!v)
+        return buf;
+    if (vn > size - 1)
+        vn = size - 1;
+    memcpy(buf, v, vn);
+    buf[vn] = 0;
+    return buf;
+}
+
+static int emit(zdem_q3_parser *p, zdem_q3_event *ev)
+{
+    ev->server_time = p->server_time;
+    ev->gamestate = p->gamestates;
+    if (p->cb.event)
+        return p->cb.event(p->user, p, ev);
+    return 0;
+}
+
+/* Argument of a command: after the first space, surrounding quotes off. */
+static void command_arg(const char *s, size_t n, size_t skip, const char **a, size_t *an)
+{
+    size_t i = skip;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i < n && s[i] == '"') {
+        size_t e = n;
+        i++;
+        while (e > i && (s[e - 1] == '\n' || s[e - 1] == ' '))
+            e--;
+        if (e > i && s[e - 1] == '"')
+            e--;
+        *a = s + i;
+        *an = e - i;
+        return;
+    }
+    *a = s + i;
+    *an = n - i;
+}
+
+static int scores_event(zdem_q3_parser *p, int32_t seq)
+{
+    zdem_q3_event ev;
+    size_t n1, n2;
+    const char *s1 = zdem_q3_configstring(p, 6, &n1);
+    const char *s2 = zdem_q3_configstring(p, 7, &n2);
+    memset(&ev, 0, sizeof ev);
+    ev.type = ZDEM_Q3_EV_SCORES;
+    ev.command_seq = seq;
+    ev.attacker = ev.target = -1;
+    if (!s1 || parse_int(s1, n1, &ev.score1) != 0)
+        ev.score1 = 0;
+    if (!s2 || parse_int(s2, n2, &ev.score2) != 0)
+        ev.score2 = 0;
+    ev.text = "";
+    return emit(p, &ev);
+}
+
+/* Apply "cs N "value"" to the configstring store. */
+static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
+                    int32_t seq, uint64_t bit)
+{
+    size_t i = skip;
+    int32_t idx;
+    const char *a;
+    size_t an;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (parse_int(s + i, n - i, &idx) != 0 || idx < 0 || idx >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+        return warn(p, ZDEM_ERR_CORRUPT, bit, "cs command: bad index");
+    while (i < n && s[i] != ' ')
+        i++;
+    command_arg(s, n, i, &a, &an);
+    if (set_configstring(p, idx, a, an) != 0)
+        return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+    if (idx == 6 || idx == 7)
+        return scores_event(p, seq);
+    return 0;
+}
+
+static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t n,
+                          uint64_t bit)
+{
+    size_t w = 0;
+    zdem_q3_event ev;
+    while (w < n && s[w] != ' ')
+        w++;
+    if (p->cb.server_command && p->cb.server_command(p->user, p, seq, s, n))
+        return 1;
+    if (w == 2 && memcmp(s, "cs", 2) == 0)
+        return apply_cs(p, s, n, w, seq, bit);
+    if (w == 4 && memcmp(s, "bcs", 3) == 0 && s[3] >= '0' && s[3] <= '2') {
+        /* big configstring in pieces: bcs0 starts, bcs1 continues, bcs2 ends */
+        size_t i = w;
+        int32_t idx;
+        const char *a;
+        size_t an;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (parse_int(s + i, n - i, &idx) != 0 || idx < 0 || idx >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+            return warn(p, ZDEM_ERR_CORRUPT, bit, "bcs command: bad index");
+        while (i < n && s[i] != ' ')
+            i++;
+        command_arg(s, n, i, &a, &an);
+        if (s[3] == '0') {
+            p->bcs_index = idx;
+            p->bcs_len = 0;
+        }
+        if (p->bcs_index != idx)
+            return warn(p, ZDEM_ERR_CORRUPT, bit, "bcs command without bcs0");
+        if (an > sizeof p->bcs - p->bcs_len)
+            an = sizeof p->bcs - p->bcs_len;
+        memcpy(p->bcs + p->bcs_len, a, an);
+        p->bcs_len += (uint32_t)an;
+        if (s[3] == '2') {
+            p->bcs_index = -1;
+            if (set_configstring(p, idx, p->bcs, p->bcs_len) != 0)
+                return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+            if (idx == 6 || idx == 7)
+                return scores_event(p, seq);
+        }
+        return 0;
+    }
+    memset(&ev, 0, sizeof ev);
+    ev.attacker = ev.target = -1;
+    ev.command_seq = seq;
+    if (w == 4 && memcmp(s, "chat", 4) == 0)
+        ev.type = ZDEM_Q3_EV_CHAT;
+    else if (w == 5 && memcmp(s, "tchat", 5) == 0)
+        ev.type = ZDEM_Q3_EV_TCHAT;
+    else if (w == 5 && memcmp(s, "print", 5) == 0)
+        ev.type = ZDEM_Q3_EV_PRINT;
+    else if (w == 2 && memcmp(s, "cp", 2) == 0)
+        ev.type = ZDEM_Q3_EV_CENTERPRINT;
+    else if (w == 6 && memcmp(s, "scores", 6) == 0)
+        ev.type = ZDEM_Q3_EV_SCORES;
+    else
+        return 0;
+    command_arg(s, n, w, &ev.text, &ev.text_len);
+    if (ev.type == ZDEM_Q3_EV_SCORES) {
+        /* "scores N red blue ...": the team scores follow the count */
+        const char *t = ev.text;
+        size_t tn = ev.text_len, k = 0;
+        while (k < tn && t[k] != ' ')
+            k++;
+        if (parse_int(t + k, tn - k, &ev.score1) == 0) {
+            while (k < tn && t[k] == ' ')
+                k++;
+            while (k < tn && t[k] != ' ')
+                k++;
+            if (parse_int(t + k, tn - k, &ev.score2) != 0)
+                ev.score2 = 0;
+        }
+    }
+    return emit(p, &ev);
+}
+
+static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+{
+    int32_t seq = zdem_q3_read_long(m);
+    size_t n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS);
+    if (m->overflow)
+        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                              "server command runs past the end of the message");
+    if (seq <= p->server_command_sequence && p->gamestates)
+        return ZDEM_OK; /* already seen (commands are resent until acked) */
+    p->server_command_sequence = seq;
+    if (handle_command(p, seq, p->str, n, m->bit))
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    return ZDEM_OK;
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+static zdem_q3_entity *parse_ent(zdem_q3_parser *p, int32_t i)
+{
+    return &p->parse_entities[(uint32_t)i & (ZDEM_Q3_MAX_PARSE_ENTITIES - 1)];
+}
+
+/* Parse_DeltaEntity: add `number` to the new frame, from `old`. */
+static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                int number, const zdem_q3_entity *old, int unchanged,
+                                zdem_error *err)
+{
+    zdem_q3_entity *state = parse_ent(p, p->parse_entities_num);
+    if (unchanged) {
+        if (state != old)
+            *state = *old;
+    } else {
+        zdem_q3_entity tmp;
+        zdem_status st = read_delta_entity(p, m, old, &tmp, number, err);
+        if (st != ZDEM_OK)
+            return st;
+        if (tmp.number == ZDEM_Q3_ENTITYNUM_NONE)
+            return ZDEM_OK; /* removed */
+        *state = tmp;
+    }
+    if (frame->num_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
+                              "more than 256 entities in a snapshot");
+    p->parse_entities_num++;
+    frame->num_entities++;
+    return ZDEM_OK;
+}
+
+#define NO_OLD 99999
+
+static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
+                                         const zdem_q3_snapshot *oldframe,
+                                         zdem_q3_snapshot *newframe, zdem_error *err)
+{
+    int oldindex = 0, oldnum, newnum;
+    const zdem_q3_entity *oldstate = NULL;
+    zdem_status st;
+    newframe->first_entity = p->parse_entities_num;
+    newframe->num_entities = 0;
+#define NEXT_OLD()                                                              \
+    do {                                                                        \
+        if (!oldframe || oldindex >= oldframe->num_entities) {                  \
+            oldnum = NO_OLD;                                                    \
+        } else {                                                                \
+            oldstate = parse_ent(p, oldframe->first_entity + oldindex);         \
+            oldnum = oldstate->number;                                          \
+        }                                                                       \
+    } while (0)
+    NEXT_OLD();
+    for (;;) {
+        newnum = (int)zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        if (m->overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                                  "packet entities run past the end of the message");
+        if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
+            break;
+        while (oldnum < newnum) { /* unchanged since the old frame */
+            st = delta_entity(p, m, newframe, oldnum, oldstate, 1, err);
+            if (st != ZDEM_OK)
+                return st;
+            oldindex++;
+            NEXT_OLD();
+        }
+        if (oldnum == newnum) { /* delta from the old frame */
+            st = delta_entity(p, m, newframe, newnum, oldstate, 0, err);
+            if (st != ZDEM_OK)
+                return st;
+            oldindex++;
+            NEXT_OLD();
+            continue;
+        }
+        /* oldnum > newnum: new entity, delta from its baseline */
+        st = delta_entity(p, m, newframe, newnum, &p->baseline[newnum], 0, err);
+        if (st != ZDEM_OK)
+            return st;
+    }
+    while (oldnum != NO_OLD) { /* the rest of the old frame is unchanged */
+        st = delta_entity(p, m, newframe, oldnum, oldstate, 1, err);
+        if (st != ZDEM_OK)
+            return st;
+        oldindex++;
+        NEXT_OLD();
+    }
+#undef NEXT_OLD
+    return ZDEM_OK;
+}
+
+/* MSG_ReadDeltaPlayerstate */
+static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
+                                     const zdem_q3_player *from, zdem_q3_player *to,
+                                     zdem_error *err)
+{
+    unsigned lc, i;
+    if (from)
+        *to = *from;
+    else
+        memset(to, 0, sizeof *to);
+    lc = zdem_q3_read_byte(m);
+    if (lc > p->proto->player_fields)
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                              "playerstate delta: field count above the table size");
+    p->proto->delta_player(m, to, lc);
+    if (!zdem_q3_read_bit(m))
+        return ZDEM_OK; /* no array changed */
+    if (zdem_q3_read_bit(m)) {
+        uint32_t mask = zdem_q3_read_bits(m, 16);
+        for (i = 0; i < 16; i++)
+            if (mask & (1u << i))
+                to->stats[i] = zdem_q3_read_sbits(m, 16);
+    }
+    if (zdem_q3_read_bit(m)) {
+        uint32_t mask = zdem_q3_read_bits(m, 16);
+        for (i = 0; i < 16; i++)
+            if (mask & (1u << i))
+                to->persistant[i] = zdem_q3_read_sbits(m, 16);
+    }
+    if (zdem_q3_read_bit(m)) {
+        uint32_t mask = zdem_q3_read_bits(m, 16);
+        for (i = 0; i < 16; i++)
+            if (mask & (1u << i))
+                to->ammo[i] = zdem_q3_read_sbits(m, 16);
+    }
+    if (zdem_q3_read_bit(m)) {
+        uint32_t mask = zdem_q3_read_bits(m, 16);
+        for (i = 0; i < 16; i++)
+            if (mask & (1u << i))
+                to->powerups[i] = zdem_q3_read_long(m); /* 32 bits, not 16 */
+    }
+    return ZDEM_OK;
+}
+
+static const char *const mod_q3[] = {
+    "unknown", "shotgun", "gauntlet", "machine gun", "grenade", "grenade splash",
+    "rocket", "rocket splash", "plasma", "plasma splash", "railgun", "lightning",
+    "BFG", "BFG splash", "water", "slime", "lava", "crush", "telefrag", "fall",
+    "suicide", "target laser", "trigger hurt", "grapple"};
+static const char *const mod_ql[] = {
+    "unknown", "shotgun", "gauntlet", "machine gun", "grenade", "grenade splash",
+    "rocket", "rocket splash", "plasma", "plasma splash", "railgun", "lightning",
+    "BFG", "BFG splash", "water", "slime", "lava", "crush", "telefrag", "fall",
+    "suicide", "target laser", "trigger hurt", "nailgun", "chaingun",
+    "proximity mine", "kamikaze", "juiced", "grapple", "team switch", "thaw",
+    "unknown", "heavy machine gun"};
+
+const char *zdem_q3_mod_name(int protocol, int mod)
+{
+    if (protocol >= 73) {
+        if (mod >= 0 && mod < (int)(sizeof mod_ql / sizeof mod_ql[0]))
+            return mod_ql[mod];
+    } else if (mod >= 0 && mod < (int)(sizeof mod_q3 / sizeof mod_q3[0])) {
+        return mod_q3[mod];
+    }
+    return "unknown";
+}
+
+const char *zdem_q3_event_type_name(zdem_q3_event_type t)
+{
+    static const char *const names[ZDEM_Q3_EV_COUNT] = {
+        "obituary", "chat", "tchat", "print", "centerprint", "scores"};
+    return (unsigned)t < ZDEM_Q3_EV_COUNT ? names[t] : "unknown";
+}
+
+/* Entity events of a new valid snapshot: fire each event entity once, when
+ * it first appears (cgame fires temp-entity events the same way). */
+static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    int i;
+    int et_events = p->proto->et_events;
+    memset(p->event_now, 0, sizeof p->event_now);
+    for (i = 0; i < s->num_entities; i++) {
+        const zdem_q3_entity *e = parse_ent(p, s->first_entity + i);
+        uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
+        int ev;
+        if (e->eType <= et_events)
+            continue;
+        p->event_now[num >> 5] |= 1u << (num & 31u);
+        if (p->event_prev[num >> 5] & (1u << (num & 31u)))
+            continue; /* already fired */
+        ev = (e->eType - et_events) & ~0x300; /* EV_EVENT_BITS */
+        if (ev == p->proto->ev_obituary) {
+            zdem_q3_event o;
+            memset(&o, 0, sizeof o);
+            o.type = ZDEM_Q3_EV_OBITUARY;
+            o.target = e->otherEntityNum;
+            o.attacker = e->otherEntityNum2;
+            if (o.attacker < 0 || o.attacker >= ZDEM_Q3_MAX_CLIENTS)
+                o.attacker = -1;
+            if (o.target < 0 || o.target >= ZDEM_Q3_MAX_CLIENTS)
+                o.target = -1;
+            o.mod = e->eventParm;
+            o.mod_name = zdem_q3_mod_name(p->protocol, o.mod);
+            o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
+            o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
+            o.text = "";
+            if (emit(p, &o))
+                return 1;
+        }
+    }
+    memcpy(p->event_prev, p->event_now, sizeof p->event_prev);
+    return 0;
+}
+
+static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+{
+    zdem_q3_snapshot *ns = &p->cur; /* built here, copied into the ring */
+    const zdem_q3_snapshot *old = NULL;
+    int32_t delta;
+    uint32_t len;
+    zdem_status st;
+    zdem_q3_snapshot built;
+
+    if (!p->proto || !p->gamestates)
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    memset(&built, 0, sizeof built);
+    built.server_command_num = p->server_command_sequence;
+    built.server_time = zdem_q3_read_long(m);
+    built.message_num = p->message_sequence;
+    delta = (int32_t)zdem_q3_read_byte(m);
+    built.delta_num = delta ? built.message_num - delta : -1;
+    built.snap_flags = (int32_t)zdem_q3_read_byte(m);
+    if (built.delta_num <= 0) {
+        built.valid = 1; /* uncompressed frame */
+    } else {
+        old = &p->snaps[(uint32_t)built.delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
+        if (!old->valid) {
+            if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta from an invalid frame"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else if (old->message_num != built.delta_num) {
+            if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta frame too old"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else if (p->parse_entities_num - old->first_entity >
+                   ZDEM_Q3_MAX_PARSE_ENTITIES - ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+            if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta entities too old"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else {
+            built.valid = 1;
+        }
+    }
+    len = zdem_q3_read_byte(m);
+    if (len > sizeof built.areamask)
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
+    built.areamask_len = (uint8_t)len;
+    {
+        uint32_t i;
+        for (i = 0; i < len; i++)
+            built.areamask[i] = (uint8_t)zdem_q3_read_byte(m);
+    }
+    st = read_delta_player(p, m, old ? &old->ps : NULL, &built.ps, err);
+    if (st != ZDEM_OK)
+        return st;
+    if (m->overflow)
+        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                              "playerstate runs past the end of the message");
+    st = parse_packet_entities(p, m, old, &built, err);
+    if (st != ZDEM_OK)
+        return st;
+    if (m->bad & 0x8000u)
+        return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
+    if (!built.valid) {
+        p->snapshots_invalid++;
+        return ZDEM_OK; /* read and dropped, as the engine does */
+    }
+    /* Invalidate ring slots between the previous valid snapshot and this
+     * one, so a dropped message is never used as a delta source. */
+    if (p->have_snapshot) {
+        int32_t oldnum = p->last_snapshot_message + 1;
+        if (built.message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
+            oldnum = built.message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
+        for (; oldnum < built.message_num; oldnum++)
+            p->snaps[(uint32_t)oldnum & (ZDEM_Q3_PACKET_BACKUP - 1)].valid = 0;
+    }
+    p->have_snapshot = 1;
+    p->last_snapshot_message = built.message_num;
+    *ns = built;
+    p->snaps[(uint32_t)built.message_num & (ZDEM_Q3_PACKET_BACKUP - 1)] = built;
+    p->server_time = built.server_time;
+    p->snapshots_valid++;
+    if (snapshot_events(p, ns))
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    if (p->cb.snapshot && p->cb.snapshot(p->user, p, ns))
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    return ZDEM_OK;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
+                                  zdem_error *err)
+{
+    zdem_q3_msg m;
+    zdem_status st = ZDEM_OK;
+    if (!p || p->magic != PARSER_MAGIC)
+        return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "parser not initialised");
+    zdem_q3_msg_init(&m, f->data, f->len);
+    p->message_sequence = f->sequence;
+    p->reliable_ack = zdem_q3_read_long(&m);
+    for (;;) {
+        uint32_t cmd;
+        if (m.overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
+                                  "read past the end of the message");
+        cmd = zdem_q3_read_byte(&m);
+        if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
+            /* dm_90+: svc_extension after EOF carries more commands that
+             * old clients ignore */
+            zdem_q3_msg save = m;
+            if (zdem_q3_read_byte(&m) == SVC_EXTENSION && !m.overflow) {
+                cmd = zdem_q3_read_byte(&m);
+                if (m.overflow)
+                    cmd = SVC_EOF;
+            } else {
+                m = save;
+            }
+        }
+        if (m.overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
+                                  "read past the end of the message");
+        if (cmd == SVC_EOF)
+            break;
+        switch (cmd) {
+        case SVC_NOP:
+            break;
+        case SVC_GAMESTATE:
+            st = parse_gamestate(p, &m, err);
+            break;
+        case SVC_SERVERCOMMAND:
+            st = parse_server_command(p, &m, err);
+            break;
+        case SVC_SNAPSHOT:
+            st = parse_snapshot(p, &m, err);
+            break;
+        default:
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m.bit,
+                                  "unknown server message command byte");
+        }
+        if (st != ZDEM_OK)
+            return st;
+        if (m.bad & 0x8000u)
+            return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
+    }
+    return ZDEM_OK;
+}
+
+zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
+                               zdem_q3_reader *r, zdem_error *err)
+{
+    zdem_q3_frame f;
+    int got;
+    zdem_q3_reader_init(r, data, size);
+    for (;;) {
+        zdem_status st = zdem_q3_reader_next(r, &f, &got, err);
+        if (st != ZDEM_OK)
+            return st;
+        if (!got)
+            return ZDEM_OK;
+        st = zdem_q3_parse_message(p, &f, err);
+        if (st != ZDEM_OK)
+            return st;
+    }
+}
+
+/* ---------------------------------------------------------------- accessors */
+
+int zdem_q3_protocol(const zdem_q3_parser *p) { return p->proto ? p->proto->protocol : 0; }
+const zdem_q3_protocol_info *zdem_q3_protocol_info_of(const zdem_q3_parser *p) { return p->proto; }
+int32_t zdem_q3_client_num(const zdem_q3_parser *p) { return p->client_num; }
+int32_t zdem_q3_checksum_feed(const zdem_q3_parser *p) { return p->checksum_feed; }
+int32_t zdem_q3_server_command_sequence(const zdem_q3_parser *p) { return p->server_command_sequence; }
+uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p) { return p->gamestates; }
+uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; }
+uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
+uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
+
+const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
+                                              const zdem_q3_snapshot *s, int i)
+{
+    return &p->parse_entities[(uint32_t)(s->first_entity + i) & (ZDEM_Q3_MAX_PARSE_ENTITIES - 1)];
+}
+
+const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
+{
+    return &p->baseline[(unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)];
+}
+
+int zdem_q3_protocol_from_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    int v = 0;
+    if (!dot)
+        return 0;
+    if (strcmp(dot, ".dm3") == 0)
+        return 3;
+    if (strncmp(dot, ".dm_", 4) != 0)
+        return 0;
+    for (dot += 4; *dot >= '0' && *dot <= '9' && v < 1000; dot++)
+        v = v * 10 + (*dot - '0');
+    return *dot == 0 ? v : 0;
+}

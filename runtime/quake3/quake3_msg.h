@@ -1,0 +1,131 @@
+/* Quake III message bit reader: MSG_ReadBits semantics over one demo
+ * message. A read of n bits takes the low n % 8 bits raw (LSB first), then
+ * n / 8 Huffman-coded bytes of the static Quake III code. Each Huffman
+ * symbol is looked up in an 11-bit table (codes are at most 11 bits), and
+ * a whole 32-bit read needs at most 7 + 4 * 11 = 51 bits, so it is served
+ * from one 64-bit load. Past the end the input reads as zero bits and the
+ * sticky `overflow` flag is set; callers check it once per field group. */
+#ifndef ZDEM_QUAKE3_MSG_H
+#define ZDEM_QUAKE3_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "zdem_varint.h"
+#include "quake3_tables.h"
+
+typedef struct zdem_q3_msg {
+    const uint8_t *data;
+    size_t len;       /* bytes */
+    size_t bit;       /* read position in bits */
+    size_t end;       /* len * 8 */
+    int overflow;     /* a read went past the end */
+    unsigned bad;     /* 0x8000 set: a bit pattern that is no Huffman code */
+} zdem_q3_msg;
+
+static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t len)
+{
+    m->data = data;
+    m->len = len;
+    m->bit = 0;
+    m->end = len * 8u;
+    m->overflow = 0;
+    m->bad = 0;
+}
+
+/* At least 57 bits from the read position, zero-padded past the end. */
+static inline uint64_t zdem_q3__window(const zdem_q3_msg *m)
+{
+    size_t byte = m->bit >> 3;
+    uint64_t w = 0;
+    if (byte + 8u <= m->len) {
+        w = zdem_load_le64(m->data + byte);
+    } else {
+        size_t i;
+        for (i = 0; byte + i < m->len && i < 8u; i++)
+            w |= (uint64_t)m->data[byte + i] << (8u * i);
+    }
+    return w >> (m->bit & 7u);
+}
+
+static inline void zdem_q3__advance(zdem_q3_msg *m, unsigned n)
+{
+    m->bit += n;
+    if (m->bit > m->end) {
+        m->overflow = 1;
+        m->bit = m->end + 1u; /* stays past the end: no wrap, no progress */
+    }
+}
+
+/* One raw bit (MSG_ReadBits(msg, 1) never uses the Huffman code). */
+static inline unsigned zdem_q3_read_bit(zdem_q3_msg *m)
+{
+    unsigned v = 0;
+    if (m->bit < m->end)
+        v = (m->data[m->bit >> 3] >> (m->bit & 7u)) & 1u;
+    zdem_q3__advance(m, 1);
+    return v;
+}
+
+/* MSG_ReadBits(msg, n) for n in 1..32, unsigned result. */
+static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__window(m);
+    unsigned raw = n & 7u, used = raw, i, nbytes = n >> 3;
+    uint32_t v = (uint32_t)(w & ((1u << raw) - 1u));
+    for (i = 0; i < nbytes; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        v |= (uint32_t)(e & 0xFFu) << (raw + 8u * i);
+        used += (e >> 8) & 15u;
+    }
+    zdem_q3__advance(m, used);
+    return v;
+}
+
+/* MSG_ReadBits(msg, -n): sign-extended. */
+static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
+{
+    uint32_t v = zdem_q3_read_bits(m, n);
+    if (n < 32u && (v & (1u << (n - 1u))))
+        v |= ~((1u << n) - 1u);
+    return (int32_t)v;
+}
+
+static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_q3__window(m);
+    unsigned e = zdem_q3_huff_decode[w & 0x7FFu];
+    m->bad |= e;
+    zdem_q3__advance(m, (e >> 8) & 15u);
+    return e & 0xFFu;
+}
+
+static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
+{
+    return (int32_t)zdem_q3_read_bits(m, 32);
+}
+
+/* A float netfield: 0 + 13-bit integer biased by 4096 (stored as the float
+ * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits. */
+static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
+{
+    if (zdem_q3_read_bit(m))
+        return (int32_t)zdem_q3_read_bits(m, 32);
+    {
+        float f = (float)((int32_t)zdem_q3_read_bits(m, 13) - 4096);
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        return (int32_t)u;
+    }
+}
+
+static inline float zdem_q3_float(int32_t bits)
+{
+    float f;
+    uint32_t u = (uint32_t)bits;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+#endif
