@@ -120,8 +120,11 @@ static inline uint32_t zdem_bits_read_varuint32(zdem_bits *br)
             return v;
         shift += 7;
         if (shift >= 35u) {
-            br->overflow = 1; /* malformed: treat like running off the end */
-            return v;
+            /* Malformed: treat like running off the end, so that the flag
+             * means the same thing (pos at end, later reads give 0). */
+            br->overflow = 1;
+            br->pos = br->end;
+            return 0;
         }
     }
 }
@@ -138,7 +141,8 @@ static inline uint64_t zdem_bits_read_varuint64(zdem_bits *br)
         shift += 7;
         if (shift >= 70u) {
             br->overflow = 1;
-            return v;
+            br->pos = br->end;
+            return 0;
         }
     }
 }

@@ -268,13 +268,13 @@ static void test_bit_varints(void)
         uint8_t *d = malloc(11);
         zdem_bits br;
         memcpy(d, six, 6);
+        /* Malformed counts as running off the end: flag, pos at end, 0. */
         zdem_bits_init(&br, d, 6);
-        (void)zdem_bits_read_varuint32(&br);
-        CHECK(br.overflow);
+        CHECK(zdem_bits_read_varuint32(&br) == 0 && br.overflow && br.pos == 48);
+        CHECK(zdem_bits_read(&br, 8) == 0 && br.overflow);
         memcpy(d, eleven, 11);
         zdem_bits_init(&br, d, 11);
-        (void)zdem_bits_read_varuint64(&br);
-        CHECK(br.overflow);
+        CHECK(zdem_bits_read_varuint64(&br) == 0 && br.overflow && br.pos == 88);
         /* The 5-byte and 10-byte maxima still read. */
         memcpy(d, "\xFF\xFF\xFF\xFF\x0F", 5);
         zdem_bits_init(&br, d, 5);
