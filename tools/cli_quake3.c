@@ -1,8 +1,359 @@
-/* Placeholder until the quake3 layer's CLI lands. */
+/* zdem CLI for Quake III / Quake Live demos: info, events, dump. The CLI
+ * may allocate (it is not library code): the parser state and a copy of
+ * the first gamestate's configstrings are malloc'd once. */
 #include "cli.h"
+#include "quake3.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct q3cli {
+    const zdem_cli_args *a;
+    const zdem_cli_file *f;
+    zdem_q3_parser *p;
+    const zdem_q3_frame *frame;   /* message being parsed */
+    /* summary */
+    int32_t first_sequence;
+    uint32_t snapshots;
+    int have_time;
+    int32_t first_time, last_time;
+    uint32_t commands, obituaries, chats;
+    /* first gamestate */
+    int gs_seen;
+    char *cs[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    size_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    uint32_t baselines;
+    int32_t client_num;
+    char map[256];
+    /* players: first non-empty name seen per client */
+    char *players[ZDEM_Q3_MAX_CLIENTS];
+    int players_dirty;
+    uint32_t warnings;
+} q3cli;
+
+static void update_players(q3cli *c, const zdem_q3_parser *p)
+{
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    int i;
+    if (!pi)
+        return;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        size_t n, vn;
+        const char *cs, *v;
+        if (c->players[i])
+            continue;
+        cs = zdem_q3_configstring(p, pi->cs_players + i, &n);
+        v = zdem_q3_info_value(cs, n, "n", &vn);
+        if (v && vn) {
+            c->players[i] = malloc(vn + 1);
+            if (c->players[i]) {
+                memcpy(c->players[i], v, vn);
+                c->players[i][vn] = 0;
+            }
+        }
+    }
+    c->players_dirty = 0;
+}
+
+static int on_gamestate(void *user, const zdem_q3_parser *p)
+{
+    q3cli *c = user;
+    if (!c->gs_seen) {
+        int i;
+        size_t n, vn;
+        const char *v;
+        c->gs_seen = 1;
+        for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++) {
+            const char *s = zdem_q3_configstring(p, i, &n);
+            if (!s)
+                continue;
+            c->cs[i] = malloc(n + 1);
+            if (c->cs[i]) {
+                memcpy(c->cs[i], s, n + 1);
+                c->cs_len[i] = n;
+            }
+        }
+        c->baselines = zdem_q3_baseline_count(p);
+        c->client_num = zdem_q3_client_num(p);
+        v = zdem_q3_info_value(c->cs[0], c->cs_len[0], "mapname", &vn);
+        if (v) {
+            if (vn >= sizeof c->map)
+                vn = sizeof c->map - 1;
+            memcpy(c->map, v, vn);
+            c->map[vn] = 0;
+        }
+    }
+    update_players(c, p);
+    if (strcmp(c->a->command, "dump") == 0) {
+        if (c->a->json)
+            printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
+                   "\"baselines\":%lu,\"protocol\":%d}\n",
+                   (long)c->frame->sequence, (long)zdem_q3_client_num(p),
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+        else
+            printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d\n",
+                   (long)c->frame->sequence, (long)zdem_q3_client_num(p),
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+    }
+    return 0;
+}
+
+static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    q3cli *c = user;
+    (void)p;
+    c->snapshots++;
+    if (!c->have_time) {
+        c->have_time = 1;
+        c->first_time = s->server_time;
+    }
+    c->last_time = s->server_time;
+    if (c->players_dirty)
+        update_players(c, p);
+    if (strcmp(c->a->command, "dump") == 0) {
+        if (c->a->json)
+            printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
+                   "\"delta\":%ld,\"snap_flags\":%ld,\"entities\":%ld,"
+                   "\"command_time\":%ld}\n",
+                   (long)s->message_num, (long)s->server_time, (long)s->delta_num,
+                   (long)s->snap_flags, (long)s->num_entities, (long)s->ps.commandTime);
+        else
+            printf("snapshot   seq %ld  time %ld  delta %ld  entities %ld\n",
+                   (long)s->message_num, (long)s->server_time, (long)s->delta_num,
+                   (long)s->num_entities);
+    }
+    return 0;
+}
+
+static int on_command(void *user, const zdem_q3_parser *p, int32_t seq, const char *s, size_t n)
+{
+    q3cli *c = user;
+    (void)p;
+    c->commands++;
+    if (n > 3 && (memcmp(s, "cs ", 3) == 0 || memcmp(s, "bcs", 3) == 0))
+        c->players_dirty = 1;
+    if (strcmp(c->a->command, "dump") == 0) {
+        if (c->a->json) {
+            printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
+                   (long)c->frame->sequence, (long)seq);
+            zdem_json_str(stdout, (const uint8_t *)s, n);
+            printf("}\n");
+        } else {
+            printf("command    seq %ld  #%ld  %.*s\n", (long)c->frame->sequence, (long)seq,
+                   (int)(n > 200 ? 200 : n), s);
+        }
+    }
+    return 0;
+}
+
+static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    q3cli *c = user;
+    (void)p;
+    if (ev->type == ZDEM_Q3_EV_OBITUARY)
+        c->obituaries++;
+    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)
+        c->chats++;
+    if (strcmp(c->a->command, "events") != 0)
+        return 0;
+    printf("{\"type\":\"%s\",\"server_time\":%ld,\"gamestate\":%lu",
+           zdem_q3_event_type_name(ev->type), (long)ev->server_time,
+           (unsigned long)ev->gamestate);
+    if (ev->type == ZDEM_Q3_EV_OBITUARY) {
+        printf(",\"attacker\":%d,\"attacker_name\":", ev->attacker);
+        zdem_json_cstr(stdout, ev->attacker_name);
+        printf(",\"target\":%d,\"target_name\":", ev->target);
+        zdem_json_cstr(stdout, ev->target_name);
+        printf(",\"mod\":%d,\"mod_name\":", ev->mod);
+        zdem_json_cstr(stdout, ev->mod_name);
+    } else if (ev->type == ZDEM_Q3_EV_SCORES) {
+        printf(",\"command_seq\":%ld,\"score1\":%ld,\"score2\":%ld", (long)ev->command_seq,
+               (long)ev->score1, (long)ev->score2);
+        if (ev->text_len) {
+            printf(",\"text\":");
+            zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
+        }
+    } else {
+        printf(",\"command_seq\":%ld,\"text\":", (long)ev->command_seq);
+        zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
+    }
+    printf("}\n");
+    return 0;
+}
+
+static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
+{
+    q3cli *c = user;
+    (void)p;
+    c->warnings++;
+    if (strcmp(c->a->command, "dump") == 0)
+        fprintf(stderr, "zdem: %s: message %lu: bit %llu: warning: %s\n", c->f->path,
+                (unsigned long)c->frame->index, (unsigned long long)w->offset, w->msg);
+    return 0;
+}
+
+static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r, const zdem_error *err,
+                       zdem_status st)
+{
+    int i, first;
+    if (!c->a->json) {
+        printf("format          quake3\n");
+        printf("protocol        %d\n", protocol);
+        printf("map             %s\n", c->map);
+        printf("messages        %lu\n", (unsigned long)r->index);
+        printf("first sequence  %ld\n", (long)c->first_sequence);
+        printf("gamestates      %lu\n", (unsigned long)(c->p ? zdem_q3_gamestate_count(c->p) : 0));
+        printf("snapshots       %lu\n", (unsigned long)c->snapshots);
+        if (c->have_time)
+            printf("server time     %ld .. %ld (%.3f s)\n", (long)c->first_time,
+                   (long)c->last_time, (c->last_time - c->first_time) / 1000.0);
+        printf("client num      %ld\n", (long)c->client_num);
+        printf("baselines       %lu\n", (unsigned long)c->baselines);
+        printf("commands        %lu\n", (unsigned long)c->commands);
+        printf("obituaries      %lu\n", (unsigned long)c->obituaries);
+        printf("end marker      %s", r->ended ? "yes" : "no");
+        if (r->trailing)
+            printf(" (%lu trailing bytes)", (unsigned long)r->trailing);
+        printf("\nplayers\n");
+        for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
+            if (c->players[i])
+                printf("  %2d  %s\n", i, c->players[i]);
+        if (st != ZDEM_OK)
+            printf("error           %s\n", err->msg);
+        return;
+    }
+    printf("{\"format\":\"quake3\",\"protocol\":%d,\"messages\":%lu,\"first_sequence\":%ld,"
+           "\"gamestates\":%lu,\"snapshots\":%lu,\"invalid_snapshots\":%lu,",
+           protocol, (unsigned long)r->index, (long)c->first_sequence,
+           (unsigned long)(c->p ? zdem_q3_gamestate_count(c->p) : 0),
+           (unsigned long)c->snapshots,
+           (unsigned long)(c->p ? zdem_q3_invalid_snapshot_count(c->p) : 0));
+    if (c->have_time)
+        printf("\"first_server_time\":%ld,\"last_server_time\":%ld,", (long)c->first_time,
+               (long)c->last_time);
+    else
+        printf("\"first_server_time\":null,\"last_server_time\":null,");
+    printf("\"map\":");
+    zdem_json_cstr(stdout, c->map);
+    printf(",\"client_num\":%ld,\"baselines\":%lu,\"server_commands\":%lu,\"obituaries\":%lu,"
+           "\"chats\":%lu,\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
+           (long)c->client_num, (unsigned long)c->baselines, (unsigned long)c->commands,
+           (unsigned long)c->obituaries, (unsigned long)c->chats, r->ended ? "true" : "false",
+           (unsigned long)r->trailing);
+    for (i = 0, first = 1; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++) {
+        if (!c->cs[i])
+            continue;
+        printf("%s\"%d\":", first ? "" : ",", i);
+        zdem_json_str(stdout, (const uint8_t *)c->cs[i], c->cs_len[i]);
+        first = 0;
+    }
+    printf("},\"players\":{");
+    for (i = 0, first = 1; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        if (!c->players[i])
+            continue;
+        printf("%s\"%d\":", first ? "" : ",", i);
+        zdem_json_cstr(stdout, c->players[i]);
+        first = 0;
+    }
+    printf("}");
+    if (st != ZDEM_OK) {
+        printf(",\"error\":");
+        zdem_json_cstr(stdout, err->msg);
+    } else {
+        printf(",\"error\":null");
+    }
+    printf("}\n");
+}
 
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    (void)f;
-    return zdem_cli_unsupported(a, "quake3");
+    q3cli c;
+    zdem_q3_callbacks cb;
+    zdem_q3_reader r;
+    zdem_q3_frame fr;
+    zdem_error err;
+    zdem_status st = ZDEM_OK;
+    void *mem;
+    int hint, got, i, rc = ZDEM_EXIT_OK;
+    uint64_t fail_offset = 0;
+    char msg[512];
+
+    if (strcmp(a->command, "info") != 0 && strcmp(a->command, "events") != 0 &&
+        strcmp(a->command, "dump") != 0)
+        return zdem_cli_unsupported(a, "quake3");
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.f = f;
+    c.client_num = -1;
+    memset(&cb, 0, sizeof cb);
+    cb.gamestate = on_gamestate;
+    cb.snapshot = on_snapshot;
+    cb.server_command = on_command;
+    cb.event = on_event;
+    cb.warning = on_warning;
+    zdem_error_clear(&err);
+
+    hint = zdem_q3_protocol_from_path(f->path);
+    mem = malloc(zdem_q3_parser_size());
+    if (!mem) {
+        fprintf(stderr, "zdem: out of memory\n");
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    /* The extension names the protocol (UberDemoTools does the same); an
+     * unknown extension leaves it to the serverinfo. */
+    c.p = hint ? zdem_q3_parser_init(mem, zdem_q3_parser_size(), hint, &cb, &c, &err) : NULL;
+    if (!c.p && hint != 3 && hint != 48) {
+        zdem_error_clear(&err);
+        c.p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, &c, &err);
+    }
+    if (!c.p) {
+        rc = zdem_cli_fail(f, &err);
+        free(mem);
+        return rc;
+    }
+    zdem_q3_reader_init(&r, f->data, f->size);
+    for (;;) {
+        st = zdem_q3_reader_next(&r, &fr, &got, &err);
+        if (st != ZDEM_OK) {
+            fail_offset = err.offset;
+            snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)r.index, err.msg);
+            break;
+        }
+        if (!got)
+            break;
+        if (fr.index == 0)
+            c.first_sequence = fr.sequence;
+        c.frame = &fr;
+        if (strcmp(a->command, "dump") == 0) {
+            if (a->json)
+                printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
+                       "\"length\":%lu}\n",
+                       (unsigned long)fr.index, (unsigned long long)fr.offset,
+                       (long)fr.sequence, (unsigned long)fr.len);
+            else
+                printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr.index,
+                       (unsigned long long)fr.offset, (long)fr.sequence, (unsigned long)fr.len);
+        }
+        st = zdem_q3_parse_message(c.p, &fr, &err);
+        if (st != ZDEM_OK) {
+            fail_offset = fr.offset + 8 + err.offset / 8;
+            snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
+                     (unsigned long)fr.index, (long)fr.sequence,
+                     (unsigned long long)err.offset, err.msg);
+            break;
+        }
+    }
+    if (strcmp(a->command, "info") == 0)
+        print_info(&c, zdem_q3_protocol(c.p), &r, &err, st);
+    if (st != ZDEM_OK)
+        rc = zdem_cli_failf(f, fail_offset, msg);
+    else if (r.trailing && strcmp(a->command, "info") != 0)
+        fprintf(stderr, "zdem: %s: offset %lu: %lu bytes after the end marker (ignored)\n",
+                f->path, (unsigned long)(r.size - r.trailing), (unsigned long)r.trailing);
+    for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++)
+        free(c.cs[i]);
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
+        free(c.players[i]);
+    free(mem);
+    return rc;
 }

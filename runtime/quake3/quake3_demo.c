@@ -912,8 +912,8 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             }
         }
         if (m.overflow)
-            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
-                                  "read past the end of the message");
+            break; /* Quake Live may cut the last byte, which holds the end
+                    * of svc_EOF's code: the message is complete anyway */
         if (cmd == SVC_EOF)
             break;
         switch (cmd) {
