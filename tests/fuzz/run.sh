@@ -56,12 +56,13 @@ build_layer() {
     built[$layer]=1
 }
 
-seed_globs() {
+# Corpus files that seed a layer's targets.
+seed_files() {
     case $1 in
-    source2) echo "source2/*.dem" ;;
-    quake3) echo "q3/*" ;;
-    teeworlds) echo "teeworlds/*.demo" ;;
-    *) echo "" ;;
+    source2) seeds_found=("$corpus"/source2/*.dem) ;;
+    quake3) seeds_found=("$corpus"/q3/*) ;;
+    teeworlds) seeds_found=("$corpus"/teeworlds/*.demo) ;;
+    *) seeds_found=() ;;
     esac
 }
 
@@ -95,10 +96,9 @@ for src in "$here"/$filter.c; do
     seeds=$work/seeds/$t
     rm -rf "$seeds"
     mkdir -p "$seeds" "$work/corpus/$t"
-    for g in $(seed_globs "$layer"); do
-        for f in "$corpus"/$g; do
-            [[ -f $f ]] && ln -sf "$f" "$seeds/$(basename "$f")"
-        done
+    seed_files "$layer"
+    for f in ${seeds_found[@]+"${seeds_found[@]}"}; do
+        [[ -f $f ]] && ln -sf "$f" "$seeds/$(basename "$f")"
     done
     if [[ -f $here/$t.seed.sh ]]; then
         bash "$here/$t.seed.sh" "$seeds" "$corpus" || echo "warning: $t.seed.sh failed"
