@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "source2_demo.h"
+#include "source2_parse.h"
 #include "source2_dispatch.h"
 #include "source2_ids.h"
 #include "source2_pb.h"
@@ -22,34 +23,9 @@ typedef struct s2_summary {
     int64_t first_tick, last_tick, max_tick;
 } s2_summary;
 
-zdem_s2_game zdem_cli_s2_game(const zdem_view *dir)
+static zdem_s2_game game_of(const zdem_view *dir)
 {
-    static const struct { const char *needle; zdem_s2_game game; } map[] = {
-        {"dota", ZDEM_S2_GAME_DOTA2},
-        {"csgo", ZDEM_S2_GAME_CS2},
-        {"cs2", ZDEM_S2_GAME_CS2},
-        {"citadel", ZDEM_S2_GAME_DEADLOCK},
-    };
-    size_t i, j, n;
-    if (!dir->ptr)
-        return ZDEM_S2_GAME_UNKNOWN;
-    for (i = 0; i < sizeof map / sizeof map[0]; i++) {
-        n = strlen(map[i].needle);
-        for (j = 0; j + n <= dir->len; j++)
-            if (memcmp(dir->ptr + j, map[i].needle, n) == 0)
-                return map[i].game;
-    }
-    return ZDEM_S2_GAME_UNKNOWN;
-}
-
-static const char *game_name(zdem_s2_game g)
-{
-    switch (g) {
-    case ZDEM_S2_GAME_DOTA2: return "dota2";
-    case ZDEM_S2_GAME_CS2: return "cs2";
-    case ZDEM_S2_GAME_DEADLOCK: return "deadlock";
-    default: return "unknown";
-    }
+    return dir->ptr ? zdem_s2_game_from_dir(dir->ptr, dir->len) : ZDEM_S2_GAME_UNKNOWN;
 }
 
 /* Largest payload scratch any frame needs; the CLI mallocs it once. */
@@ -102,7 +78,7 @@ static int summarize(const zdem_cli_file *f, s2_summary *s, uint8_t *scratch,
                 return -1;
             }
             s->have_fh = 1;
-            s->game = zdem_cli_s2_game(&s->fh.game_directory);
+            s->game = game_of(&s->fh.game_directory);
         }
     }
     if (rc < 0)
@@ -154,7 +130,7 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
     }
     free(scratch);
     if (a->json) {
-        fprintf(o, "{\"format\":\"source2\",\"game\":\"%s\"", game_name(s.game));
+        fprintf(o, "{\"format\":\"source2\",\"game\":\"%s\"", zdem_s2_game_name(s.game));
         json_view(o, "map_name", &s.fh.map_name, s.fh.has_map_name);
         json_view(o, "server_name", &s.fh.server_name, s.fh.has_server_name);
         json_view(o, "client_name", &s.fh.client_name, s.fh.has_client_name);
@@ -183,7 +159,7 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
                 (long long)s.first_tick, (long long)s.last_tick, (long long)s.max_tick);
         fputs("}\n", o);
     } else {
-        fprintf(o, "format:            source2 (%s)\n", game_name(s.game));
+        fprintf(o, "format:            source2 (%s)\n", zdem_s2_game_name(s.game));
         fprintf(o, "map:               %.*s\n", (int)s.fh.map_name.len, (const char *)s.fh.map_name.ptr);
         fprintf(o, "server:            %.*s\n", (int)s.fh.server_name.len, (const char *)s.fh.server_name.ptr);
         fprintf(o, "client:            %.*s\n", (int)s.fh.client_name.len, (const char *)s.fh.client_name.ptr);
@@ -207,12 +183,6 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
 
 /* ---- dump ------------------------------------------------------------------ */
 
-typedef struct dump_ctx {
-    const zdem_cli_args *a;
-    zdem_s2_game game;
-    const zdem_s2_outer *outer;
-} dump_ctx;
-
 static int name_matches(const char *filter, const char *name, uint32_t id)
 {
     char num[16];
@@ -224,128 +194,75 @@ static int name_matches(const char *filter, const char *name, uint32_t id)
     return strcmp(filter, num) == 0;
 }
 
-static zdem_status dump_inner(void *user, const zdem_s2_inner *m)
+static zdem_status dump_outer(void *user, const zdem_s2_outer *m)
 {
-    dump_ctx *c = user;
-    const char *name = zdem_s2_inner_msg_name(c->game, m->type);
+    const zdem_cli_args *a = user;
+    const char *name = zdem_s2_demo_cmd_name(m->cmd);
     char buf[32];
-    if (!name_matches(c->a->type, name, m->type))
+    if (!name_matches(a->type, name, m->cmd))
+        return ZDEM_OK;
+    if (!name) {
+        snprintf(buf, sizeof buf, "DEM_%lu", (unsigned long)m->cmd);
+        name = buf;
+    }
+    if (a->json)
+        printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
+               "\"id\":%lu,\"name\":\"%s\",\"size\":%lu,\"compressed\":%s}\n",
+               (unsigned long)m->index, (unsigned long long)m->offset,
+               (long long)m->tick, (unsigned long)m->cmd, name,
+               (unsigned long)m->stored_size, m->compressed ? "true" : "false");
+    else
+        printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
+               (unsigned long)m->index, (unsigned long long)m->offset,
+               (long long)m->tick, (unsigned long)m->cmd, name,
+               (unsigned long)m->stored_size, m->compressed ? " (snappy)" : "");
+    return ZDEM_OK;
+}
+
+static zdem_status dump_inner(void *user, zdem_s2_game game, const zdem_s2_outer *o,
+                              const zdem_s2_inner *m)
+{
+    const zdem_cli_args *a = user;
+    const char *name = zdem_s2_inner_msg_name(game, m->type);
+    char buf[32];
+    if (!name_matches(a->type, name, m->type))
         return ZDEM_OK;
     if (!name) {
         snprintf(buf, sizeof buf, "unknown_%lu", (unsigned long)m->type);
         name = buf;
     }
-    if (c->a->json)
+    if (a->json)
         printf("{\"kind\":\"inner\",\"outer\":%lu,\"index\":%lu,\"bit_offset\":%llu,"
                "\"tick\":%lld,\"id\":%lu,\"name\":\"%s\",\"size\":%lu}\n",
-               (unsigned long)c->outer->index, (unsigned long)m->index,
-               (unsigned long long)m->bit_offset, (long long)c->outer->tick,
+               (unsigned long)o->index, (unsigned long)m->index,
+               (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
     else
         printf("%6lu.%-4lu bit %-9llu tick %-7lld id %-4lu %-36s %lu\n",
-               (unsigned long)c->outer->index, (unsigned long)m->index,
-               (unsigned long long)m->bit_offset, (long long)c->outer->tick,
+               (unsigned long)o->index, (unsigned long)m->index,
+               (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
     return ZDEM_OK;
 }
 
-/* CDemoPacket.data of a packet command (FullPacket nests it one deeper). */
-static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
-                               zdem_view *data, zdem_error *err)
-{
-    if (cmd == ZDEM_S2_DEM_FULLPACKET) {
-        zdem_pb_CDemoFullPacket fp;
-        zdem_status st = zdem_pb_CDemoFullPacket_decode(p, n, &fp, NULL, NULL, err);
-        if (st != ZDEM_OK)
-            return st;
-        *data = fp.packet.data;
-        return ZDEM_OK;
-    } else {
-        zdem_pb_CDemoPacket pk;
-        zdem_status st = zdem_pb_CDemoPacket_decode(p, n, &pk, NULL, NULL, err);
-        if (st != ZDEM_OK)
-            return st;
-        *data = pk.data;
-        return ZDEM_OK;
-    }
-}
-
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    zdem_s2_header hdr;
-    zdem_s2_reader r;
-    zdem_s2_outer m;
+    zdem_s2_parse_cbs cbs;
     zdem_error err;
     uint8_t *scratch;
     size_t cap = 0;
-    int rc;
-    dump_ctx c;
+    zdem_status st;
 
     zdem_error_clear(&err);
-    if (zdem_s2_read_header(f->data, f->size, &hdr, &err) != ZDEM_OK)
-        return zdem_cli_fail(f, &err);
     scratch = alloc_scratch(f, &cap, &err);
     if (!scratch)
         return zdem_cli_fail(f, &err);
-    c.a = a;
-    c.game = ZDEM_S2_GAME_UNKNOWN;
-    c.outer = &m;
-    zdem_s2_reader_init(&r, f->data, f->size);
-    while ((rc = zdem_s2_next(&r, &m, &err)) == 1) {
-        const char *name = zdem_s2_demo_cmd_name(m.cmd);
-        char buf[32];
-        const uint8_t *p = NULL;
-        size_t n = 0;
-        int is_packet = m.cmd == ZDEM_S2_DEM_PACKET || m.cmd == ZDEM_S2_DEM_SIGNONPACKET ||
-                        m.cmd == ZDEM_S2_DEM_FULLPACKET;
-        if (!name) {
-            snprintf(buf, sizeof buf, "DEM_%lu", (unsigned long)m.cmd);
-            name = buf;
-        }
-        if (name_matches(a->type, name, m.cmd)) {
-            if (a->json)
-                printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
-                       "\"id\":%lu,\"name\":\"%s\",\"size\":%lu,\"compressed\":%s}\n",
-                       (unsigned long)m.index, (unsigned long long)m.offset,
-                       (long long)m.tick, (unsigned long)m.cmd, name,
-                       (unsigned long)m.stored_size, m.compressed ? "true" : "false");
-            else
-                printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
-                       (unsigned long)m.index, (unsigned long long)m.offset,
-                       (long long)m.tick, (unsigned long)m.cmd, name,
-                       (unsigned long)m.stored_size, m.compressed ? " (snappy)" : "");
-        }
-        if (m.cmd != ZDEM_S2_DEM_FILEHEADER && !is_packet)
-            continue;
-        if (zdem_s2_payload(&m, scratch, cap / 2, &p, &n, &err) != ZDEM_OK)
-            break;
-        if (m.cmd == ZDEM_S2_DEM_FILEHEADER) {
-            zdem_pb_CDemoFileHeader fh;
-            if (zdem_pb_CDemoFileHeader_decode(p, n, &fh, NULL, NULL, &err) == ZDEM_OK)
-                c.game = zdem_cli_s2_game(&fh.game_directory);
-            zdem_error_clear(&err); /* a bad header only loses message names */
-        } else {
-            zdem_view data;
-            if (packet_data(m.cmd, p, n, &data, &err) != ZDEM_OK) {
-                err.offset += m.payload_offset;
-                rc = -1;
-                break;
-            }
-            if (zdem_s2_for_each_inner(data.ptr, data.len, 0, scratch + cap / 2, cap / 2,
-                                       dump_inner, &c, &err) != ZDEM_OK) {
-                fprintf(stderr, "zdem: %s: frame %lu at offset %llu: inner message "
-                                "stream: bit offset %llu: %s\n",
-                        f->path, (unsigned long)m.index, (unsigned long long)m.offset,
-                        (unsigned long long)err.offset, err.msg);
-                free(scratch);
-                return ZDEM_EXIT_BAD_INPUT;
-            }
-        }
-    }
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_outer = dump_outer;
+    cbs.on_inner = dump_inner;
+    st = zdem_s2_parse(f->data, f->size, &cbs, (void *)a, scratch, cap, &err);
     free(scratch);
-    if (rc < 0 || err.code != ZDEM_OK)
-        return zdem_cli_fail(f, &err);
-    return ZDEM_EXIT_OK;
+    return st == ZDEM_OK ? ZDEM_EXIT_OK : zdem_cli_fail(f, &err);
 }
 
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f)

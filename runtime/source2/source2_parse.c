@@ -1,0 +1,112 @@
+#include "source2_parse.h"
+
+#include <string.h>
+#include "source2_pb.h"
+
+typedef struct inner_ctx {
+    const zdem_s2_parse_cbs *cbs;
+    void *user;
+    const zdem_s2_outer *outer;
+    zdem_s2_game game;
+    zdem_error *err;
+} inner_ctx;
+
+static zdem_status deliver_inner(void *p, const zdem_s2_inner *in)
+{
+    inner_ctx *c = p;
+    zdem_status st;
+    if (c->cbs->on_inner && (st = c->cbs->on_inner(c->user, c->game, c->outer, in)) != ZDEM_OK)
+        return st;
+    if (c->cbs->inner)
+        return zdem_s2_dispatch_inner(c->game, in->type, in->data, in->size,
+                                      c->cbs->inner, c->user, c->err);
+    return ZDEM_OK;
+}
+
+static int is_packet(uint32_t cmd)
+{
+    return cmd == ZDEM_S2_DEM_PACKET || cmd == ZDEM_S2_DEM_SIGNONPACKET ||
+           cmd == ZDEM_S2_DEM_FULLPACKET;
+}
+
+/* CDemoPacket.data (DEM_FullPacket nests a CDemoPacket). */
+static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
+                               zdem_view *data, zdem_error *err)
+{
+    zdem_status st;
+    if (cmd == ZDEM_S2_DEM_FULLPACKET) {
+        zdem_pb_CDemoFullPacket fp;
+        st = zdem_pb_CDemoFullPacket_decode(p, n, &fp, NULL, NULL, err);
+        *data = fp.packet.data;
+    } else {
+        zdem_pb_CDemoPacket pk;
+        st = zdem_pb_CDemoPacket_decode(p, n, &pk, NULL, NULL, err);
+        *data = pk.data;
+    }
+    return st;
+}
+
+zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
+                          const zdem_s2_parse_cbs *cbs, void *user,
+                          uint8_t *scratch, size_t scratch_cap,
+                          zdem_error *err)
+{
+    zdem_s2_header hdr;
+    zdem_s2_reader r;
+    zdem_s2_outer m;
+    zdem_status st;
+    inner_ctx ic;
+    size_t half = scratch_cap / 2;
+    int rc, want_inner = cbs->on_inner || cbs->inner;
+
+    if ((st = zdem_s2_read_header(file, size, &hdr, err)) != ZDEM_OK)
+        return st;
+    ic.cbs = cbs;
+    ic.user = user;
+    ic.outer = &m;
+    ic.game = cbs->game;
+    ic.err = err;
+    zdem_s2_reader_init(&r, file, size);
+    while ((rc = zdem_s2_next(&r, &m, err)) == 1) {
+        const uint8_t *p;
+        size_t n;
+        int want_payload = cbs->demo || (want_inner && is_packet(m.cmd)) ||
+                           (ic.game == ZDEM_S2_GAME_UNKNOWN && m.cmd == ZDEM_S2_DEM_FILEHEADER);
+        if (cbs->on_outer && (st = cbs->on_outer(user, &m)) != ZDEM_OK)
+            return zdem_fail(err, st, m.offset, "outer frame handler failed");
+        if (!want_payload)
+            continue;
+        if ((st = zdem_s2_payload(&m, scratch, half, &p, &n, err)) != ZDEM_OK)
+            return st;
+        if (m.cmd == ZDEM_S2_DEM_FILEHEADER && ic.game == ZDEM_S2_GAME_UNKNOWN) {
+            zdem_pb_CDemoFileHeader fh;
+            zdem_error ignore;
+            zdem_error_clear(&ignore);
+            if (zdem_pb_CDemoFileHeader_decode(p, n, &fh, NULL, NULL, &ignore) == ZDEM_OK &&
+                fh.has_game_directory)
+                ic.game = zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len);
+        }
+        if (cbs->demo) {
+            st = zdem_s2_dispatch_demo(m.cmd, p, n, cbs->demo, user, err);
+            if (st != ZDEM_OK) {
+                if (err && !err->offset_is_bits)
+                    err->offset += m.payload_offset; /* payload offset -> file offset */
+                return st;
+            }
+        }
+        if (want_inner && is_packet(m.cmd)) {
+            zdem_view data;
+            if ((st = packet_data(m.cmd, p, n, &data, err)) != ZDEM_OK) {
+                if (err)
+                    err->offset += m.payload_offset;
+                return st;
+            }
+            st = zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered,
+                                        scratch + half, scratch_cap - half,
+                                        deliver_inner, &ic, err);
+            if (st != ZDEM_OK)
+                return st;
+        }
+    }
+    return rc < 0 ? (err ? err->code : ZDEM_ERR_CORRUPT) : ZDEM_OK;
+}
