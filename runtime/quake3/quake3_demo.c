@@ -460,22 +460,42 @@ static void command_arg(const char *s, size_t n, size_t skip, const char **a, si
     *an = n - i;
 }
 
-static int scores_event(zdem_q3_parser *p, int32_t seq)
+/* Scores from configstrings: CS_SCORES1/CS_SCORES2 (6, 7) in baseq3 and
+ * OSP; CPMA keeps the two scores as "sb"/"sr" in its round-info
+ * configstring 710 (UberDemoTools' CPMA_RoundInfo). */
+static int scores_event(zdem_q3_parser *p, int32_t seq, int idx)
 {
     zdem_q3_event ev;
     size_t n1, n2;
-    const char *s1 = zdem_q3_configstring(p, 6, &n1);
-    const char *s2 = zdem_q3_configstring(p, 7, &n2);
+    const char *s1, *s2;
     memset(&ev, 0, sizeof ev);
     ev.type = ZDEM_Q3_EV_SCORES;
     ev.command_seq = seq;
     ev.attacker = ev.target = -1;
+    ev.text = "";
+    if (idx == 710) {
+        size_t n;
+        const char *cs = zdem_q3_configstring(p, 710, &n);
+        s1 = zdem_q3_info_value(cs, n, "sb", &n1);
+        s2 = zdem_q3_info_value(cs, n, "sr", &n2);
+        if (!s1 || !s2)
+            return 0;
+        ev.text = cs;
+        ev.text_len = n;
+    } else {
+        s1 = zdem_q3_configstring(p, 6, &n1);
+        s2 = zdem_q3_configstring(p, 7, &n2);
+    }
     if (!s1 || parse_int(s1, n1, &ev.score1) != 0)
         ev.score1 = 0;
     if (!s2 || parse_int(s2, n2, &ev.score2) != 0)
         ev.score2 = 0;
-    ev.text = "";
     return emit(p, &ev);
+}
+
+static int is_score_cs(const zdem_q3_parser *p, int idx)
+{
+    return idx == 6 || idx == 7 || (idx == 710 && p->proto && p->proto->protocol <= 71);
 }
 
 /* Apply "cs N "value"" to the configstring store. */
@@ -495,8 +515,8 @@ static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
     command_arg(s, n, i, &a, &an);
     if (set_configstring(p, idx, a, an) != 0)
         return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
-    if (idx == 6 || idx == 7)
-        return scores_event(p, seq);
+    if (is_score_cs(p, idx))
+        return scores_event(p, seq, idx);
     return 0;
 }
 
@@ -538,8 +558,8 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
             p->bcs_index = -1;
             if (set_configstring(p, idx, p->bcs, p->bcs_len) != 0)
                 return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
-            if (idx == 6 || idx == 7)
-                return scores_event(p, seq);
+            if (is_score_cs(p, idx))
+                return scores_event(p, seq, idx);
         }
         return 0;
     }
