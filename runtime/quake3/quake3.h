@@ -152,6 +152,9 @@ uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p);
 uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p);   /* current gamestate */
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p);   /* valid snapshots */
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);
+/* ZEQ2-Lite demos (gamename "ZEQ2"): the mod's netfields are not known, so
+ * snapshots are reported with their header only (valid = 0, no entities). */
+uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p);
 /* Configstring i of the current state (gamestate + "cs" commands), or NULL
  * when unset; *len gets its length. */
 const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);

@@ -46,6 +46,11 @@ struct zdem_q3_parser {
     char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
     char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
 
+    /* ZEQ2-Lite (ioquake3 engine, own netfields): snapshots are read up
+     * to their header only (server time, delta, flags) */
+    int time_only;
+    uint32_t snapshots_time_only;
+
     int32_t parse_entities_num;
     int32_t last_snapshot_message;  /* message_num of the latest valid snapshot */
     int have_snapshot;
@@ -402,6 +407,12 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
     st = resolve_protocol(p, err, m->bit);
     if (st != ZDEM_OK)
         return st;
+    {
+        size_t n, vn;
+        const char *si = zdem_q3_configstring(p, 0, &n);
+        const char *g = zdem_q3_info_value(si, n, "gamename", &vn);
+        p->time_only = g && vn >= 4 && memcmp(g, "ZEQ2", 4) == 0;
+    }
     p->gamestates++;
     if (p->cb.gamestate && p->cb.gamestate(p->user, p))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -837,6 +848,18 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     delta = (int32_t)zdem_q3_read_byte(m);
     built.delta_num = delta ? built.message_num - delta : -1;
     built.snap_flags = (int32_t)zdem_q3_read_byte(m);
+    if (p->time_only) {
+        /* netfields unknown: report the header, skip the rest */
+        if (m->overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                                  "snapshot runs past the end of the message");
+        p->snapshots_time_only++;
+        p->server_time = built.server_time;
+        m->bit = m->end;
+        if (p->cb.snapshot && p->cb.snapshot(p->user, p, &built))
+            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        return ZDEM_OK;
+    }
     if (built.delta_num <= 0) {
         built.valid = 1; /* uncompressed frame */
     } else {
@@ -989,6 +1012,7 @@ uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p) { return p->gamestates
 uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; }
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
+uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_time_only; }
 
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
