@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The zdem CLI's contract: --help everywhere, exit status 0/1/2, error lines
+# of the form "zdem: FILE: offset N: ...", valid JSON, Source 2 info values
+# against ../shared/corpus/EXPECTED.md (A1 last ticks, B1 header values).
+set -u
+BIN=${ZDEM_BIN:?}
+C=${ZDEM_CORPUS:?}
+PY=${ZDEM_PYTHON:-python3}
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+expect_rc() { local want=$1; shift; "$@" >/dev/null 2>&1; local rc=$?; [ $rc -eq $want ] && ok || bad "exit $rc, want $want: $*"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# usage and help
+expect_rc 0 "$BIN" --help
+for c in info dump events entities map; do
+    expect_rc 0 "$BIN" $c --help
+    "$BIN" $c --help | grep -q "usage: zdem $c" && ok || bad "$c --help has no usage line"
+done
+expect_rc 1 "$BIN"
+expect_rc 1 "$BIN" frobnicate x
+expect_rc 1 "$BIN" info
+expect_rc 1 "$BIN" info --bogus "$C/source2/dota2_haste-nekit-pov.dem"
+expect_rc 1 "$BIN" dump --type
+expect_rc 1 "$BIN" entities --tick abc x
+expect_rc 2 "$BIN" info "$tmp/does-not-exist.dem"
+
+# bad input: wrong magic, truncation, an out-of-range FileInfo offset
+printf 'PBDEMS2\0' > "$tmp/short.dem"
+"$BIN" info "$tmp/short.dem" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "^zdem: $tmp/short.dem: offset [0-9]*: " "$tmp/err" && ok || bad "short file: rc=$rc $(cat "$tmp/err")"
+head -c 100000 "$C/source2/cs2_demofile-net-gotv-14132-de-ancient.dem" > "$tmp/cut.dem"
+"$BIN" info --json "$tmp/cut.dem" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "offset [0-9]*: frame payload extends past the end" "$tmp/err" && ok || bad "truncated: rc=$rc $(cat "$tmp/err")"
+cp "$C/source2/cs2_demofile-net-gotv-14132-de-ancient.dem" "$tmp/off.dem"
+printf '\x10\x00\x00\x00' | dd of="$tmp/off.dem" bs=1 seek=8 conv=notrunc 2>/dev/null
+"$BIN" info "$tmp/off.dem" 2>"$tmp/err" >/dev/null; rc=$?
+[ $rc -eq 2 ] && grep -q "DEM_FileInfo offset" "$tmp/err" && ok || bad "bad fileinfo offset: rc=$rc $(cat "$tmp/err")"
+
+# Source 2 info --json against EXPECTED.md
+check_s2() { # file map protocol build client msgs last_tick pticks pframes packets full
+    local f=$C/source2/$1
+    "$BIN" info --json "$f" > "$tmp/info.json" || { bad "info $1"; return; }
+    "$PY" - "$tmp/info.json" "$@" <<'PYEOF' && ok || bad "info values $1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+_, _, m, proto, build, client, msgs, last, pt, pf, packets, full = sys.argv[1:]
+want = {"format": "source2", "map_name": m, "network_protocol": int(proto),
+        "build_num": int(build), "client_name": client, "outer_messages": int(msgs),
+        "last_tick": int(last), "playback_ticks": int(pt), "playback_frames": int(pf)}
+bad = {k: (d.get(k), v) for k, v in want.items() if d.get(k) != v}
+if d["commands"].get("DEM_Packet") != int(packets): bad["DEM_Packet"] = d["commands"].get("DEM_Packet")
+if d["commands"].get("DEM_FullPacket", 0) != int(full): bad["DEM_FullPacket"] = d["commands"].get("DEM_FullPacket")
+for k in ("server_name", "demo_version_name", "playback_time", "game"):
+    if k not in d: bad[k] = "missing"
+if bad: print(bad); sys.exit(1)
+PYEOF
+}
+# A1 (demofile-net's tests) last ticks; B1 for the rest.
+check_s2 cs2_demofile-net-gotv-14011-cs-italy.dem cs_italy 14011 10072 "SourceTV Demo" 485 391 391 391 391 1
+check_s2 cs2_demofile-net-gotv-14065-de-nuke.dem de_nuke 14065 10231 "SourceTV Demo" 238 185 185 185 185 1
+check_s2 cs2_demofile-net-gotv-14090-cs-italy.dem cs_italy 14090 10498 "SourceTV Demo" 607 572 572 552 552 1
+check_s2 cs2_demofile-net-gotv-14132-de-ancient.dem de_ancient 14132 10679 "SourceTV Demo" 154 125 125 125 125 1
+check_s2 cs2_demofile-net-gotv-14155-de-dust2.dem de_dust2 14155 10772 "SourceTV Demo" 180 161 161 161 161 1
+check_s2 deadlock_demofile-net-hltv-10423-dl-midtown.dem dl_midtown 48 10423 "SourceTV Demo" 69 148 148 50 50 1
+check_s2 dota2_haste-nekit-pov.dem start 47 9358 Nekit 3781 1923 1923 1941 1941 0
+"$BIN" info --json "$C/source2/dota2_haste-nekit-pov.dem" | grep -q '"game":"dota2"' && ok || bad "dota2 game"
+"$BIN" info --json "$C/source2/deadlock_demofile-net-hltv-10423-dl-midtown.dem" | grep -q '"game":"deadlock"' && ok || bad "deadlock game"
+
+# dump: JSON lines parse; --type filters; DEM_Packet count matches B1
+"$BIN" dump --json "$C/source2/cs2_demofile-net-gotv-14065-de-nuke.dem" > "$tmp/dump.jsonl" && ok || bad "dump"
+"$PY" -c "
+import json,sys
+rows=[json.loads(l) for l in open('$tmp/dump.jsonl')]
+outer=[r for r in rows if r['kind']=='outer']
+assert len(outer)==238, len(outer)
+assert sum(r['name']=='DEM_Packet' for r in outer)==185
+assert any(r['kind']=='inner' and r['name']=='svc_PacketEntities' for r in rows)
+" && ok || bad "dump json content"
+n=$("$BIN" dump --type DEM_Packet "$C/source2/cs2_demofile-net-gotv-14065-de-nuke.dem" | wc -l)
+[ "$n" -eq 185 ] && ok || bad "dump --type DEM_Packet gave $n lines"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
