@@ -47,12 +47,15 @@ build_layer() {
         srcs+=("$root"/runtime/"$layer"/*.c "$root"/generated/"$layer"_*.c)
     fi
     mkdir -p "$work/obj/$layer"
-    rm -f "$work/obj/$layer"/*.o
+    rm -f "$work/obj/$layer"/*.o "$work/obj/$layer"/*.a
     for src in "${srcs[@]}"; do
         obj=$work/obj/$layer/$(basename "${src%.c}").o
         "$cc" "${cflags[@]}" -fsanitize=fuzzer-no-link "${incs[@]}" -c "$src" -o "$obj" || return 1
         objs+=("$obj")
     done
+    # An archive, like the CMake layer libraries: a target pulls in only the
+    # objects it needs, so an unrelated unfinished file does not break it.
+    ar rcs "$work/obj/$layer/lib$layer.a" "${objs[@]}" || return 1
     built[$layer]=1
 }
 
@@ -85,7 +88,7 @@ for src in "$here"/$filter.c; do
         continue
     fi
     if ! "$cc" "${cflags[@]}" -fsanitize=fuzzer -I"$root/runtime" -I"$root/runtime/$layer" \
-            -I"$root/generated" "$src" "$work/obj/$layer"/*.o -o "$work/bin/$t"; then
+            -I"$root/generated" "$src" "$work/obj/$layer/lib$layer.a" -o "$work/bin/$t"; then
         echo "FAIL $t: does not build"
         failed+=("$t")
         continue
@@ -114,7 +117,7 @@ for src in "$here"/$filter.c; do
 
     log=$work/log/$t.log
     (cd "$here" && "$work/bin/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 "${opts[@]}" \
+        -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 ${opts[@]+"${opts[@]}"} \
         "${dirs[@]}") >"$log" 2>&1
     rc=$?
     ran=$((ran + 1))
