@@ -1,8 +1,397 @@
-/* Placeholder until the teeworlds layer's CLI lands. */
+/* zdem commands for Teeworlds / DDNet demos: info, dump, events, map. */
 #include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "teeworlds_reader.h"
+
+/* ~350 KiB of decoder state: static, not on the stack. */
+static tw_reader rd;
+
+#define MAX_CLIENTS 64
+
+typedef struct player {
+    int seen;
+    char name[17];
+    char clan[13];
+} player;
+
+static player players[MAX_CLIENTS];
+
+static void json_view(FILE *o, tw_str s) { zdem_json_str(o, s.p, s.n); }
+
+static void track_players(const tw_snap *s)
+{
+    uint32_t i;
+    for (i = 0; i < s->num_items; i++) {
+        int id = tw_snap_id(s, i);
+        tw_obj_client_info ci;
+        if (tw_snap_type(s, i) != TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+            continue;
+        tw_obj_client_info_decode(tw_snap_data(s, i), s->len[i], &ci);
+        players[id].seen = 1;
+        memcpy(players[id].name, ci.name, sizeof players[id].name);
+        memcpy(players[id].clan, ci.clan, sizeof players[id].clan);
+    }
+}
+
+static const char *player_name(int id)
+{
+    if (id < 0 || id >= MAX_CLIENTS || !players[id].seen)
+        return NULL;
+    return players[id].name;
+}
+
+static void hex(FILE *o, const uint8_t *d, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        fprintf(o, "%02x", d[i]);
+}
+
+static const char *kind_name(int k)
+{
+    switch (k) {
+    case TW_CHUNK_SNAPSHOT: return "snapshot";
+    case TW_CHUNK_MESSAGE: return "message";
+    case TW_CHUNK_DELTA: return "delta";
+    case TW_CHUNK_TICK: return "tick";
+    default: return "unknown";
+    }
+}
+
+static int open_reader(const zdem_cli_file *f, zdem_error *err)
+{
+    memset(players, 0, sizeof players);
+    zdem_error_clear(err);
+    if (tw_reader_open(&rd, f->data, f->size, err) != ZDEM_OK)
+        return zdem_cli_fail(f, err);
+    return 0;
+}
+
+static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    zdem_error err;
+    tw_event ev;
+    int rc, crc_ok, sha_ok, i;
+    long long counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0;
+    long long first = 0, last = 0, unknown_msgs = 0;
+    int have_tick = 0;
+    const tw_demo_info *in = &rd.info;
+    FILE *o = stdout;
+    if ((rc = open_reader(f, &err)) != 0)
+        return rc;
+    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
+        counts[ev.chunk.kind]++;
+        if (ev.chunk.kind == TW_CHUNK_TICK) {
+            if (!have_tick)
+                first = ev.chunk.tick;
+            have_tick = 1;
+            last = ev.chunk.tick;
+            keyframes += ev.chunk.keyframe;
+        } else if (ev.chunk.kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+            if (!ev.desc)
+                unknown_msgs++;
+            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_CHAT)
+                chat++;
+            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_KILL_MSG)
+                kills++;
+        } else if (ev.snap) {
+            track_players(ev.snap);
+        }
+    }
+    if (rc < 0)
+        return zdem_cli_fail(f, &err);
+    crc_ok = tw_demo_map_crc_ok(in);
+    sha_ok = tw_demo_map_sha256_ok(in);
+    /* A mismatch is reported, not fatal: demo tools rewrite headers. */
+    if (!crc_ok)
+        fprintf(stderr, "zdem: %s: warning: map CRC32 does not match the header\n", f->path);
+    if (in->has_sha256 && !sha_ok)
+        fprintf(stderr, "zdem: %s: warning: map SHA-256 does not match the header\n", f->path);
+    if (a->json) {
+        fputs("{\"format\":\"teeworlds\",\"version\":", o);
+        fprintf(o, "%d,\"net_version\":", in->version);
+        json_view(o, in->net_version);
+        fputs(",\"map_name\":", o);
+        json_view(o, in->map_name);
+        fprintf(o, ",\"map_size\":%lu,\"map_crc\":%lu,\"map_sha256\":", (unsigned long)in->map_size,
+                (unsigned long)in->map_crc);
+        if (in->has_sha256) {
+            fputc('"', o);
+            hex(o, in->map_sha256, 32);
+            fputc('"', o);
+        } else {
+            fputs("null", o);
+        }
+        fprintf(o, ",\"map_crc_ok\":%s,\"map_sha256_ok\":%s,\"type\":", crc_ok ? "true" : "false",
+                in->has_sha256 ? (sha_ok ? "true" : "false") : "null");
+        json_view(o, in->type);
+        fprintf(o, ",\"length\":%ld,\"timestamp\":", (long)in->length);
+        json_view(o, in->timestamp);
+        fputs(",\"timeline_markers\":[", o);
+        for (i = 0; i < in->num_timeline_markers; i++)
+            fprintf(o, "%s%ld", i ? "," : "", (long)in->timeline_markers[i]);
+        fputs("],", o);
+        if (have_tick)
+            fprintf(o, "\"first_tick\":%lld,\"last_tick\":%lld,", first, last);
+        else
+            fputs("\"first_tick\":null,\"last_tick\":null,", o);
+        fprintf(o, "\"tick_markers\":%lld,\"keyframes\":%lld,"
+                   "\"chunks\":{\"snapshot\":%lld,\"message\":%lld,\"delta\":%lld},",
+                counts[TW_CHUNK_TICK], keyframes, counts[TW_CHUNK_SNAPSHOT],
+                counts[TW_CHUNK_MESSAGE], counts[TW_CHUNK_DELTA]);
+        fprintf(o, "\"map_offset\":%lu,\"data_offset\":%lu,\"chat\":%lld,\"kills\":%lld,"
+                   "\"unknown_messages\":%lld,\"players\":[",
+                (unsigned long)in->map_offset, (unsigned long)in->data_offset, chat, kills,
+                unknown_msgs);
+        {
+            int first_p = 1;
+            for (i = 0; i < MAX_CLIENTS; i++) {
+                if (!players[i].seen)
+                    continue;
+                fprintf(o, "%s{\"id\":%d,\"name\":", first_p ? "" : ",", i);
+                zdem_json_cstr(o, players[i].name);
+                fputs(",\"clan\":", o);
+                zdem_json_cstr(o, players[i].clan);
+                fputc('}', o);
+                first_p = 0;
+            }
+        }
+        fputs("]}\n", o);
+    } else {
+        fprintf(o, "format:      teeworlds (TWDEMO v%d)\n", in->version);
+        fprintf(o, "net version: %.*s\n", (int)in->net_version.n, (const char *)in->net_version.p);
+        fprintf(o, "map:         %.*s (%lu bytes, crc %08lx %s", (int)in->map_name.n,
+                (const char *)in->map_name.p, (unsigned long)in->map_size,
+                (unsigned long)in->map_crc, crc_ok ? "ok" : "MISMATCH");
+        if (in->has_sha256) {
+            fputs(", sha256 ", o);
+            hex(o, in->map_sha256, 32);
+            fputs(sha_ok ? " ok" : " MISMATCH", o);
+        }
+        fputs(")\n", o);
+        fprintf(o, "type:        %.*s\n", (int)in->type.n, (const char *)in->type.p);
+        fprintf(o, "recorded:    %.*s, length %ld s\n", (int)in->timestamp.n,
+                (const char *)in->timestamp.p, (long)in->length);
+        if (have_tick)
+            fprintf(o, "ticks:       %lld..%lld (%lld markers, %lld keyframes)\n", first, last,
+                    counts[TW_CHUNK_TICK], keyframes);
+        fprintf(o, "chunks:      %lld snapshots, %lld deltas, %lld messages\n",
+                counts[TW_CHUNK_SNAPSHOT], counts[TW_CHUNK_DELTA], counts[TW_CHUNK_MESSAGE]);
+        fprintf(o, "events:      %lld chat lines, %lld kills\n", chat, kills);
+        if (in->num_timeline_markers) {
+            fputs("markers:    ", o);
+            for (i = 0; i < in->num_timeline_markers; i++)
+                fprintf(o, " %ld", (long)in->timeline_markers[i]);
+            fputc('\n', o);
+        }
+        for (i = 0; i < MAX_CLIENTS; i++)
+            if (players[i].seen)
+                fprintf(o, "player %2d:   %s%s%s%s\n", i, players[i].name,
+                        players[i].clan[0] ? " [" : "", players[i].clan,
+                        players[i].clan[0] ? "]" : "");
+    }
+    return ZDEM_EXIT_OK;
+}
+
+static void json_name_field(FILE *o, const char *key, int id)
+{
+    const char *n = player_name(id);
+    if (!n)
+        return;
+    fprintf(o, ",\"%s\":", key);
+    zdem_json_cstr(o, n);
+}
+
+static int cmd_events(const zdem_cli_file *f)
+{
+    zdem_error err;
+    tw_event ev;
+    int rc;
+    FILE *o = stdout;
+    if ((rc = open_reader(f, &err)) != 0)
+        return rc;
+    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
+        const tw_msg *m = &ev.msg;
+        long tick = (long)ev.chunk.tick;
+        if (ev.snap) {
+            track_players(ev.snap);
+            continue;
+        }
+        if (ev.chunk.kind != TW_CHUNK_MESSAGE || !ev.desc || m->sys)
+            continue;
+        if (m->id == TW_MSG_SV_CHAT) {
+            tw_game_sv_chat c;
+            if (tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
+                continue;
+            fprintf(o, "{\"type\":\"chat\",\"tick\":%ld,\"team\":%ld,\"client_id\":%ld", tick,
+                    (long)c.team, (long)c.client_id);
+            json_name_field(o, "name", c.client_id);
+            fputs(",\"text\":", o);
+            json_view(o, c.message);
+            fputs("}\n", o);
+        } else if (m->id == TW_MSG_SV_KILL_MSG) {
+            tw_game_sv_kill_msg k;
+            if (tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
+                continue;
+            fprintf(o, "{\"type\":\"kill\",\"tick\":%ld,\"killer\":%ld,\"victim\":%ld,"
+                       "\"weapon\":%ld,\"mode_special\":%ld",
+                    tick, (long)k.killer, (long)k.victim, (long)k.weapon, (long)k.mode_special);
+            json_name_field(o, "killer_name", k.killer);
+            json_name_field(o, "victim_name", k.victim);
+            fputs("}\n", o);
+        } else if (m->id == TW_MSG_SV_BROADCAST || m->id == TW_MSG_SV_MOTD) {
+            tw_game_sv_broadcast b; /* same layout as motd: one string */
+            if (tw_game_sv_broadcast_decode(m->body, m->body_len, &b) != ZDEM_OK)
+                continue;
+            fprintf(o, "{\"type\":\"%s\",\"tick\":%ld,\"text\":",
+                    m->id == TW_MSG_SV_MOTD ? "motd" : "broadcast", tick);
+            json_view(o, b.message);
+            fputs("}\n", o);
+        } else if (m->id == TW_MSG_SV_EMOTICON) {
+            tw_game_sv_emoticon e;
+            if (tw_game_sv_emoticon_decode(m->body, m->body_len, &e) != ZDEM_OK)
+                continue;
+            fprintf(o, "{\"type\":\"emoticon\",\"tick\":%ld,\"client_id\":%ld,\"emoticon\":%ld",
+                    tick, (long)e.client_id, (long)e.emoticon);
+            json_name_field(o, "name", e.client_id);
+            fputs("}\n", o);
+        } else if (m->id == TW_MSG_SV_VOTE_SET) {
+            tw_game_sv_vote_set v;
+            if (tw_game_sv_vote_set_decode(m->body, m->body_len, &v) != ZDEM_OK)
+                continue;
+            fprintf(o, "{\"type\":\"vote\",\"tick\":%ld,\"timeout\":%ld,\"description\":", tick,
+                    (long)v.timeout);
+            json_view(o, v.description);
+            fputs(",\"reason\":", o);
+            json_view(o, v.reason);
+            fputs("}\n", o);
+        }
+    }
+    if (rc < 0)
+        return zdem_cli_fail(f, &err);
+    return ZDEM_EXIT_OK;
+}
+
+static void msg_label(const tw_event *ev, char *out, size_t cap)
+{
+    if (ev->desc)
+        snprintf(out, cap, "%s", ev->desc->name);
+    else if (ev->msg.id == 0) {
+        static const char *hx = "0123456789abcdef";
+        size_t i, k = 0;
+        k += (size_t)snprintf(out, cap, "uuid:");
+        for (i = 0; i < 16 && k + 2 < cap; i++) {
+            out[k++] = hx[ev->msg.uuid[i] >> 4];
+            out[k++] = hx[ev->msg.uuid[i] & 15];
+        }
+        out[k < cap ? k : cap - 1] = 0;
+    } else
+        snprintf(out, cap, "%s_%d", ev->msg.sys ? "sys" : "game", ev->msg.id);
+}
+
+/* --type NAME: a chunk kind, a message name, or a numeric message id. */
+static int type_matches(const char *t, const tw_event *ev, const char *label)
+{
+    char num[16];
+    if (!t)
+        return 1;
+    if (strcmp(t, kind_name(ev->chunk.kind)) == 0)
+        return 1;
+    if (ev->chunk.kind != TW_CHUNK_MESSAGE || ev->num_ints == 0)
+        return 0;
+    snprintf(num, sizeof num, "%d", ev->msg.id);
+    return strcmp(t, label) == 0 || strcmp(t, num) == 0;
+}
+
+static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    zdem_error err;
+    tw_event ev;
+    int rc;
+    unsigned long long index = 0;
+    FILE *o = stdout;
+    char label[64];
+    if ((rc = open_reader(f, &err)) != 0)
+        return rc;
+    for (; (rc = tw_reader_next(&rd, &ev, &err)) == 1; index++) {
+        const tw_chunk *c = &ev.chunk;
+        label[0] = 0;
+        if (c->kind == TW_CHUNK_MESSAGE && ev.num_ints)
+            msg_label(&ev, label, sizeof label);
+        if (!type_matches(a->type, &ev, label))
+            continue;
+        if (a->json) {
+            fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
+                    (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
+            if (c->kind == TW_CHUNK_TICK)
+                fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
+                        c->inline_tick ? "true" : "false");
+            else
+                fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
+                        (unsigned long)ev.num_ints);
+            if (c->kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+                fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev.msg.sys ? "true" : "false",
+                        ev.msg.id);
+                zdem_json_cstr(o, label);
+            }
+            if (ev.snap)
+                fprintf(o, ",\"items\":%lu", (unsigned long)ev.snap->num_items);
+            fputs("}\n", o);
+        } else {
+            fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
+                    (long)c->tick, kind_name(c->kind));
+            if (c->kind == TW_CHUNK_TICK)
+                fprintf(o, "%s", c->keyframe ? " keyframe" : "");
+            else
+                fprintf(o, " %5lu bytes", (unsigned long)c->size);
+            if (label[0])
+                fprintf(o, " %s%s", ev.msg.sys ? "sys:" : "", label);
+            if (ev.snap)
+                fprintf(o, " %lu items", (unsigned long)ev.snap->num_items);
+            fputc('\n', o);
+        }
+    }
+    if (rc < 0)
+        return zdem_cli_fail(f, &err);
+    return ZDEM_EXIT_OK;
+}
+
+static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    zdem_error err;
+    FILE *out;
+    int rc;
+    if (!a->out) {
+        fprintf(stderr, "zdem: map needs -o OUT.map\n");
+        return ZDEM_EXIT_USAGE;
+    }
+    if ((rc = open_reader(f, &err)) != 0)
+        return rc;
+    out = fopen(a->out, "wb");
+    if (!out) {
+        perror("zdem: map");
+        return ZDEM_EXIT_USAGE;
+    }
+    if (fwrite(rd.info.map, 1, rd.info.map_size, out) != rd.info.map_size || fclose(out) != 0) {
+        fprintf(stderr, "zdem: %s: write failed\n", a->out);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    if (!tw_demo_map_crc_ok(&rd.info))
+        fprintf(stderr, "zdem: %s: warning: map CRC32 does not match the header\n", f->path);
+    return ZDEM_EXIT_OK;
+}
 
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    (void)f;
+    if (strcmp(a->command, "info") == 0)
+        return cmd_info(a, f);
+    if (strcmp(a->command, "events") == 0)
+        return cmd_events(f);
+    if (strcmp(a->command, "dump") == 0)
+        return cmd_dump(a, f);
+    if (strcmp(a->command, "map") == 0)
+        return cmd_map(a, f);
     return zdem_cli_unsupported(a, "teeworlds");
 }
