@@ -91,6 +91,7 @@ static inline zdem_status zdem_pb_key(const uint8_t *base, const uint8_t **p,
                                       zdem_error *err)
 {
     const uint8_t *s = *p;
+    *key = 0; /* defined on every path: gcc -O3 cannot see through the error returns */
     if (s < end && *s < 0x80u) {
         *key = *s;
         *p = s + 1;
