@@ -170,7 +170,60 @@ class Gen(object):
             o.append("zdem_status zdem_pb_%s_decode(const uint8_t *buf, size_t len,\n"
                      "    zdem_pb_%s *out, const zdem_pb_%s_cb *cb, void *user, zdem_error *err);\n"
                      % (m.cname, m.cname, m.cname))
+        o.append("\n/* Every message, for validation, fuzzing and benchmarks: decode_all\n"
+                 " * decodes every field, including repeated submessages and strings whose\n"
+                 " * values it then drops (callbacks that accept everything). out must\n"
+                 " * hold size bytes. */\n"
+                 "typedef struct zdem_pb_s2_msg {\n"
+                 "    const char *name;\n"
+                 "    uint32_t size;\n"
+                 "    zdem_status (*decode_all)(const uint8_t *buf, size_t len, void *out, zdem_error *err);\n"
+                 "} zdem_pb_s2_msg;\n\n"
+                 "#define ZDEM_PB_S2_MESSAGE_COUNT %d\n"
+                 "extern const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT];\n"
+                 % len(self.order))
         o.append("\n#endif\n")
+        return "".join(o)
+
+    def all_table(self):
+        """Accept-everything callback sets and the zdem_pb_s2_messages table."""
+        o = ["/* ---- accept-everything callbacks for zdem_pb_s2_messages */\n\n",
+             "static zdem_status nop_view(void *user, zdem_view v)\n{\n    (void)user;\n    (void)v;\n    return ZDEM_OK;\n}\n\n"]
+        scal = sorted(set(ctype(f) for m in self.order for f in m.fields if uses_callback(f) and f.scalar))
+        for t in scal:
+            o.append("static zdem_status nop_%s(void *user, %s v)\n{\n    (void)user;\n    (void)v;\n    return ZDEM_OK;\n}\n\n" % (t, t))
+        subs = []
+        for m in self.order:
+            for f in m.fields:
+                if f.repeated and f.msg and f.msg.cname not in subs:
+                    subs.append(f.msg.cname)
+        for c in subs:
+            o.append("static zdem_status nop_%s(void *user, const zdem_pb_%s *m, zdem_view raw)\n{\n"
+                     "    (void)user;\n    (void)m;\n    (void)raw;\n    return ZDEM_OK;\n}\n\n" % (c, c))
+        for m in self.order:
+            if not has_callbacks(m):
+                continue
+            mem = []
+            for f in m.fields:
+                if f.repeated and f.msg:
+                    mem.append("nop_%s" % f.msg.cname)
+                elif f.repeated and f.kind in ("string", "bytes"):
+                    mem.append("nop_view")
+                elif uses_callback(f):
+                    mem.append("nop_%s" % ctype(f))
+                if f.msg and has_callbacks(f.msg):
+                    mem.append("&all_%s" % f.msg.cname)
+            o.append("static const zdem_pb_%s_cb all_%s = { %s };\n" % (m.cname, m.cname, ", ".join(mem)))
+        o.append("\n")
+        for m in self.order:
+            cb = "&all_%s" % m.cname if has_callbacks(m) else "NULL"
+            o.append("static zdem_status any_%s(const uint8_t *buf, size_t len, void *out, zdem_error *err)\n{\n"
+                     "    return zdem_pb_%s_decode(buf, len, (zdem_pb_%s *)out, %s, NULL, err);\n}\n\n"
+                     % (m.cname, m.cname, m.cname, cb))
+        o.append("const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT] = {\n")
+        for m in self.order:
+            o.append("    { \"%s\", (uint32_t)sizeof(zdem_pb_%s), any_%s },\n" % (m.full_name, m.cname, m.cname))
+        o.append("};\n\n")
         return "".join(o)
 
     def struct(self, m):
@@ -222,6 +275,7 @@ class Gen(object):
              " * first. base is the start of the caller's buffer, for offsets. */\n\n"]
         for m in self.order:
             o.append(self.decoder(m))
+        o.append(self.all_table())
         for m in self.order:
             o.append("_Static_assert(sizeof(zdem_pb_%s) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "
                      "\"size bound\");\n" % m.cname)

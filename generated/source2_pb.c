@@ -12148,6 +12148,1017 @@ zdem_status zdem_pb_CUserMessageColoredText_decode(const uint8_t *buf, size_t le
     return zdem_pb_CUserMessageColoredText__merge(buf, buf, buf + len, out, cb, user, err);
 }
 
+/* ---- accept-everything callbacks for zdem_pb_s2_messages */
+
+static zdem_status nop_view(void *user, zdem_view v)
+{
+    (void)user;
+    (void)v;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_int32_t(void *user, int32_t v)
+{
+    (void)user;
+    (void)v;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_uint32_t(void *user, uint32_t v)
+{
+    (void)user;
+    (void)v;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CCSUsrMsg_ServerRankUpdate_RankUpdate(void *user, const zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData(void *user, const zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CGameInfo_CDotaGameInfo_CPlayerInfo(void *user, const zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CGameInfo_CDotaGameInfo_CHeroSelectEvent(void *user, const zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CDemoClassInfo_class_t(void *user, const zdem_pb_CDemoClassInfo_class_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CDemoStringTables_items_t(void *user, const zdem_pb_CDemoStringTables_items_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CDemoStringTables_table_t(void *user, const zdem_pb_CDemoStringTables_table_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgDOTACombatLogEntry(void *user, const zdem_pb_CMsgDOTACombatLogEntry *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgSource1LegacyGameEventList_key_t(void *user, const zdem_pb_CMsgSource1LegacyGameEventList_key_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgSource1LegacyGameEventList_descriptor_t(void *user, const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgSource1LegacyGameEvent_key_t(void *user, const zdem_pb_CMsgSource1LegacyGameEvent_key_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsg_CVars_CVar(void *user, const zdem_pb_CMsg_CVars_CVar *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CSVCMsg_ClassInfo_class_t(void *user, const zdem_pb_CSVCMsg_ClassInfo_class_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CSVCMsg_Sounds_sounddata_t(void *user, const zdem_pb_CSVCMsg_Sounds_sounddata_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CSVCMsg_PacketEntities_alternate_baseline_t(void *user, const zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgServerPeer(void *user, const zdem_pb_CMsgServerPeer *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CMsgServerUserCmd(void *user, const zdem_pb_CMsgServerUserCmd *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CSVCMsg_GameEventList_key_t(void *user, const zdem_pb_CSVCMsg_GameEventList_key_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_CSVCMsg_GameEventList_descriptor_t(void *user, const zdem_pb_CSVCMsg_GameEventList_descriptor_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_ProtoFlattenedSerializerField_t_polymorphic_field_t(void *user, const zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_ProtoFlattenedSerializer_t(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static zdem_status nop_ProtoFlattenedSerializerField_t(void *user, const zdem_pb_ProtoFlattenedSerializerField_t *m, zdem_view raw)
+{
+    (void)user;
+    (void)m;
+    (void)raw;
+    return ZDEM_OK;
+}
+
+static const zdem_pb_CCSUsrMsg_RadioText_cb all_CCSUsrMsg_RadioText = { nop_view };
+static const zdem_pb_CCSUsrMsg_KeyHintText_cb all_CCSUsrMsg_KeyHintText = { nop_view };
+static const zdem_pb_CCSUsrMsg_ServerRankUpdate_cb all_CCSUsrMsg_ServerRankUpdate = { nop_CCSUsrMsg_ServerRankUpdate_RankUpdate };
+static const zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_cb all_CCSUsrMsg_EndOfMatchAllPlayersData = { nop_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData };
+static const zdem_pb_CGameInfo_CDotaGameInfo_cb all_CGameInfo_CDotaGameInfo = { nop_CGameInfo_CDotaGameInfo_CPlayerInfo, nop_CGameInfo_CDotaGameInfo_CHeroSelectEvent };
+static const zdem_pb_CGameInfo_cb all_CGameInfo = { &all_CGameInfo_CDotaGameInfo };
+static const zdem_pb_CDemoFileInfo_cb all_CDemoFileInfo = { &all_CGameInfo };
+static const zdem_pb_CDemoClassInfo_cb all_CDemoClassInfo = { nop_CDemoClassInfo_class_t };
+static const zdem_pb_CDemoStringTables_table_t_cb all_CDemoStringTables_table_t = { nop_CDemoStringTables_items_t, nop_CDemoStringTables_items_t };
+static const zdem_pb_CDemoStringTables_cb all_CDemoStringTables = { nop_CDemoStringTables_table_t, &all_CDemoStringTables_table_t };
+static const zdem_pb_CDemoFullPacket_cb all_CDemoFullPacket = { &all_CDemoStringTables };
+static const zdem_pb_CDemoCustomDataCallbacks_cb all_CDemoCustomDataCallbacks = { nop_view };
+static const zdem_pb_CDemoSpawnGroups_cb all_CDemoSpawnGroups = { nop_view };
+static const zdem_pb_CDOTAUserMsg_CombatLogBulkData_cb all_CDOTAUserMsg_CombatLogBulkData = { nop_CMsgDOTACombatLogEntry };
+static const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_cb all_CMsgSource1LegacyGameEventList_descriptor_t = { nop_CMsgSource1LegacyGameEventList_key_t };
+static const zdem_pb_CMsgSource1LegacyGameEventList_cb all_CMsgSource1LegacyGameEventList = { nop_CMsgSource1LegacyGameEventList_descriptor_t, &all_CMsgSource1LegacyGameEventList_descriptor_t };
+static const zdem_pb_CMsgSource1LegacyListenEvents_cb all_CMsgSource1LegacyListenEvents = { nop_uint32_t };
+static const zdem_pb_CMsgSource1LegacyGameEvent_cb all_CMsgSource1LegacyGameEvent = { nop_CMsgSource1LegacyGameEvent_key_t };
+static const zdem_pb_CMsg_CVars_cb all_CMsg_CVars = { nop_CMsg_CVars_CVar };
+static const zdem_pb_CNETMsg_SetConVar_cb all_CNETMsg_SetConVar = { &all_CMsg_CVars };
+static const zdem_pb_CNETMsg_SignonState_cb all_CNETMsg_SignonState = { nop_view };
+static const zdem_pb_CSVCMsg_ClassInfo_cb all_CSVCMsg_ClassInfo = { nop_CSVCMsg_ClassInfo_class_t };
+static const zdem_pb_CSVCMsg_Sounds_cb all_CSVCMsg_Sounds = { nop_CSVCMsg_Sounds_sounddata_t };
+static const zdem_pb_CSVCMsg_PacketEntities_cb all_CSVCMsg_PacketEntities = { nop_CSVCMsg_PacketEntities_alternate_baseline_t, nop_int32_t };
+static const zdem_pb_CSVCMsg_PeerList_cb all_CSVCMsg_PeerList = { nop_CMsgServerPeer };
+static const zdem_pb_CSVCMsg_UserCommands_cb all_CSVCMsg_UserCommands = { nop_CMsgServerUserCmd };
+static const zdem_pb_CSVCMsg_GameEventList_descriptor_t_cb all_CSVCMsg_GameEventList_descriptor_t = { nop_CSVCMsg_GameEventList_key_t };
+static const zdem_pb_CSVCMsg_GameEventList_cb all_CSVCMsg_GameEventList = { nop_CSVCMsg_GameEventList_descriptor_t, &all_CSVCMsg_GameEventList_descriptor_t };
+static const zdem_pb_CMsgVoiceAudio_cb all_CMsgVoiceAudio = { nop_uint32_t };
+static const zdem_pb_CSVCMsg_VoiceData_cb all_CSVCMsg_VoiceData = { &all_CMsgVoiceAudio };
+static const zdem_pb_ProtoFlattenedSerializerField_t_cb all_ProtoFlattenedSerializerField_t = { nop_ProtoFlattenedSerializerField_t_polymorphic_field_t };
+static const zdem_pb_ProtoFlattenedSerializer_t_cb all_ProtoFlattenedSerializer_t = { nop_int32_t };
+static const zdem_pb_CSVCMsg_FlattenedSerializer_cb all_CSVCMsg_FlattenedSerializer = { nop_ProtoFlattenedSerializer_t, &all_ProtoFlattenedSerializer_t, nop_view, nop_ProtoFlattenedSerializerField_t, &all_ProtoFlattenedSerializerField_t };
+static const zdem_pb_CUserMessageTextMsg_cb all_CUserMessageTextMsg = { nop_view };
+
+static zdem_status any_CCSUsrMsg_RadioText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_RadioText_decode(buf, len, (zdem_pb_CCSUsrMsg_RadioText *)out, &all_CCSUsrMsg_RadioText, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_HintText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_HintText_decode(buf, len, (zdem_pb_CCSUsrMsg_HintText *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_KeyHintText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_KeyHintText_decode(buf, len, (zdem_pb_CCSUsrMsg_KeyHintText *)out, &all_CCSUsrMsg_KeyHintText, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_ServerRankUpdate_RankUpdate(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate_decode(buf, len, (zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_ServerRankUpdate(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_ServerRankUpdate_decode(buf, len, (zdem_pb_CCSUsrMsg_ServerRankUpdate *)out, &all_CCSUsrMsg_ServerRankUpdate, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_WeaponSound(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_WeaponSound_decode(buf, len, (zdem_pb_CCSUsrMsg_WeaponSound *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade_decode(buf, len, (zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData_decode(buf, len, (zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCSUsrMsg_EndOfMatchAllPlayersData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_decode(buf, len, (zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData *)out, &all_CCSUsrMsg_EndOfMatchAllPlayersData, NULL, err);
+}
+
+static zdem_status any_CCitadelUserMsg_ChatMsg(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCitadelUserMsg_ChatMsg_decode(buf, len, (zdem_pb_CCitadelUserMsg_ChatMsg *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCitadelUserMsg_ChatEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCitadelUserMsg_ChatEvent_decode(buf, len, (zdem_pb_CCitadelUserMsg_ChatEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CCitadelUserMsg_HeroKilled(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CCitadelUserMsg_HeroKilled_decode(buf, len, (zdem_pb_CCitadelUserMsg_HeroKilled *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoStop(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoStop_decode(buf, len, (zdem_pb_CDemoStop *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoFileHeader(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoFileHeader_decode(buf, len, (zdem_pb_CDemoFileHeader *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CGameInfo_CDotaGameInfo_CPlayerInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo_decode(buf, len, (zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CGameInfo_CDotaGameInfo_CHeroSelectEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent_decode(buf, len, (zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CGameInfo_CDotaGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CGameInfo_CDotaGameInfo_decode(buf, len, (zdem_pb_CGameInfo_CDotaGameInfo *)out, &all_CGameInfo_CDotaGameInfo, NULL, err);
+}
+
+static zdem_status any_CGameInfo_CCSGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CGameInfo_CCSGameInfo_decode(buf, len, (zdem_pb_CGameInfo_CCSGameInfo *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CGameInfo_decode(buf, len, (zdem_pb_CGameInfo *)out, &all_CGameInfo, NULL, err);
+}
+
+static zdem_status any_CDemoFileInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoFileInfo_decode(buf, len, (zdem_pb_CDemoFileInfo *)out, &all_CDemoFileInfo, NULL, err);
+}
+
+static zdem_status any_CDemoSyncTick(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoSyncTick_decode(buf, len, (zdem_pb_CDemoSyncTick *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoSendTables(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoSendTables_decode(buf, len, (zdem_pb_CDemoSendTables *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoClassInfo_class_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoClassInfo_class_t_decode(buf, len, (zdem_pb_CDemoClassInfo_class_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoClassInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoClassInfo_decode(buf, len, (zdem_pb_CDemoClassInfo *)out, &all_CDemoClassInfo, NULL, err);
+}
+
+static zdem_status any_CDemoStringTables_items_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoStringTables_items_t_decode(buf, len, (zdem_pb_CDemoStringTables_items_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoStringTables_table_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoStringTables_table_t_decode(buf, len, (zdem_pb_CDemoStringTables_table_t *)out, &all_CDemoStringTables_table_t, NULL, err);
+}
+
+static zdem_status any_CDemoStringTables(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoStringTables_decode(buf, len, (zdem_pb_CDemoStringTables *)out, &all_CDemoStringTables, NULL, err);
+}
+
+static zdem_status any_CDemoPacket(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoPacket_decode(buf, len, (zdem_pb_CDemoPacket *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoFullPacket(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoFullPacket_decode(buf, len, (zdem_pb_CDemoFullPacket *)out, &all_CDemoFullPacket, NULL, err);
+}
+
+static zdem_status any_CDemoConsoleCmd(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoConsoleCmd_decode(buf, len, (zdem_pb_CDemoConsoleCmd *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoCustomData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoCustomData_decode(buf, len, (zdem_pb_CDemoCustomData *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoCustomDataCallbacks(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoCustomDataCallbacks_decode(buf, len, (zdem_pb_CDemoCustomDataCallbacks *)out, &all_CDemoCustomDataCallbacks, NULL, err);
+}
+
+static zdem_status any_CDemoUserCmd(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoUserCmd_decode(buf, len, (zdem_pb_CDemoUserCmd *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoSaveGame(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoSaveGame_decode(buf, len, (zdem_pb_CDemoSaveGame *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoSpawnGroups(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoSpawnGroups_decode(buf, len, (zdem_pb_CDemoSpawnGroups *)out, &all_CDemoSpawnGroups, NULL, err);
+}
+
+static zdem_status any_CDemoAnimationData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoAnimationData_decode(buf, len, (zdem_pb_CDemoAnimationData *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoAnimationHeader(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoAnimationHeader_decode(buf, len, (zdem_pb_CDemoAnimationHeader *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoRecovery_DemoInitialSpawnGroupEntry(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry_decode(buf, len, (zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDemoRecovery(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDemoRecovery_decode(buf, len, (zdem_pb_CDemoRecovery *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDOTAUserMsg_ChatEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDOTAUserMsg_ChatEvent_decode(buf, len, (zdem_pb_CDOTAUserMsg_ChatEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDOTAUserMsg_ChatMessage(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDOTAUserMsg_ChatMessage_decode(buf, len, (zdem_pb_CDOTAUserMsg_ChatMessage *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDOTAUserMsg_BotChat(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDOTAUserMsg_BotChat_decode(buf, len, (zdem_pb_CDOTAUserMsg_BotChat *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgDOTACombatLogEntry(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgDOTACombatLogEntry_decode(buf, len, (zdem_pb_CMsgDOTACombatLogEntry *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CDOTAUserMsg_CombatLogBulkData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CDOTAUserMsg_CombatLogBulkData_decode(buf, len, (zdem_pb_CDOTAUserMsg_CombatLogBulkData *)out, &all_CDOTAUserMsg_CombatLogBulkData, NULL, err);
+}
+
+static zdem_status any_CMsgVDebugGameSessionIDEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgVDebugGameSessionIDEvent_decode(buf, len, (zdem_pb_CMsgVDebugGameSessionIDEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgClearWorldDecalsEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgClearWorldDecalsEvent_decode(buf, len, (zdem_pb_CMsgClearWorldDecalsEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgClearEntityDecalsEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgClearEntityDecalsEvent_decode(buf, len, (zdem_pb_CMsgClearEntityDecalsEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgClearDecalsForSkeletonInstanceEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgClearDecalsForSkeletonInstanceEvent_decode(buf, len, (zdem_pb_CMsgClearDecalsForSkeletonInstanceEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyGameEventList_key_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyGameEventList_key_t_decode(buf, len, (zdem_pb_CMsgSource1LegacyGameEventList_key_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyGameEventList_descriptor_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_decode(buf, len, (zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t *)out, &all_CMsgSource1LegacyGameEventList_descriptor_t, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyGameEventList(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyGameEventList_decode(buf, len, (zdem_pb_CMsgSource1LegacyGameEventList *)out, &all_CMsgSource1LegacyGameEventList, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyListenEvents(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyListenEvents_decode(buf, len, (zdem_pb_CMsgSource1LegacyListenEvents *)out, &all_CMsgSource1LegacyListenEvents, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyGameEvent_key_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyGameEvent_key_t_decode(buf, len, (zdem_pb_CMsgSource1LegacyGameEvent_key_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSource1LegacyGameEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSource1LegacyGameEvent_decode(buf, len, (zdem_pb_CMsgSource1LegacyGameEvent *)out, &all_CMsgSource1LegacyGameEvent, NULL, err);
+}
+
+static zdem_status any_CMsgSosStartSoundEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSosStartSoundEvent_decode(buf, len, (zdem_pb_CMsgSosStartSoundEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSosStopSoundEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSosStopSoundEvent_decode(buf, len, (zdem_pb_CMsgSosStopSoundEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSosStopSoundEventHash(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSosStopSoundEventHash_decode(buf, len, (zdem_pb_CMsgSosStopSoundEventHash *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSosSetSoundEventParams(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSosSetSoundEventParams_decode(buf, len, (zdem_pb_CMsgSosSetSoundEventParams *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgSosSetLibraryStackFields(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgSosSetLibraryStackFields_decode(buf, len, (zdem_pb_CMsgSosSetLibraryStackFields *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgVector(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgVector_decode(buf, len, (zdem_pb_CMsgVector *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgVector2D(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgVector2D_decode(buf, len, (zdem_pb_CMsgVector2D *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgQAngle(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgQAngle_decode(buf, len, (zdem_pb_CMsgQAngle *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgRGBA(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgRGBA_decode(buf, len, (zdem_pb_CMsgRGBA *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsg_CVars_CVar(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsg_CVars_CVar_decode(buf, len, (zdem_pb_CMsg_CVars_CVar *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsg_CVars(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsg_CVars_decode(buf, len, (zdem_pb_CMsg_CVars *)out, &all_CMsg_CVars, NULL, err);
+}
+
+static zdem_status any_CNETMsg_NOP(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_NOP_decode(buf, len, (zdem_pb_CNETMsg_NOP *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SplitScreenUser(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SplitScreenUser_decode(buf, len, (zdem_pb_CNETMsg_SplitScreenUser *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_Tick(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_Tick_decode(buf, len, (zdem_pb_CNETMsg_Tick *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_StringCmd(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_StringCmd_decode(buf, len, (zdem_pb_CNETMsg_StringCmd *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SetConVar(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SetConVar_decode(buf, len, (zdem_pb_CNETMsg_SetConVar *)out, &all_CNETMsg_SetConVar, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SignonState(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SignonState_decode(buf, len, (zdem_pb_CNETMsg_SignonState *)out, &all_CNETMsg_SignonState, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SpawnGroup_Load(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SpawnGroup_Load_decode(buf, len, (zdem_pb_CNETMsg_SpawnGroup_Load *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SpawnGroup_ManifestUpdate(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate_decode(buf, len, (zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SpawnGroup_SetCreationTick(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SpawnGroup_SetCreationTick_decode(buf, len, (zdem_pb_CNETMsg_SpawnGroup_SetCreationTick *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SpawnGroup_Unload(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SpawnGroup_Unload_decode(buf, len, (zdem_pb_CNETMsg_SpawnGroup_Unload *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CNETMsg_SpawnGroup_LoadCompleted(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CNETMsg_SpawnGroup_LoadCompleted_decode(buf, len, (zdem_pb_CNETMsg_SpawnGroup_LoadCompleted *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_GameSessionConfiguration(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_GameSessionConfiguration_decode(buf, len, (zdem_pb_CSVCMsg_GameSessionConfiguration *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_ServerInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_ServerInfo_decode(buf, len, (zdem_pb_CSVCMsg_ServerInfo *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_ClassInfo_class_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_ClassInfo_class_t_decode(buf, len, (zdem_pb_CSVCMsg_ClassInfo_class_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_ClassInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_ClassInfo_decode(buf, len, (zdem_pb_CSVCMsg_ClassInfo *)out, &all_CSVCMsg_ClassInfo, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_SetPause(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_SetPause_decode(buf, len, (zdem_pb_CSVCMsg_SetPause *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_VoiceInit(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_VoiceInit_decode(buf, len, (zdem_pb_CSVCMsg_VoiceInit *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Print(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Print_decode(buf, len, (zdem_pb_CSVCMsg_Print *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Sounds_sounddata_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Sounds_sounddata_t_decode(buf, len, (zdem_pb_CSVCMsg_Sounds_sounddata_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Sounds(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Sounds_decode(buf, len, (zdem_pb_CSVCMsg_Sounds *)out, &all_CSVCMsg_Sounds, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Prefetch(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Prefetch_decode(buf, len, (zdem_pb_CSVCMsg_Prefetch *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_SetView(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_SetView_decode(buf, len, (zdem_pb_CSVCMsg_SetView *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_ClearAllStringTables(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_ClearAllStringTables_decode(buf, len, (zdem_pb_CSVCMsg_ClearAllStringTables *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_CmdKeyValues(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_CmdKeyValues_decode(buf, len, (zdem_pb_CSVCMsg_CmdKeyValues *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_BSPDecal(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_BSPDecal_decode(buf, len, (zdem_pb_CSVCMsg_BSPDecal *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_SplitScreen(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_SplitScreen_decode(buf, len, (zdem_pb_CSVCMsg_SplitScreen *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_PacketEntities_alternate_baseline_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t_decode(buf, len, (zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_PacketEntities_non_transmitted_entities_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t_decode(buf, len, (zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_PacketEntities(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_PacketEntities_decode(buf, len, (zdem_pb_CSVCMsg_PacketEntities *)out, &all_CSVCMsg_PacketEntities, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Menu(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Menu_decode(buf, len, (zdem_pb_CSVCMsg_Menu *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_GetCvarValue(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_GetCvarValue_decode(buf, len, (zdem_pb_CSVCMsg_GetCvarValue *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_StopSound(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_StopSound_decode(buf, len, (zdem_pb_CSVCMsg_StopSound *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgIPCAddress(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgIPCAddress_decode(buf, len, (zdem_pb_CMsgIPCAddress *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgServerPeer(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgServerPeer_decode(buf, len, (zdem_pb_CMsgServerPeer *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_PeerList(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_PeerList_decode(buf, len, (zdem_pb_CSVCMsg_PeerList *)out, &all_CSVCMsg_PeerList, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_PacketReliable(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_PacketReliable_decode(buf, len, (zdem_pb_CSVCMsg_PacketReliable *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_HLTVStatus(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_HLTVStatus_decode(buf, len, (zdem_pb_CSVCMsg_HLTVStatus *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_ServerSteamID(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_ServerSteamID_decode(buf, len, (zdem_pb_CSVCMsg_ServerSteamID *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_FullFrameSplit(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_FullFrameSplit_decode(buf, len, (zdem_pb_CSVCMsg_FullFrameSplit *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_RconServerDetails(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_RconServerDetails_decode(buf, len, (zdem_pb_CSVCMsg_RconServerDetails *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_UserMessage(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_UserMessage_decode(buf, len, (zdem_pb_CSVCMsg_UserMessage *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_Broadcast_Command(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_Broadcast_Command_decode(buf, len, (zdem_pb_CSVCMsg_Broadcast_Command *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_HltvFixupOperatorStatus(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_HltvFixupOperatorStatus_decode(buf, len, (zdem_pb_CSVCMsg_HltvFixupOperatorStatus *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgServerUserCmd(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgServerUserCmd_decode(buf, len, (zdem_pb_CMsgServerUserCmd *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_UserCommands(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_UserCommands_decode(buf, len, (zdem_pb_CSVCMsg_UserCommands *)out, &all_CSVCMsg_UserCommands, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_GameEventList_key_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_GameEventList_key_t_decode(buf, len, (zdem_pb_CSVCMsg_GameEventList_key_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_GameEventList_descriptor_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_GameEventList_descriptor_t_decode(buf, len, (zdem_pb_CSVCMsg_GameEventList_descriptor_t *)out, &all_CSVCMsg_GameEventList_descriptor_t, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_GameEventList(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_GameEventList_decode(buf, len, (zdem_pb_CSVCMsg_GameEventList *)out, &all_CSVCMsg_GameEventList, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_CreateStringTable(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_CreateStringTable_decode(buf, len, (zdem_pb_CSVCMsg_CreateStringTable *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_UpdateStringTable(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_UpdateStringTable_decode(buf, len, (zdem_pb_CSVCMsg_UpdateStringTable *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CMsgVoiceAudio(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgVoiceAudio_decode(buf, len, (zdem_pb_CMsgVoiceAudio *)out, &all_CMsgVoiceAudio, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_VoiceData(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_VoiceData_decode(buf, len, (zdem_pb_CSVCMsg_VoiceData *)out, &all_CSVCMsg_VoiceData, NULL, err);
+}
+
+static zdem_status any_ProtoFlattenedSerializerField_t_polymorphic_field_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t_decode(buf, len, (zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t *)out, NULL, NULL, err);
+}
+
+static zdem_status any_ProtoFlattenedSerializerField_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_ProtoFlattenedSerializerField_t_decode(buf, len, (zdem_pb_ProtoFlattenedSerializerField_t *)out, &all_ProtoFlattenedSerializerField_t, NULL, err);
+}
+
+static zdem_status any_ProtoFlattenedSerializer_t(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_ProtoFlattenedSerializer_t_decode(buf, len, (zdem_pb_ProtoFlattenedSerializer_t *)out, &all_ProtoFlattenedSerializer_t, NULL, err);
+}
+
+static zdem_status any_CSVCMsg_FlattenedSerializer(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CSVCMsg_FlattenedSerializer_decode(buf, len, (zdem_pb_CSVCMsg_FlattenedSerializer *)out, &all_CSVCMsg_FlattenedSerializer, NULL, err);
+}
+
+static zdem_status any_CBidirMsg_RebroadcastGameEvent(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CBidirMsg_RebroadcastGameEvent_decode(buf, len, (zdem_pb_CBidirMsg_RebroadcastGameEvent *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CBidirMsg_RebroadcastSource(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CBidirMsg_RebroadcastSource_decode(buf, len, (zdem_pb_CBidirMsg_RebroadcastSource *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CUserMessageSayText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageSayText_decode(buf, len, (zdem_pb_CUserMessageSayText *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CUserMessageSayText2(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageSayText2_decode(buf, len, (zdem_pb_CUserMessageSayText2 *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CUserMessageSayTextChannel(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageSayTextChannel_decode(buf, len, (zdem_pb_CUserMessageSayTextChannel *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CUserMessageTextMsg(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageTextMsg_decode(buf, len, (zdem_pb_CUserMessageTextMsg *)out, &all_CUserMessageTextMsg, NULL, err);
+}
+
+static zdem_status any_CUserMessageHudText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageHudText_decode(buf, len, (zdem_pb_CUserMessageHudText *)out, NULL, NULL, err);
+}
+
+static zdem_status any_CUserMessageColoredText(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CUserMessageColoredText_decode(buf, len, (zdem_pb_CUserMessageColoredText *)out, NULL, NULL, err);
+}
+
+const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT] = {
+    { "CCSUsrMsg_RadioText", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_RadioText), any_CCSUsrMsg_RadioText },
+    { "CCSUsrMsg_HintText", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_HintText), any_CCSUsrMsg_HintText },
+    { "CCSUsrMsg_KeyHintText", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_KeyHintText), any_CCSUsrMsg_KeyHintText },
+    { "CCSUsrMsg_ServerRankUpdate.RankUpdate", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate), any_CCSUsrMsg_ServerRankUpdate_RankUpdate },
+    { "CCSUsrMsg_ServerRankUpdate", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_ServerRankUpdate), any_CCSUsrMsg_ServerRankUpdate },
+    { "CCSUsrMsg_WeaponSound", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_WeaponSound), any_CCSUsrMsg_WeaponSound },
+    { "CCSUsrMsg_EndOfMatchAllPlayersData.Accolade", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade), any_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade },
+    { "CCSUsrMsg_EndOfMatchAllPlayersData.PlayerData", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData), any_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData },
+    { "CCSUsrMsg_EndOfMatchAllPlayersData", (uint32_t)sizeof(zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData), any_CCSUsrMsg_EndOfMatchAllPlayersData },
+    { "CCitadelUserMsg_ChatMsg", (uint32_t)sizeof(zdem_pb_CCitadelUserMsg_ChatMsg), any_CCitadelUserMsg_ChatMsg },
+    { "CCitadelUserMsg_ChatEvent", (uint32_t)sizeof(zdem_pb_CCitadelUserMsg_ChatEvent), any_CCitadelUserMsg_ChatEvent },
+    { "CCitadelUserMsg_HeroKilled", (uint32_t)sizeof(zdem_pb_CCitadelUserMsg_HeroKilled), any_CCitadelUserMsg_HeroKilled },
+    { "CDemoStop", (uint32_t)sizeof(zdem_pb_CDemoStop), any_CDemoStop },
+    { "CDemoFileHeader", (uint32_t)sizeof(zdem_pb_CDemoFileHeader), any_CDemoFileHeader },
+    { "CGameInfo.CDotaGameInfo.CPlayerInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo), any_CGameInfo_CDotaGameInfo_CPlayerInfo },
+    { "CGameInfo.CDotaGameInfo.CHeroSelectEvent", (uint32_t)sizeof(zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent), any_CGameInfo_CDotaGameInfo_CHeroSelectEvent },
+    { "CGameInfo.CDotaGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CDotaGameInfo), any_CGameInfo_CDotaGameInfo },
+    { "CGameInfo.CCSGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CCSGameInfo), any_CGameInfo_CCSGameInfo },
+    { "CGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo), any_CGameInfo },
+    { "CDemoFileInfo", (uint32_t)sizeof(zdem_pb_CDemoFileInfo), any_CDemoFileInfo },
+    { "CDemoSyncTick", (uint32_t)sizeof(zdem_pb_CDemoSyncTick), any_CDemoSyncTick },
+    { "CDemoSendTables", (uint32_t)sizeof(zdem_pb_CDemoSendTables), any_CDemoSendTables },
+    { "CDemoClassInfo.class_t", (uint32_t)sizeof(zdem_pb_CDemoClassInfo_class_t), any_CDemoClassInfo_class_t },
+    { "CDemoClassInfo", (uint32_t)sizeof(zdem_pb_CDemoClassInfo), any_CDemoClassInfo },
+    { "CDemoStringTables.items_t", (uint32_t)sizeof(zdem_pb_CDemoStringTables_items_t), any_CDemoStringTables_items_t },
+    { "CDemoStringTables.table_t", (uint32_t)sizeof(zdem_pb_CDemoStringTables_table_t), any_CDemoStringTables_table_t },
+    { "CDemoStringTables", (uint32_t)sizeof(zdem_pb_CDemoStringTables), any_CDemoStringTables },
+    { "CDemoPacket", (uint32_t)sizeof(zdem_pb_CDemoPacket), any_CDemoPacket },
+    { "CDemoFullPacket", (uint32_t)sizeof(zdem_pb_CDemoFullPacket), any_CDemoFullPacket },
+    { "CDemoConsoleCmd", (uint32_t)sizeof(zdem_pb_CDemoConsoleCmd), any_CDemoConsoleCmd },
+    { "CDemoCustomData", (uint32_t)sizeof(zdem_pb_CDemoCustomData), any_CDemoCustomData },
+    { "CDemoCustomDataCallbacks", (uint32_t)sizeof(zdem_pb_CDemoCustomDataCallbacks), any_CDemoCustomDataCallbacks },
+    { "CDemoUserCmd", (uint32_t)sizeof(zdem_pb_CDemoUserCmd), any_CDemoUserCmd },
+    { "CDemoSaveGame", (uint32_t)sizeof(zdem_pb_CDemoSaveGame), any_CDemoSaveGame },
+    { "CDemoSpawnGroups", (uint32_t)sizeof(zdem_pb_CDemoSpawnGroups), any_CDemoSpawnGroups },
+    { "CDemoAnimationData", (uint32_t)sizeof(zdem_pb_CDemoAnimationData), any_CDemoAnimationData },
+    { "CDemoAnimationHeader", (uint32_t)sizeof(zdem_pb_CDemoAnimationHeader), any_CDemoAnimationHeader },
+    { "CDemoRecovery.DemoInitialSpawnGroupEntry", (uint32_t)sizeof(zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry), any_CDemoRecovery_DemoInitialSpawnGroupEntry },
+    { "CDemoRecovery", (uint32_t)sizeof(zdem_pb_CDemoRecovery), any_CDemoRecovery },
+    { "CDOTAUserMsg_ChatEvent", (uint32_t)sizeof(zdem_pb_CDOTAUserMsg_ChatEvent), any_CDOTAUserMsg_ChatEvent },
+    { "CDOTAUserMsg_ChatMessage", (uint32_t)sizeof(zdem_pb_CDOTAUserMsg_ChatMessage), any_CDOTAUserMsg_ChatMessage },
+    { "CDOTAUserMsg_BotChat", (uint32_t)sizeof(zdem_pb_CDOTAUserMsg_BotChat), any_CDOTAUserMsg_BotChat },
+    { "CMsgDOTACombatLogEntry", (uint32_t)sizeof(zdem_pb_CMsgDOTACombatLogEntry), any_CMsgDOTACombatLogEntry },
+    { "CDOTAUserMsg_CombatLogBulkData", (uint32_t)sizeof(zdem_pb_CDOTAUserMsg_CombatLogBulkData), any_CDOTAUserMsg_CombatLogBulkData },
+    { "CMsgVDebugGameSessionIDEvent", (uint32_t)sizeof(zdem_pb_CMsgVDebugGameSessionIDEvent), any_CMsgVDebugGameSessionIDEvent },
+    { "CMsgClearWorldDecalsEvent", (uint32_t)sizeof(zdem_pb_CMsgClearWorldDecalsEvent), any_CMsgClearWorldDecalsEvent },
+    { "CMsgClearEntityDecalsEvent", (uint32_t)sizeof(zdem_pb_CMsgClearEntityDecalsEvent), any_CMsgClearEntityDecalsEvent },
+    { "CMsgClearDecalsForSkeletonInstanceEvent", (uint32_t)sizeof(zdem_pb_CMsgClearDecalsForSkeletonInstanceEvent), any_CMsgClearDecalsForSkeletonInstanceEvent },
+    { "CMsgSource1LegacyGameEventList.key_t", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyGameEventList_key_t), any_CMsgSource1LegacyGameEventList_key_t },
+    { "CMsgSource1LegacyGameEventList.descriptor_t", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t), any_CMsgSource1LegacyGameEventList_descriptor_t },
+    { "CMsgSource1LegacyGameEventList", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyGameEventList), any_CMsgSource1LegacyGameEventList },
+    { "CMsgSource1LegacyListenEvents", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyListenEvents), any_CMsgSource1LegacyListenEvents },
+    { "CMsgSource1LegacyGameEvent.key_t", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyGameEvent_key_t), any_CMsgSource1LegacyGameEvent_key_t },
+    { "CMsgSource1LegacyGameEvent", (uint32_t)sizeof(zdem_pb_CMsgSource1LegacyGameEvent), any_CMsgSource1LegacyGameEvent },
+    { "CMsgSosStartSoundEvent", (uint32_t)sizeof(zdem_pb_CMsgSosStartSoundEvent), any_CMsgSosStartSoundEvent },
+    { "CMsgSosStopSoundEvent", (uint32_t)sizeof(zdem_pb_CMsgSosStopSoundEvent), any_CMsgSosStopSoundEvent },
+    { "CMsgSosStopSoundEventHash", (uint32_t)sizeof(zdem_pb_CMsgSosStopSoundEventHash), any_CMsgSosStopSoundEventHash },
+    { "CMsgSosSetSoundEventParams", (uint32_t)sizeof(zdem_pb_CMsgSosSetSoundEventParams), any_CMsgSosSetSoundEventParams },
+    { "CMsgSosSetLibraryStackFields", (uint32_t)sizeof(zdem_pb_CMsgSosSetLibraryStackFields), any_CMsgSosSetLibraryStackFields },
+    { "CMsgVector", (uint32_t)sizeof(zdem_pb_CMsgVector), any_CMsgVector },
+    { "CMsgVector2D", (uint32_t)sizeof(zdem_pb_CMsgVector2D), any_CMsgVector2D },
+    { "CMsgQAngle", (uint32_t)sizeof(zdem_pb_CMsgQAngle), any_CMsgQAngle },
+    { "CMsgRGBA", (uint32_t)sizeof(zdem_pb_CMsgRGBA), any_CMsgRGBA },
+    { "CMsg_CVars.CVar", (uint32_t)sizeof(zdem_pb_CMsg_CVars_CVar), any_CMsg_CVars_CVar },
+    { "CMsg_CVars", (uint32_t)sizeof(zdem_pb_CMsg_CVars), any_CMsg_CVars },
+    { "CNETMsg_NOP", (uint32_t)sizeof(zdem_pb_CNETMsg_NOP), any_CNETMsg_NOP },
+    { "CNETMsg_SplitScreenUser", (uint32_t)sizeof(zdem_pb_CNETMsg_SplitScreenUser), any_CNETMsg_SplitScreenUser },
+    { "CNETMsg_Tick", (uint32_t)sizeof(zdem_pb_CNETMsg_Tick), any_CNETMsg_Tick },
+    { "CNETMsg_StringCmd", (uint32_t)sizeof(zdem_pb_CNETMsg_StringCmd), any_CNETMsg_StringCmd },
+    { "CNETMsg_SetConVar", (uint32_t)sizeof(zdem_pb_CNETMsg_SetConVar), any_CNETMsg_SetConVar },
+    { "CNETMsg_SignonState", (uint32_t)sizeof(zdem_pb_CNETMsg_SignonState), any_CNETMsg_SignonState },
+    { "CNETMsg_SpawnGroup_Load", (uint32_t)sizeof(zdem_pb_CNETMsg_SpawnGroup_Load), any_CNETMsg_SpawnGroup_Load },
+    { "CNETMsg_SpawnGroup_ManifestUpdate", (uint32_t)sizeof(zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate), any_CNETMsg_SpawnGroup_ManifestUpdate },
+    { "CNETMsg_SpawnGroup_SetCreationTick", (uint32_t)sizeof(zdem_pb_CNETMsg_SpawnGroup_SetCreationTick), any_CNETMsg_SpawnGroup_SetCreationTick },
+    { "CNETMsg_SpawnGroup_Unload", (uint32_t)sizeof(zdem_pb_CNETMsg_SpawnGroup_Unload), any_CNETMsg_SpawnGroup_Unload },
+    { "CNETMsg_SpawnGroup_LoadCompleted", (uint32_t)sizeof(zdem_pb_CNETMsg_SpawnGroup_LoadCompleted), any_CNETMsg_SpawnGroup_LoadCompleted },
+    { "CSVCMsg_GameSessionConfiguration", (uint32_t)sizeof(zdem_pb_CSVCMsg_GameSessionConfiguration), any_CSVCMsg_GameSessionConfiguration },
+    { "CSVCMsg_ServerInfo", (uint32_t)sizeof(zdem_pb_CSVCMsg_ServerInfo), any_CSVCMsg_ServerInfo },
+    { "CSVCMsg_ClassInfo.class_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_ClassInfo_class_t), any_CSVCMsg_ClassInfo_class_t },
+    { "CSVCMsg_ClassInfo", (uint32_t)sizeof(zdem_pb_CSVCMsg_ClassInfo), any_CSVCMsg_ClassInfo },
+    { "CSVCMsg_SetPause", (uint32_t)sizeof(zdem_pb_CSVCMsg_SetPause), any_CSVCMsg_SetPause },
+    { "CSVCMsg_VoiceInit", (uint32_t)sizeof(zdem_pb_CSVCMsg_VoiceInit), any_CSVCMsg_VoiceInit },
+    { "CSVCMsg_Print", (uint32_t)sizeof(zdem_pb_CSVCMsg_Print), any_CSVCMsg_Print },
+    { "CSVCMsg_Sounds.sounddata_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_Sounds_sounddata_t), any_CSVCMsg_Sounds_sounddata_t },
+    { "CSVCMsg_Sounds", (uint32_t)sizeof(zdem_pb_CSVCMsg_Sounds), any_CSVCMsg_Sounds },
+    { "CSVCMsg_Prefetch", (uint32_t)sizeof(zdem_pb_CSVCMsg_Prefetch), any_CSVCMsg_Prefetch },
+    { "CSVCMsg_SetView", (uint32_t)sizeof(zdem_pb_CSVCMsg_SetView), any_CSVCMsg_SetView },
+    { "CSVCMsg_ClearAllStringTables", (uint32_t)sizeof(zdem_pb_CSVCMsg_ClearAllStringTables), any_CSVCMsg_ClearAllStringTables },
+    { "CSVCMsg_CmdKeyValues", (uint32_t)sizeof(zdem_pb_CSVCMsg_CmdKeyValues), any_CSVCMsg_CmdKeyValues },
+    { "CSVCMsg_BSPDecal", (uint32_t)sizeof(zdem_pb_CSVCMsg_BSPDecal), any_CSVCMsg_BSPDecal },
+    { "CSVCMsg_SplitScreen", (uint32_t)sizeof(zdem_pb_CSVCMsg_SplitScreen), any_CSVCMsg_SplitScreen },
+    { "CSVCMsg_PacketEntities.alternate_baseline_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t), any_CSVCMsg_PacketEntities_alternate_baseline_t },
+    { "CSVCMsg_PacketEntities.non_transmitted_entities_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t), any_CSVCMsg_PacketEntities_non_transmitted_entities_t },
+    { "CSVCMsg_PacketEntities", (uint32_t)sizeof(zdem_pb_CSVCMsg_PacketEntities), any_CSVCMsg_PacketEntities },
+    { "CSVCMsg_Menu", (uint32_t)sizeof(zdem_pb_CSVCMsg_Menu), any_CSVCMsg_Menu },
+    { "CSVCMsg_GetCvarValue", (uint32_t)sizeof(zdem_pb_CSVCMsg_GetCvarValue), any_CSVCMsg_GetCvarValue },
+    { "CSVCMsg_StopSound", (uint32_t)sizeof(zdem_pb_CSVCMsg_StopSound), any_CSVCMsg_StopSound },
+    { "CMsgIPCAddress", (uint32_t)sizeof(zdem_pb_CMsgIPCAddress), any_CMsgIPCAddress },
+    { "CMsgServerPeer", (uint32_t)sizeof(zdem_pb_CMsgServerPeer), any_CMsgServerPeer },
+    { "CSVCMsg_PeerList", (uint32_t)sizeof(zdem_pb_CSVCMsg_PeerList), any_CSVCMsg_PeerList },
+    { "CSVCMsg_PacketReliable", (uint32_t)sizeof(zdem_pb_CSVCMsg_PacketReliable), any_CSVCMsg_PacketReliable },
+    { "CSVCMsg_HLTVStatus", (uint32_t)sizeof(zdem_pb_CSVCMsg_HLTVStatus), any_CSVCMsg_HLTVStatus },
+    { "CSVCMsg_ServerSteamID", (uint32_t)sizeof(zdem_pb_CSVCMsg_ServerSteamID), any_CSVCMsg_ServerSteamID },
+    { "CSVCMsg_FullFrameSplit", (uint32_t)sizeof(zdem_pb_CSVCMsg_FullFrameSplit), any_CSVCMsg_FullFrameSplit },
+    { "CSVCMsg_RconServerDetails", (uint32_t)sizeof(zdem_pb_CSVCMsg_RconServerDetails), any_CSVCMsg_RconServerDetails },
+    { "CSVCMsg_UserMessage", (uint32_t)sizeof(zdem_pb_CSVCMsg_UserMessage), any_CSVCMsg_UserMessage },
+    { "CSVCMsg_Broadcast_Command", (uint32_t)sizeof(zdem_pb_CSVCMsg_Broadcast_Command), any_CSVCMsg_Broadcast_Command },
+    { "CSVCMsg_HltvFixupOperatorStatus", (uint32_t)sizeof(zdem_pb_CSVCMsg_HltvFixupOperatorStatus), any_CSVCMsg_HltvFixupOperatorStatus },
+    { "CMsgServerUserCmd", (uint32_t)sizeof(zdem_pb_CMsgServerUserCmd), any_CMsgServerUserCmd },
+    { "CSVCMsg_UserCommands", (uint32_t)sizeof(zdem_pb_CSVCMsg_UserCommands), any_CSVCMsg_UserCommands },
+    { "CSVCMsg_GameEventList.key_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_GameEventList_key_t), any_CSVCMsg_GameEventList_key_t },
+    { "CSVCMsg_GameEventList.descriptor_t", (uint32_t)sizeof(zdem_pb_CSVCMsg_GameEventList_descriptor_t), any_CSVCMsg_GameEventList_descriptor_t },
+    { "CSVCMsg_GameEventList", (uint32_t)sizeof(zdem_pb_CSVCMsg_GameEventList), any_CSVCMsg_GameEventList },
+    { "CSVCMsg_CreateStringTable", (uint32_t)sizeof(zdem_pb_CSVCMsg_CreateStringTable), any_CSVCMsg_CreateStringTable },
+    { "CSVCMsg_UpdateStringTable", (uint32_t)sizeof(zdem_pb_CSVCMsg_UpdateStringTable), any_CSVCMsg_UpdateStringTable },
+    { "CMsgVoiceAudio", (uint32_t)sizeof(zdem_pb_CMsgVoiceAudio), any_CMsgVoiceAudio },
+    { "CSVCMsg_VoiceData", (uint32_t)sizeof(zdem_pb_CSVCMsg_VoiceData), any_CSVCMsg_VoiceData },
+    { "ProtoFlattenedSerializerField_t.polymorphic_field_t", (uint32_t)sizeof(zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t), any_ProtoFlattenedSerializerField_t_polymorphic_field_t },
+    { "ProtoFlattenedSerializerField_t", (uint32_t)sizeof(zdem_pb_ProtoFlattenedSerializerField_t), any_ProtoFlattenedSerializerField_t },
+    { "ProtoFlattenedSerializer_t", (uint32_t)sizeof(zdem_pb_ProtoFlattenedSerializer_t), any_ProtoFlattenedSerializer_t },
+    { "CSVCMsg_FlattenedSerializer", (uint32_t)sizeof(zdem_pb_CSVCMsg_FlattenedSerializer), any_CSVCMsg_FlattenedSerializer },
+    { "CBidirMsg_RebroadcastGameEvent", (uint32_t)sizeof(zdem_pb_CBidirMsg_RebroadcastGameEvent), any_CBidirMsg_RebroadcastGameEvent },
+    { "CBidirMsg_RebroadcastSource", (uint32_t)sizeof(zdem_pb_CBidirMsg_RebroadcastSource), any_CBidirMsg_RebroadcastSource },
+    { "CUserMessageSayText", (uint32_t)sizeof(zdem_pb_CUserMessageSayText), any_CUserMessageSayText },
+    { "CUserMessageSayText2", (uint32_t)sizeof(zdem_pb_CUserMessageSayText2), any_CUserMessageSayText2 },
+    { "CUserMessageSayTextChannel", (uint32_t)sizeof(zdem_pb_CUserMessageSayTextChannel), any_CUserMessageSayTextChannel },
+    { "CUserMessageTextMsg", (uint32_t)sizeof(zdem_pb_CUserMessageTextMsg), any_CUserMessageTextMsg },
+    { "CUserMessageHudText", (uint32_t)sizeof(zdem_pb_CUserMessageHudText), any_CUserMessageHudText },
+    { "CUserMessageColoredText", (uint32_t)sizeof(zdem_pb_CUserMessageColoredText), any_CUserMessageColoredText },
+};
+
 _Static_assert(sizeof(zdem_pb_CCSUsrMsg_RadioText) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CCSUsrMsg_HintText) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CCSUsrMsg_KeyHintText) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");

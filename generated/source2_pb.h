@@ -2393,4 +2393,17 @@ zdem_status zdem_pb_CUserMessageHudText_decode(const uint8_t *buf, size_t len,
 zdem_status zdem_pb_CUserMessageColoredText_decode(const uint8_t *buf, size_t len,
     zdem_pb_CUserMessageColoredText *out, const zdem_pb_CUserMessageColoredText_cb *cb, void *user, zdem_error *err);
 
+/* Every message, for validation, fuzzing and benchmarks: decode_all
+ * decodes every field, including repeated submessages and strings whose
+ * values it then drops (callbacks that accept everything). out must
+ * hold size bytes. */
+typedef struct zdem_pb_s2_msg {
+    const char *name;
+    uint32_t size;
+    zdem_status (*decode_all)(const uint8_t *buf, size_t len, void *out, zdem_error *err);
+} zdem_pb_s2_msg;
+
+#define ZDEM_PB_S2_MESSAGE_COUNT 129
+extern const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT];
+
 #endif
