@@ -46,6 +46,70 @@ static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
     return st;
 }
 
+void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
+                         void *user, uint8_t *scratch, size_t scratch_cap)
+{
+    p->cbs = cbs;
+    p->user = user;
+    p->game = cbs->game;
+    p->scratch = scratch;
+    p->scratch_cap = scratch_cap;
+}
+
+zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
+                                zdem_error *err)
+{
+    const zdem_s2_parse_cbs *cbs = ps->cbs;
+    size_t half = ps->scratch_cap / 2;
+    int want_inner = cbs->on_inner || cbs->inner;
+    int want_payload = cbs->demo || (want_inner && is_packet(m->cmd)) ||
+                       (ps->game == ZDEM_S2_GAME_UNKNOWN && m->cmd == ZDEM_S2_DEM_FILEHEADER);
+    const uint8_t *p;
+    size_t n;
+    zdem_status st;
+
+    if (cbs->on_outer && (st = cbs->on_outer(ps->user, m)) != ZDEM_OK)
+        return zdem_fail(err, st, m->offset, "outer frame handler failed");
+    if (!want_payload)
+        return ZDEM_OK;
+    if ((st = zdem_s2_payload(m, ps->scratch, half, &p, &n, err)) != ZDEM_OK)
+        return st;
+    if (m->cmd == ZDEM_S2_DEM_FILEHEADER && ps->game == ZDEM_S2_GAME_UNKNOWN) {
+        zdem_pb_CDemoFileHeader fh;
+        zdem_error ignore;
+        zdem_error_clear(&ignore);
+        if (zdem_pb_CDemoFileHeader_decode(p, n, &fh, NULL, NULL, &ignore) == ZDEM_OK &&
+            fh.has_game_directory)
+            ps->game = zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len);
+    }
+    if (cbs->demo) {
+        st = zdem_s2_dispatch_demo(m->cmd, p, n, cbs->demo, ps->user, err);
+        if (st != ZDEM_OK) {
+            if (err && !err->offset_is_bits && !m->compressed)
+                err->offset += m->payload_offset; /* payload offset -> file offset */
+            return st;
+        }
+    }
+    if (want_inner && is_packet(m->cmd)) {
+        inner_ctx ic;
+        zdem_view data;
+        if ((st = packet_data(m->cmd, p, n, &data, err)) != ZDEM_OK) {
+            if (err && !m->compressed)
+                err->offset += m->payload_offset;
+            return st;
+        }
+        ic.cbs = cbs;
+        ic.user = ps->user;
+        ic.outer = m;
+        ic.game = ps->game;
+        ic.err = err;
+        return zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered,
+                                      ps->scratch + half, ps->scratch_cap - half,
+                                      deliver_inner, &ic, err);
+    }
+    return ZDEM_OK;
+}
+
 zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
                           const zdem_s2_parse_cbs *cbs, void *user,
                           uint8_t *scratch, size_t scratch_cap,
@@ -54,59 +118,16 @@ zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
     zdem_s2_header hdr;
     zdem_s2_reader r;
     zdem_s2_outer m;
+    zdem_s2_parser ps;
     zdem_status st;
-    inner_ctx ic;
-    size_t half = scratch_cap / 2;
-    int rc, want_inner = cbs->on_inner || cbs->inner;
+    int rc;
 
     if ((st = zdem_s2_read_header(file, size, &hdr, err)) != ZDEM_OK)
         return st;
-    ic.cbs = cbs;
-    ic.user = user;
-    ic.outer = &m;
-    ic.game = cbs->game;
-    ic.err = err;
+    zdem_s2_parser_init(&ps, cbs, user, scratch, scratch_cap);
     zdem_s2_reader_init(&r, file, size);
-    while ((rc = zdem_s2_next(&r, &m, err)) == 1) {
-        const uint8_t *p;
-        size_t n;
-        int want_payload = cbs->demo || (want_inner && is_packet(m.cmd)) ||
-                           (ic.game == ZDEM_S2_GAME_UNKNOWN && m.cmd == ZDEM_S2_DEM_FILEHEADER);
-        if (cbs->on_outer && (st = cbs->on_outer(user, &m)) != ZDEM_OK)
-            return zdem_fail(err, st, m.offset, "outer frame handler failed");
-        if (!want_payload)
-            continue;
-        if ((st = zdem_s2_payload(&m, scratch, half, &p, &n, err)) != ZDEM_OK)
+    while ((rc = zdem_s2_next(&r, &m, err)) == 1)
+        if ((st = zdem_s2_parse_frame(&ps, &m, err)) != ZDEM_OK)
             return st;
-        if (m.cmd == ZDEM_S2_DEM_FILEHEADER && ic.game == ZDEM_S2_GAME_UNKNOWN) {
-            zdem_pb_CDemoFileHeader fh;
-            zdem_error ignore;
-            zdem_error_clear(&ignore);
-            if (zdem_pb_CDemoFileHeader_decode(p, n, &fh, NULL, NULL, &ignore) == ZDEM_OK &&
-                fh.has_game_directory)
-                ic.game = zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len);
-        }
-        if (cbs->demo) {
-            st = zdem_s2_dispatch_demo(m.cmd, p, n, cbs->demo, user, err);
-            if (st != ZDEM_OK) {
-                if (err && !err->offset_is_bits)
-                    err->offset += m.payload_offset; /* payload offset -> file offset */
-                return st;
-            }
-        }
-        if (want_inner && is_packet(m.cmd)) {
-            zdem_view data;
-            if ((st = packet_data(m.cmd, p, n, &data, err)) != ZDEM_OK) {
-                if (err)
-                    err->offset += m.payload_offset;
-                return st;
-            }
-            st = zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered,
-                                        scratch + half, scratch_cap - half,
-                                        deliver_inner, &ic, err);
-            if (st != ZDEM_OK)
-                return st;
-        }
-    }
     return rc < 0 ? (err ? err->code : ZDEM_ERR_CORRUPT) : ZDEM_OK;
 }

@@ -1,6 +1,7 @@
-/* One-call Source 2 parse: walks the outer frames, decompresses only the
- * payloads someone asked for, and hands frames, inner messages and typed
- * (generated) messages to the caller's callbacks. */
+/* Source 2 parse driver: hands frames, inner messages and typed
+ * (generated) messages to the caller's callbacks, decompressing only the
+ * payloads someone asked for. Works on a whole file (zdem_s2_parse) or
+ * frame by frame (zdem_s2_parser_*: used by the push/streaming API). */
 #ifndef ZDEM_SOURCE2_PARSE_H
 #define ZDEM_SOURCE2_PARSE_H
 
@@ -21,9 +22,24 @@ typedef struct zdem_s2_parse_cbs {
     zdem_s2_game game;  /* UNKNOWN: taken from DEM_FileHeader.game_directory */
 } zdem_s2_parse_cbs;
 
-/* scratch: zdem_s2_scratch_needed() bytes. Stops at the first error (the
- * offset is a file offset for frames, a bit offset inside the packet for
- * inner messages: err->offset_is_bits tells). */
+typedef struct zdem_s2_parser {
+    const zdem_s2_parse_cbs *cbs;
+    void *user;
+    zdem_s2_game game;
+    uint8_t *scratch;   /* zdem_s2_scratch_needed() bytes */
+    size_t scratch_cap;
+} zdem_s2_parser;
+
+void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
+                         void *user, uint8_t *scratch, size_t scratch_cap);
+
+/* One outer frame (from zdem_s2_next or the push API). Error offsets are
+ * file offsets for the frame, bit offsets inside the packet for inner
+ * messages (err->offset_is_bits tells). */
+zdem_status zdem_s2_parse_frame(zdem_s2_parser *p, const zdem_s2_outer *m,
+                                zdem_error *err);
+
+/* Whole file: header check, then every frame. */
 zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
                           const zdem_s2_parse_cbs *cbs, void *user,
                           uint8_t *scratch, size_t scratch_cap,
