@@ -1,0 +1,29 @@
+/* Quake III push input: feed the demo file in pieces of any size; each
+ * whole message goes to zdem_q3_parse_message. Memory: the parser
+ * (zdem_q3_parser_size()) plus a ZDEM_Q3_PUSH_BUFFER-byte buffer for a
+ * message split across pieces. */
+#ifndef ZDEM_QUAKE3_PUSH_H
+#define ZDEM_QUAKE3_PUSH_H
+
+#include "quake3.h"
+#include "zdem_push.h"
+
+#define ZDEM_Q3_PUSH_BUFFER (8 + ZDEM_Q3_MAX_MSGLEN)
+
+typedef struct zdem_q3_push {
+    zdem_push in;
+    zdem_q3_parser *parser;
+    uint32_t index;      /* whole messages parsed */
+    int ended;           /* -1/-1 end marker seen */
+    uint64_t trailing;   /* bytes after the end marker (reported, not an error) */
+} zdem_q3_push;
+
+void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser, uint8_t *buf,
+                       size_t cap);
+zdem_status zdem_q3_push_feed(zdem_q3_push *s, const uint8_t *data, size_t n,
+                              zdem_error *err);
+/* End of input: a file without the end marker is ZDEM_ERR_TRUNCATED after
+ * every whole message was parsed (as with the whole-file reader). */
+zdem_status zdem_q3_push_end(zdem_q3_push *s, zdem_error *err);
+
+#endif

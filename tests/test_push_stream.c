@@ -1,0 +1,202 @@
+/* Push (streaming) input gives the same results as the whole-file parse,
+ * whatever the piece sizes (1 byte, primes, random), with bounded buffers;
+ * a truncated or corrupt stream reports the same error as the file reader.
+ * Cross-check values come from EXPECTED.md B3 / peers (message counts). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "quake3.h"
+#include "quake3_push.h"
+#include "source2_parse.h"
+#include "source2_push.h"
+#include "zdem_test.h"
+
+static uint32_t rng = 12345;
+static size_t next_piece(size_t mode)
+{
+    if (mode < 1000)
+        return mode;
+    rng = rng * 1103515245u + 12345u;
+    return 1 + (rng >> 8) % 40000u;
+}
+
+/* ---- Quake III ---------------------------------------------------------- */
+
+typedef struct q3_counts { uint32_t snaps, gamestates, cmds; } q3_counts;
+
+static int q3_snap(void *u, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    (void)p, (void)s;
+    ((q3_counts *)u)->snaps++;
+    return 0;
+}
+static int q3_gs(void *u, const zdem_q3_parser *p)
+{
+    (void)p;
+    ((q3_counts *)u)->gamestates++;
+    return 0;
+}
+static int q3_cmd(void *u, const zdem_q3_parser *p, int32_t seq, const char *c, size_t n)
+{
+    (void)p, (void)seq, (void)c, (void)n;
+    ((q3_counts *)u)->cmds++;
+    return 0;
+}
+
+static void q3_case(const char *rel, int proto, long want_msgs, int want_truncated)
+{
+    size_t size = 0, modes[] = {1, 7, 4093, 100000, 1000000};
+    uint8_t *file = zt_read_file(zt_corpus_path(rel), &size);
+    void *mem = malloc(zdem_q3_parser_size());
+    static uint8_t buf[ZDEM_Q3_PUSH_BUFFER];
+    zdem_q3_callbacks cb = {q3_gs, q3_snap, q3_cmd, NULL, NULL};
+    q3_counts whole = {0, 0, 0};
+    zdem_q3_reader r;
+    zdem_error err;
+    zdem_status whole_st;
+    size_t m;
+    if (!CHECK(file && mem))
+        return;
+    zdem_error_clear(&err);
+    whole_st = zdem_q3_parse_file(zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &whole, &err),
+                                  file, size, &r, &err);
+    CHECK_EQ_INT(r.index, want_msgs); /* EXPECTED.md B3 framing column */
+    CHECK_EQ_INT(whole_st == ZDEM_ERR_TRUNCATED, want_truncated);
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        q3_counts got = {0, 0, 0};
+        zdem_q3_push s;
+        zdem_status st = ZDEM_OK;
+        size_t pos = 0;
+        zdem_error_clear(&err);
+        zdem_q3_push_init(&s, zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &got, &err),
+                          buf, sizeof buf);
+        while (pos < size && st == ZDEM_OK) {
+            size_t n = next_piece(modes[m]);
+            if (n > size - pos)
+                n = size - pos;
+            st = zdem_q3_push_feed(&s, file + pos, n, &err);
+            pos += n;
+        }
+        if (st == ZDEM_OK)
+            st = zdem_q3_push_end(&s, &err);
+        CHECK_EQ_INT(st, whole_st);
+        CHECK_EQ_INT(s.index, r.index);
+        CHECK_EQ_INT(got.snaps, whole.snaps);
+        CHECK_EQ_INT(got.gamestates, whole.gamestates);
+        CHECK_EQ_INT(got.cmds, whole.cmds);
+        CHECK_EQ_INT(s.trailing, r.trailing);
+    }
+    free(mem);
+    free(file);
+}
+
+/* ---- Source 2 ------------------------------------------------------------ */
+
+typedef struct s2_counts { uint32_t outer, inner; uint64_t inner_bytes; } s2_counts;
+
+static zdem_status s2_outer(void *u, const zdem_s2_outer *m)
+{
+    (void)m;
+    ((s2_counts *)u)->outer++;
+    return ZDEM_OK;
+}
+static zdem_status s2_inner(void *u, zdem_s2_game g, const zdem_s2_outer *m, const zdem_s2_inner *in)
+{
+    (void)g, (void)m;
+    ((s2_counts *)u)->inner++;
+    ((s2_counts *)u)->inner_bytes += in->size;
+    return ZDEM_OK;
+}
+
+static void s2_case(const char *rel, uint32_t want_outer)
+{
+    size_t size = 0, need = 0, modes[] = {1, 13, 65536, 1000000}, m, biggest = 0;
+    uint8_t *file = zt_read_file(zt_corpus_path(rel), &size), *scratch, *buf;
+    zdem_s2_parse_cbs cbs;
+    s2_counts whole = {0, 0, 0};
+    zdem_error err;
+    zdem_s2_reader r;
+    zdem_s2_outer o;
+    if (!CHECK(file != NULL))
+        return;
+    zdem_error_clear(&err);
+    CHECK_EQ_INT(zdem_s2_scratch_needed(file, size, &need, &err), ZDEM_OK);
+    zdem_s2_reader_init(&r, file, size);
+    while (zdem_s2_next(&r, &o, &err) == 1) /* the gathering buffer bound */
+        if (o.stored_size + 15 > biggest)
+            biggest = o.stored_size + 15;
+    scratch = malloc(need);
+    buf = malloc(biggest);
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_outer = s2_outer;
+    cbs.on_inner = s2_inner;
+    cbs.ordered = 1;
+    CHECK_EQ_INT(zdem_s2_parse(file, size, &cbs, &whole, scratch, need, &err), ZDEM_OK);
+    CHECK_EQ_INT(whole.outer, want_outer); /* EXPECTED.md B1 msgs */
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        s2_counts got = {0, 0, 0};
+        zdem_s2_parser ps;
+        zdem_s2_push s;
+        zdem_status st = ZDEM_OK;
+        size_t pos = 0;
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
+        zdem_s2_push_init(&s, &ps, buf, biggest);
+        while (pos < size && st == ZDEM_OK) {
+            size_t n = next_piece(modes[m]);
+            if (n > size - pos)
+                n = size - pos;
+            st = zdem_s2_push_feed(&s, file + pos, n, &err);
+            pos += n;
+        }
+        if (st == ZDEM_OK)
+            st = zdem_s2_push_end(&s, &err);
+        CHECK_EQ_INT(st, ZDEM_OK);
+        CHECK_EQ_INT(got.outer, whole.outer);
+        CHECK_EQ_INT(got.inner, whole.inner);
+        CHECK_EQ_INT(got.inner_bytes, whole.inner_bytes);
+    }
+    { /* a buffer smaller than the largest frame is a clean NO_SPACE error */
+        zdem_s2_parser ps;
+        zdem_s2_push s;
+        s2_counts got = {0, 0, 0};
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
+        zdem_s2_push_init(&s, &ps, buf, 64);
+        zdem_error_clear(&err);
+        {
+            zdem_status st = ZDEM_OK;
+            size_t pos = 0;
+            while (pos < size && st == ZDEM_OK) { /* 1000-byte pieces split big frames */
+                size_t n = size - pos < 1000 ? size - pos : 1000;
+                st = zdem_s2_push_feed(&s, file + pos, n, &err);
+                pos += n;
+            }
+            CHECK_EQ_INT(st, ZDEM_ERR_NO_SPACE);
+        }
+        CHECK_EQ_INT(zdem_s2_push_feed(&s, file, 1, &err), ZDEM_ERR_NO_SPACE); /* sticky */
+    }
+    { /* truncated input: an error at the cut frame, never a crash */
+        zdem_s2_parser ps;
+        zdem_s2_push s;
+        s2_counts got = {0, 0, 0};
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
+        zdem_s2_push_init(&s, &ps, buf, biggest);
+        zdem_error_clear(&err);
+        CHECK_EQ_INT(zdem_s2_push_feed(&s, file, size / 2, &err), ZDEM_OK);
+        CHECK_EQ_INT(zdem_s2_push_end(&s, &err), ZDEM_ERR_TRUNCATED);
+        CHECK(got.outer < whole.outer);
+    }
+    free(buf);
+    free(scratch);
+    free(file);
+}
+
+int main(void)
+{
+    q3_case("q3/q3-cpma_udt-core-gameplay-dev.dm_68", 68, 72, 0);
+    q3_case("q3/q3_udt-truncated.dm_68", 68, 238, 1);
+    q3_case("q3/q3-defrag-cpm_demoreader-mega-wood-kreator.dm_68", 68, 2280, 0); /* trailing bytes */
+    q3_case("q3/ql_udt-gameplay-default-online.dm_90", 90, 390, 0);
+    s2_case("source2/cs2_demofile-net-gotv-14132-de-ancient.dem", 154);
+    s2_case("source2/dota2_haste-nekit-pov.dem", 3781);
+    return zt_finish();
+}
