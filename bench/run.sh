@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs every benchmark in one go and prints one report:
+#  - bench_all: full-parse MB/s and ns/message per format;
+#  - callgrind instruction counts of one full pass per format (repeatable on
+#    a noisy machine, unlike wall time);
+#  - the side-by-side ratios measured in the same run: our Snappy vs
+#    libsnappy, our generated protobuf decoders vs nanopb, our table Huffman
+#    decoders vs bit-at-a-time decoders, and any other bench_*.
+# Usage: bench/run.sh [--write]   (--write also replaces bench/RESULTS.md)
+# Numbers only: nothing here asserts on time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${ZDEM_BENCH_BUILD:-$ROOT/build-bench}
+export ZDEM_CORPUS=${ZDEM_CORPUS:-$(cd "$ROOT/../shared/corpus" && pwd)}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF >/dev/null
+cmake --build "$BUILD" -j2 >/dev/null
+
+{
+echo "# zdem benchmark results"
+echo
+echo "Run: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
+echo "Machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $(cc --version | head -1)."
+echo "Corpus: ../shared/corpus (wall times are best-of-N on a shared, noisy machine; callgrind counts are repeatable)."
+echo
+echo "## Full parse per format (bench_all)"
+echo
+"$BUILD/bench/bench_all"
+echo
+if command -v valgrind >/dev/null 2>&1; then
+    echo "## Instructions per full pass (callgrind)"
+    echo
+    echo "| format | instructions | MB | instructions/byte |"
+    echo "|---|---|---|---|"
+    for f in source2 quake3 teeworlds; do
+        cg=$(mktemp)
+        valgrind --tool=callgrind --callgrind-out-file="$cg" "$BUILD/bench/bench_all" --once --format "$f" > "$cg.txt" 2>/dev/null
+        ir=$(awk '/^summary:|^totals:/{print $2; exit}' "$cg")
+        mb=$(awk -F'|' -v f="$f" '$2 ~ " "f" " {gsub(/ /,"",$4); print $4}' "$cg.txt")
+        awk -v f="$f" -v ir="$ir" -v mb="$mb" 'BEGIN{printf "| %s | %d | %s | %.1f |\n", f, ir, mb, ir/(mb*1e6)}'
+        rm -f "$cg" "$cg.txt"
+    done
+    echo
+    echo "(counts include loading the corpus files and process start-up)"
+    echo
+fi
+for b in "$BUILD"/bench/bench_*; do
+    name=$(basename "$b")
+    [ "$name" = bench_all ] && continue
+    [ -x "$b" ] || continue
+    echo "## $name"
+    echo
+    echo '```'
+    "$b" 2>&1 || echo "(exit $?)"
+    echo '```'
+    echo
+done
+} | tee "$out"
+
+if [ "${1:-}" = "--write" ]; then
+    cp "$out" "$ROOT/bench/RESULTS.md"
+    echo "wrote bench/RESULTS.md" >&2
+fi
