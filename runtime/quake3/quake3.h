@@ -27,7 +27,12 @@
 #define ZDEM_Q3_ENTITYNUM_WORLD 1022
 #define ZDEM_Q3_MAX_CLIENTS 64
 #define ZDEM_Q3_PACKET_BACKUP 32
-#define ZDEM_Q3_MAX_PARSE_ENTITIES 2048
+/* ioquake3's limit on how far back (in entity states) a delta source may
+ * lie before it counts as too old; kept for the same validity rule. */
+#define ZDEM_Q3_MAX_PARSE_ENTITIES 8192
+/* Entity states shared by the snapshot ring (reference counted); when
+ * full, the oldest ring snapshots stop being delta sources. */
+#define ZDEM_Q3_ENTITY_POOL 2048
 #define ZDEM_Q3_MAX_SNAPSHOT_ENTITIES 256
 #define ZDEM_Q3_MAX_STRING_CHARS 1024
 #define ZDEM_Q3_BIG_INFO_STRING 8192
@@ -71,7 +76,8 @@ typedef struct zdem_q3_snapshot {
     int32_t snap_flags;
     int32_t server_command_num;
     int32_t num_entities;
-    int32_t first_entity;   /* index into the parse-entity ring */
+    int32_t first_entity;   /* internal: ring slot of the entity list */
+    int32_t parse_index;    /* internal: entity states parsed before it */
     uint8_t areamask_len;
     uint8_t areamask[32];
     zdem_q3_player ps;

@@ -63,7 +63,16 @@ struct zdem_q3_parser {
     uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
 
     zdem_q3_entity baseline[ZDEM_Q3_MAX_GENTITIES];
-    zdem_q3_entity parse_entities[ZDEM_Q3_MAX_PARSE_ENTITIES];
+    /* Entity states are shared between snapshots: each ring snapshot keeps
+     * a list of pool slots, an entity unchanged since the delta source
+     * reuses its slot (a reference count, not a 236-byte copy). */
+    uint16_t snap_ents[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
+    uint16_t cur_ents[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
+    uint32_t nfree;
+    uint8_t refs[ZDEM_Q3_ENTITY_POOL];
+    zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
 };
 
 /* ================================================================ framing */
@@ -150,6 +159,14 @@ static void clear_gamestate(zdem_q3_parser *p)
     p->baselines = 0;
     p->parse_entities_num = 0;
     p->have_snapshot = 0;
+    memset(p->snap_nents, 0, sizeof p->snap_nents);
+    memset(p->refs, 0, sizeof p->refs);
+    {
+        uint32_t i;
+        for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
+            p->free_slots[i] = (uint16_t)(ZDEM_Q3_ENTITY_POOL - 1 - i);
+        p->nfree = ZDEM_Q3_ENTITY_POOL;
+    }
     p->last_snapshot_message = 0;
 }
 
@@ -625,34 +642,72 @@ static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_
 
 /* ---------------------------------------------------------------- snapshots */
 
-static zdem_q3_entity *parse_ent(zdem_q3_parser *p, int32_t i)
+static void release_slot(zdem_q3_parser *p, uint16_t slot)
 {
-    return &p->parse_entities[(uint32_t)i & (ZDEM_Q3_MAX_PARSE_ENTITIES - 1)];
+    if (p->refs[slot] && --p->refs[slot] == 0)
+        p->free_slots[p->nfree++] = slot;
 }
 
-/* Parse_DeltaEntity: add `number` to the new frame, from `old`. */
-static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int unchanged,
-                                zdem_error *err)
+static void release_list(zdem_q3_parser *p, int k)
 {
-    zdem_q3_entity *state = parse_ent(p, p->parse_entities_num);
-    if (unchanged) {
-        if (state != old)
-            *state = *old;
-    } else {
-        zdem_q3_entity tmp;
-        zdem_status st = read_delta_entity(p, m, old, &tmp, number, err);
-        if (st != ZDEM_OK)
-            return st;
-        if (tmp.number == ZDEM_Q3_ENTITYNUM_NONE)
-            return ZDEM_OK; /* removed */
-        *state = tmp;
+    uint32_t i;
+    for (i = 0; i < p->snap_nents[k]; i++)
+        release_slot(p, p->snap_ents[k][i]);
+    p->snap_nents[k] = 0;
+}
+
+/* A free pool slot. When every slot is in use, the oldest ring snapshots
+ * other than the delta source (`keep`) give theirs back and become invalid
+ * delta sources; returns -1 only if that frees nothing. */
+static int alloc_slot(zdem_q3_parser *p, int keep)
+{
+    while (p->nfree == 0) {
+        int k, oldest = -1;
+        for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+            if (k != keep && p->snap_nents[k] &&
+                (oldest < 0 || p->snaps[k].message_num - p->snaps[oldest].message_num < 0))
+                oldest = k;
+        if (oldest < 0)
+            return -1;
+        release_list(p, oldest);
+        p->snaps[oldest].valid = 0;
     }
+    {
+        uint16_t slot = p->free_slots[--p->nfree];
+        p->refs[slot] = 1;
+        return slot;
+    }
+}
+
+/* Parse_DeltaEntity: add `number` to the new frame, from `old` (pool slot
+ * old_slot, or -1 for a baseline). */
+static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                int number, const zdem_q3_entity *old, int old_slot,
+                                int unchanged, int keep, zdem_error *err)
+{
+    uint16_t slot;
     if (frame->num_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
         return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
                               "more than 256 entities in a snapshot");
+    if (unchanged) {
+        slot = (uint16_t)old_slot;
+        if (p->refs[slot] == 255)
+            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state shared too often");
+        p->refs[slot]++;
+    } else {
+        zdem_status st;
+        int s = alloc_slot(p, keep);
+        if (s < 0)
+            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
+        slot = (uint16_t)s;
+        st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
+        if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
+            release_slot(p, slot); /* removed (or failed): not in the frame */
+            return st;
+        }
+    }
+    p->cur_ents[frame->num_entities++] = slot;
     p->parse_entities_num++;
-    frame->num_entities++;
     return ZDEM_OK;
 }
 
@@ -662,17 +717,24 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
                                          const zdem_q3_snapshot *oldframe,
                                          zdem_q3_snapshot *newframe, zdem_error *err)
 {
-    int oldindex = 0, oldnum, newnum;
+    int oldindex = 0, oldnum, newnum, oldslot = -1, keep = -1, oldcount = 0;
     const zdem_q3_entity *oldstate = NULL;
+    const uint16_t *oldlist = NULL;
     zdem_status st;
-    newframe->first_entity = p->parse_entities_num;
+    if (oldframe) {
+        keep = (int)(oldframe - p->snaps);
+        oldlist = p->snap_ents[keep];
+        oldcount = p->snap_nents[keep];
+    }
+    newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
 #define NEXT_OLD()                                                              \
     do {                                                                        \
-        if (!oldframe || oldindex >= oldframe->num_entities) {                  \
+        if (oldindex >= oldcount) {                                             \
             oldnum = NO_OLD;                                                    \
         } else {                                                                \
-            oldstate = parse_ent(p, oldframe->first_entity + oldindex);         \
+            oldslot = oldlist[oldindex];                                        \
+            oldstate = &p->pool[oldslot];                                       \
             oldnum = oldstate->number;                                          \
         }                                                                       \
     } while (0)
@@ -685,14 +747,14 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
         if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
             break;
         while (oldnum < newnum) { /* unchanged since the old frame */
-            st = delta_entity(p, m, newframe, oldnum, oldstate, 1, err);
+            st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
             if (st != ZDEM_OK)
                 return st;
             oldindex++;
             NEXT_OLD();
         }
         if (oldnum == newnum) { /* delta from the old frame */
-            st = delta_entity(p, m, newframe, newnum, oldstate, 0, err);
+            st = delta_entity(p, m, newframe, newnum, oldstate, oldslot, 0, keep, err);
             if (st != ZDEM_OK)
                 return st;
             oldindex++;
@@ -700,12 +762,12 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
             continue;
         }
         /* oldnum > newnum: new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, newnum, &p->baseline[newnum], 0, err);
+        st = delta_entity(p, m, newframe, newnum, &p->baseline[newnum], -1, 0, keep, err);
         if (st != ZDEM_OK)
             return st;
     }
     while (oldnum != NO_OLD) { /* the rest of the old frame is unchanged */
-        st = delta_entity(p, m, newframe, oldnum, oldstate, 1, err);
+        st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
         if (st != ZDEM_OK)
             return st;
         oldindex++;
@@ -798,7 +860,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
     int et_events = p->proto->et_events;
     memset(p->event_now, 0, sizeof p->event_now);
     for (i = 0; i < s->num_entities; i++) {
-        const zdem_q3_entity *e = parse_ent(p, s->first_entity + i);
+        const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
         uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
         int ev;
         if (e->eType <= et_events)
@@ -870,7 +932,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         } else if (old->message_num != built.delta_num) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta frame too old"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-        } else if (p->parse_entities_num - old->first_entity >
+        } else if (p->parse_entities_num - old->parse_index >
                    ZDEM_Q3_MAX_PARSE_ENTITIES - ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta entities too old"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -894,13 +956,24 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "playerstate runs past the end of the message");
     st = parse_packet_entities(p, m, old, &built, err);
-    if (st != ZDEM_OK)
-        return st;
-    if (m->bad & 0x8000u)
-        return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
-    if (!built.valid) {
+    if (st == ZDEM_OK && (m->bad & 0x8000u))
+        st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
+    if (st != ZDEM_OK || !built.valid) {
+        int32_t i;
+        for (i = 0; i < built.num_entities; i++)
+            release_slot(p, p->cur_ents[i]);
+        if (st != ZDEM_OK)
+            return st;
         p->snapshots_invalid++;
         return ZDEM_OK; /* read and dropped, as the engine does */
+    }
+    {
+        /* the ring slot takes over the new frame's references */
+        uint32_t k = (uint32_t)built.message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
+        release_list(p, (int)k);
+        memcpy(p->snap_ents[k], p->cur_ents, (size_t)built.num_entities * sizeof p->cur_ents[0]);
+        p->snap_nents[k] = (uint16_t)built.num_entities;
+        built.first_entity = (int32_t)k;
     }
     /* Invalidate ring slots between the previous valid snapshot and this
      * one, so a dropped message is never used as a delta source. */
@@ -1017,7 +1090,8 @@ uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->s
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
 {
-    return &p->parse_entities[(uint32_t)(s->first_entity + i) & (ZDEM_Q3_MAX_PARSE_ENTITIES - 1)];
+    return &p->pool[p->snap_ents[(uint32_t)s->first_entity & (ZDEM_Q3_PACKET_BACKUP - 1)]
+                               [(uint32_t)i & (ZDEM_Q3_MAX_SNAPSHOT_ENTITIES - 1)]];
 }
 
 const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
