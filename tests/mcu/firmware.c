@@ -1,0 +1,597 @@
+/* zdem on a Cortex-M (QEMU mps2-an386 / mps2-an385): parses the demo files
+ * embedded in flash (demos.S, made by build.sh with .incbin) and prints,
+ * per file, one JSON line with the facts `zdem info --json` prints on the
+ * host (tools/cli_quake3.c, tools/cli_teeworlds.c do the same walk), then
+ * a memory report. Output goes through semihosting SYS_WRITE0; there is no
+ * printf, no heap, and the decoders' state lives in one arena that the
+ * linker script reserves between .bss and the stack, reused file by file.
+ * tests/test_mcu_qemu.sh compares the lines with the host CLI. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "quake3.h"
+#include "teeworlds_reader.h"
+
+/* ------------------------------------------------------------ platform */
+int zdem_mcu_semihost(int op, const void *arg); /* startup.S */
+void zdem_mcu_exit(int status);                 /* startup.S */
+
+extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
+extern uint8_t __arena_start[], __arena_end[], __stack_limit[], __stack_top[];
+extern const uint8_t __demos_start[], __demos_end[];
+
+typedef struct mcu_demo {
+    const char *name;
+    const uint8_t *data;
+    uint32_t size;
+} mcu_demo;
+extern const mcu_demo zdem_mcu_demos[]; /* demos.S */
+extern const uint32_t zdem_mcu_demo_count;
+
+enum { SYS_WRITE0 = 0x04 };
+
+/* ------------------------------------------------------------ output */
+static char obuf[256];
+static size_t olen;
+
+static void flush(void)
+{
+    if (!olen)
+        return;
+    obuf[olen] = 0;
+    zdem_mcu_semihost(SYS_WRITE0, obuf);
+    olen = 0;
+}
+
+static void put_c(char c)
+{
+    if (olen + 1 >= sizeof obuf)
+        flush();
+    obuf[olen++] = c;
+    if (c == '\n')
+        flush();
+}
+
+static void put_n(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        put_c(s[i]);
+}
+
+static void put_s(const char *s) { put_n(s, strlen(s)); }
+
+static void put_u(uint64_t v)
+{
+    char b[24];
+    int i = 0;
+    do {
+        b[i++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (i)
+        put_c(b[--i]);
+}
+
+static void put_i(int64_t v)
+{
+    if (v < 0) {
+        put_c('-');
+        put_u((uint64_t)0 - (uint64_t)v);
+    } else {
+        put_u((uint64_t)v);
+    }
+}
+
+static void put_hex(const uint8_t *d, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        put_c(hx[d[i] >> 4]);
+        put_c(hx[d[i] & 15]);
+    }
+}
+
+/* Length of a valid UTF-8 sequence at s, 0 if invalid: the same rule as
+ * tools/cli_common.c, so that both sides decode to the same strings. */
+static size_t utf8_len(const uint8_t *s, size_t n)
+{
+    size_t len, i;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xE0) == 0xC0) { len = 2; cp = s[0] & 0x1F; }
+    else if ((s[0] & 0xF0) == 0xE0) { len = 3; cp = s[0] & 0x0F; }
+    else if ((s[0] & 0xF8) == 0xF0) { len = 4; cp = s[0] & 0x07; }
+    else return 0;
+    if (len > n)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static void put_json(const uint8_t *s, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    size_t i = 0;
+    put_c('"');
+    while (i < n) {
+        uint8_t c = s[i];
+        size_t l;
+        if (c == '"' || c == '\\') {
+            put_c('\\');
+            put_c((char)c);
+            i++;
+            continue;
+        }
+        if (c == '\n' || c == '\r' || c == '\t') {
+            put_c('\\');
+            put_c(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+            i++;
+            continue;
+        }
+        l = (c < 0x20 || c == 0x7F) ? 0 : utf8_len(s + i, n - i);
+        if (l == 0) {
+            put_s("\\u00");
+            put_c(hx[c >> 4]);
+            put_c(hx[c & 15]);
+            i++;
+            continue;
+        }
+        put_n((const char *)s + i, l);
+        i += l;
+    }
+    put_c('"');
+}
+
+static void put_jcstr(const char *s) { put_json((const uint8_t *)s, strlen(s)); }
+
+static void put_key(const char *k)
+{
+    put_c(',');
+    put_c('"');
+    put_s(k);
+    put_s("\":");
+}
+
+static void put_bool(int v) { put_s(v ? "true" : "false"); }
+
+static void begin_line(const char *name)
+{
+    put_s("{\"file\":");
+    put_jcstr(name);
+}
+
+/* The parsers' memory: the arena the linker script leaves free, 8-aligned. */
+static void *arena(size_t need, size_t *have)
+{
+    *have = (size_t)(__arena_end - __arena_start);
+    return need <= *have ? (void *)__arena_start : NULL;
+}
+
+static size_t arena_peak; /* largest state handed out */
+
+/* ------------------------------------------------------------ Quake III */
+#define Q3_NAME_MAX 96
+
+typedef struct q3fw {
+    const char *name;
+    int32_t first_sequence;
+    uint32_t snapshots;
+    int have_time;
+    int32_t first_time, last_time;
+    uint32_t commands, obituaries, chats;
+    int gs_seen;
+    uint32_t baselines;
+    int32_t client_num;
+    char map[256];
+    /* first non-empty name per client, as the CLI keeps them */
+    char players[ZDEM_Q3_MAX_CLIENTS][Q3_NAME_MAX];
+    uint8_t have_player[ZDEM_Q3_MAX_CLIENTS];
+    uint8_t player_truncated;
+    int players_dirty;
+} q3fw;
+
+static q3fw q3;
+
+static void q3_update_players(const zdem_q3_parser *p)
+{
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    int i;
+    if (!pi)
+        return;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        size_t n, vn;
+        const char *cs, *v;
+        if (q3.have_player[i])
+            continue;
+        cs = zdem_q3_configstring(p, pi->cs_players + i, &n);
+        v = zdem_q3_info_value(cs, n, "n", &vn);
+        if (v && vn) {
+            if (vn >= Q3_NAME_MAX) {
+                vn = Q3_NAME_MAX - 1;
+                q3.player_truncated = 1;
+            }
+            memcpy(q3.players[i], v, vn);
+            q3.players[i][vn] = 0;
+            q3.have_player[i] = 1;
+        }
+    }
+    q3.players_dirty = 0;
+}
+
+/* The first gamestate's configstrings go out as their own line now: the
+ * parser overwrites them later, and copying 64 KiB is what we avoid. */
+static int q3_on_gamestate(void *user, const zdem_q3_parser *p)
+{
+    (void)user;
+    if (!q3.gs_seen) {
+        int i, first = 1;
+        size_t n, vn;
+        const char *v, *cs0;
+        q3.gs_seen = 1;
+        q3.baselines = zdem_q3_baseline_count(p);
+        q3.client_num = zdem_q3_client_num(p);
+        cs0 = zdem_q3_configstring(p, 0, &n);
+        v = cs0 ? zdem_q3_info_value(cs0, n, "mapname", &vn) : NULL;
+        if (v) {
+            if (vn >= sizeof q3.map)
+                vn = sizeof q3.map - 1;
+            memcpy(q3.map, v, vn);
+            q3.map[vn] = 0;
+        }
+        begin_line(q3.name);
+        put_key("configstrings");
+        put_c('{');
+        for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++) {
+            const char *s = zdem_q3_configstring(p, i, &n);
+            if (!s)
+                continue;
+            if (!first)
+                put_c(',');
+            put_c('"');
+            put_u((uint64_t)i);
+            put_s("\":");
+            put_json((const uint8_t *)s, n);
+            first = 0;
+        }
+        put_s("}}\n");
+    }
+    q3_update_players(p);
+    return 0;
+}
+
+static int q3_on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    (void)user;
+    q3.snapshots++;
+    if (!q3.have_time) {
+        q3.have_time = 1;
+        q3.first_time = s->server_time;
+    }
+    q3.last_time = s->server_time;
+    if (q3.players_dirty)
+        q3_update_players(p);
+    return 0;
+}
+
+static int q3_on_command(void *user, const zdem_q3_parser *p, int32_t seq, const char *s,
+                         size_t n)
+{
+    (void)user;
+    (void)p;
+    (void)seq;
+    q3.commands++;
+    if (n > 3 && (memcmp(s, "cs ", 3) == 0 || memcmp(s, "bcs", 3) == 0))
+        q3.players_dirty = 1;
+    return 0;
+}
+
+static int q3_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    (void)user;
+    (void)p;
+    if (ev->type == ZDEM_Q3_EV_OBITUARY)
+        q3.obituaries++;
+    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)
+        q3.chats++;
+    return 0;
+}
+
+static int run_quake3(const mcu_demo *d)
+{
+    zdem_q3_callbacks cb;
+    zdem_q3_parser *p = NULL;
+    zdem_q3_reader r;
+    zdem_q3_frame fr;
+    zdem_error err;
+    zdem_status st = ZDEM_OK;
+    size_t need = zdem_q3_parser_size(), have;
+    void *mem = arena(need, &have);
+    int hint, got, i, first;
+
+    memset(&q3, 0, sizeof q3);
+    q3.name = d->name;
+    q3.client_num = -1;
+    memset(&cb, 0, sizeof cb);
+    cb.gamestate = q3_on_gamestate;
+    cb.snapshot = q3_on_snapshot;
+    cb.server_command = q3_on_command;
+    cb.event = q3_on_event;
+    zdem_error_clear(&err);
+    if (!mem) {
+        begin_line(d->name);
+        put_s(",\"mcu_error\":\"arena too small\"}\n");
+        return 1;
+    }
+    if (need > arena_peak)
+        arena_peak = need;
+    /* Protocol from the extension, else from the serverinfo (as the CLI). */
+    hint = zdem_q3_protocol_from_path(d->name);
+    if (hint)
+        p = zdem_q3_parser_init(mem, need, hint, &cb, NULL, &err);
+    if (!p && hint != 3 && hint != 48) {
+        zdem_error_clear(&err);
+        p = zdem_q3_parser_init(mem, need, 0, &cb, NULL, &err);
+    }
+    if (!p) {
+        begin_line(d->name);
+        put_key("mcu_error");
+        put_jcstr(err.msg ? err.msg : "init failed");
+        put_s("}\n");
+        return 1;
+    }
+    zdem_q3_reader_init(&r, d->data, d->size);
+    for (;;) {
+        st = zdem_q3_reader_next(&r, &fr, &got, &err);
+        if (st != ZDEM_OK || !got)
+            break;
+        if (fr.index == 0)
+            q3.first_sequence = fr.sequence;
+        st = zdem_q3_parse_message(p, &fr, &err);
+        if (st != ZDEM_OK)
+            break;
+    }
+
+    begin_line(d->name);
+    put_s(",\"format\":\"quake3\"");
+    put_key("protocol"); put_i(zdem_q3_protocol(p));
+    put_key("messages"); put_u(r.index);
+    put_key("first_sequence"); put_i(q3.first_sequence);
+    put_key("gamestates"); put_u(zdem_q3_gamestate_count(p));
+    put_key("snapshots"); put_u(q3.snapshots);
+    put_key("invalid_snapshots"); put_u(zdem_q3_invalid_snapshot_count(p));
+    put_key("first_server_time");
+    if (q3.have_time) put_i(q3.first_time); else put_s("null");
+    put_key("last_server_time");
+    if (q3.have_time) put_i(q3.last_time); else put_s("null");
+    put_key("map"); put_jcstr(q3.map);
+    put_key("client_num"); put_i(q3.client_num);
+    put_key("baselines"); put_u(q3.baselines);
+    put_key("server_commands"); put_u(q3.commands);
+    put_key("obituaries"); put_u(q3.obituaries);
+    put_key("chats"); put_u(q3.chats);
+    put_key("end_marker"); put_bool(r.ended);
+    put_key("trailing_bytes"); put_u(r.trailing);
+    put_key("players");
+    put_c('{');
+    for (i = 0, first = 1; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        if (!q3.have_player[i])
+            continue;
+        if (!first)
+            put_c(',');
+        put_c('"');
+        put_u((uint64_t)i);
+        put_s("\":");
+        put_jcstr(q3.players[i]);
+        first = 0;
+    }
+    put_c('}');
+    if (q3.player_truncated) {
+        put_key("mcu_players_truncated");
+        put_bool(1);
+    }
+    put_key("error");
+    if (st != ZDEM_OK)
+        put_jcstr(err.msg);
+    else
+        put_s("null");
+    put_key("mcu_state_bytes"); put_u(need);
+    put_s("}\n");
+    return 0;
+}
+
+/* ------------------------------------------------------------ Teeworlds */
+#define TW_MAX_CLIENTS 64
+
+typedef struct tw_player {
+    uint8_t seen;
+    char name[17];
+    char clan[13];
+} tw_player;
+
+static tw_player tw_players[TW_MAX_CLIENTS];
+
+static void tw_track_players(const tw_snap *s)
+{
+    uint32_t i;
+    for (i = 0; i < s->num_items; i++) {
+        int id = tw_snap_id(s, i);
+        tw_obj_client_info ci;
+        if (tw_snap_type(s, i) != TW_OBJ_CLIENT_INFO || id < 0 || id >= TW_MAX_CLIENTS)
+            continue;
+        tw_obj_client_info_decode(tw_snap_data(s, i), s->len[i], &ci);
+        tw_players[id].seen = 1;
+        memcpy(tw_players[id].name, ci.name, sizeof tw_players[id].name);
+        memcpy(tw_players[id].clan, ci.clan, sizeof tw_players[id].clan);
+    }
+}
+
+static void put_view(tw_str s) { put_json(s.p, s.n); }
+
+static int run_teeworlds(const mcu_demo *d)
+{
+    size_t have;
+    tw_reader *rd = arena(sizeof(tw_reader), &have);
+    const tw_demo_info *in;
+    zdem_error err;
+    tw_event ev;
+    int rc, i, first_p;
+    uint32_t counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0, unknown = 0;
+    int32_t first = 0, last = 0;
+    int have_tick = 0;
+
+    memset(tw_players, 0, sizeof tw_players);
+    zdem_error_clear(&err);
+    if (!rd) {
+        begin_line(d->name);
+        put_s(",\"mcu_error\":\"arena too small\"}\n");
+        return 1;
+    }
+    if (sizeof(tw_reader) > arena_peak)
+        arena_peak = sizeof(tw_reader);
+    if (tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
+        begin_line(d->name);
+        put_key("error");
+        put_jcstr(err.msg);
+        put_s("}\n");
+        return 1;
+    }
+    in = &rd->info;
+    while ((rc = tw_reader_next(rd, &ev, &err)) == 1) {
+        if (ev.chunk.kind >= 0 && ev.chunk.kind < 5)
+            counts[ev.chunk.kind]++;
+        if (ev.chunk.kind == TW_CHUNK_TICK) {
+            if (!have_tick)
+                first = ev.chunk.tick;
+            have_tick = 1;
+            last = ev.chunk.tick;
+            keyframes += (uint32_t)ev.chunk.keyframe;
+        } else if (ev.chunk.kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+            if (!ev.desc)
+                unknown++;
+            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_CHAT)
+                chat++;
+            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_KILL_MSG)
+                kills++;
+        } else if (ev.snap) {
+            tw_track_players(ev.snap);
+        }
+    }
+
+    begin_line(d->name);
+    put_s(",\"format\":\"teeworlds\"");
+    put_key("version"); put_u(in->version);
+    put_key("net_version"); put_view(in->net_version);
+    put_key("map_name"); put_view(in->map_name);
+    put_key("map_size"); put_u(in->map_size);
+    put_key("map_crc"); put_u(in->map_crc);
+    put_key("map_sha256");
+    if (in->has_sha256) {
+        put_c('"');
+        put_hex(in->map_sha256, 32);
+        put_c('"');
+    } else {
+        put_s("null");
+    }
+    put_key("map_crc_ok"); put_bool(tw_demo_map_crc_ok(in));
+    put_key("map_sha256_ok");
+    if (in->has_sha256) put_bool(tw_demo_map_sha256_ok(in)); else put_s("null");
+    put_key("type"); put_view(in->type);
+    put_key("length"); put_i(in->length);
+    put_key("timestamp"); put_view(in->timestamp);
+    put_key("timeline_markers");
+    put_c('[');
+    for (i = 0; i < in->num_timeline_markers; i++) {
+        if (i)
+            put_c(',');
+        put_i(in->timeline_markers[i]);
+    }
+    put_c(']');
+    put_key("first_tick");
+    if (have_tick) put_i(first); else put_s("null");
+    put_key("last_tick");
+    if (have_tick) put_i(last); else put_s("null");
+    put_key("tick_markers"); put_u(counts[TW_CHUNK_TICK]);
+    put_key("keyframes"); put_u(keyframes);
+    put_key("chunks");
+    put_s("{\"snapshot\":"); put_u(counts[TW_CHUNK_SNAPSHOT]);
+    put_s(",\"message\":"); put_u(counts[TW_CHUNK_MESSAGE]);
+    put_s(",\"delta\":"); put_u(counts[TW_CHUNK_DELTA]);
+    put_c('}');
+    put_key("map_offset"); put_u(in->map_offset);
+    put_key("data_offset"); put_u(in->data_offset);
+    put_key("chat"); put_u(chat);
+    put_key("kills"); put_u(kills);
+    put_key("unknown_messages"); put_u(unknown);
+    put_key("players");
+    put_c('[');
+    for (i = 0, first_p = 1; i < TW_MAX_CLIENTS; i++) {
+        if (!tw_players[i].seen)
+            continue;
+        put_s(first_p ? "{\"id\":" : ",{\"id\":");
+        put_i(i);
+        put_s(",\"name\":");
+        put_jcstr(tw_players[i].name);
+        put_s(",\"clan\":");
+        put_jcstr(tw_players[i].clan);
+        put_c('}');
+        first_p = 0;
+    }
+    put_c(']');
+    put_key("error");
+    if (rc < 0)
+        put_jcstr(err.msg);
+    else
+        put_s("null");
+    put_key("mcu_state_bytes"); put_u(sizeof(tw_reader));
+    put_s("}\n");
+    return rc < 0;
+}
+
+/* ------------------------------------------------------------ main */
+static size_t stack_used(void)
+{
+    const uint32_t *w = (const uint32_t *)(void *)__stack_limit;
+    const uint32_t *top = (const uint32_t *)(void *)__stack_top;
+    while (w < top && *w == 0xA5A5A5A5u)
+        w++;
+    return (size_t)((const uint8_t *)top - (const uint8_t *)w);
+}
+
+int main(void)
+{
+    uint32_t i;
+    int bad = 0;
+    for (i = 0; i < zdem_mcu_demo_count; i++) {
+        const mcu_demo *d = &zdem_mcu_demos[i];
+        if (d->size >= 7 && memcmp(d->data, "TWDEMO\0", 7) == 0)
+            bad |= run_teeworlds(d);
+        else
+            bad |= run_quake3(d);
+    }
+    put_s("{\"mcu\":\"memory\"");
+    put_key("data"); put_u((size_t)(__data_end - __data_start));
+    put_key("bss"); put_u((size_t)(__bss_end - __bss_start));
+    put_key("arena_available"); put_u((size_t)(__arena_end - __arena_start));
+    put_key("arena_used"); put_u(arena_peak);
+    put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
+    put_key("tw_reader_size"); put_u(sizeof(tw_reader));
+    put_key("tw_snapstate_size"); put_u(sizeof(tw_snapstate));
+    put_key("stack_size"); put_u((size_t)(__stack_top - __stack_limit));
+    put_key("stack_used"); put_u(stack_used());
+    put_key("demos_flash"); put_u((size_t)(__demos_end - __demos_start));
+    put_s("}\n");
+    put_s(bad ? "zdem-mcu: FAIL\n" : "zdem-mcu: OK\n");
+    flush();
+    return bad;
+}
