@@ -1,0 +1,31 @@
+/* Source 2 field paths: the Huffman-coded operations that name which
+ * fields of an entity an update carries. Decoded through the generated
+ * 8-bit lookup table (generated/source2_fields.c, 590 bytes). */
+#ifndef ZDEM_SOURCE2_FIELDPATH_H
+#define ZDEM_SOURCE2_FIELDPATH_H
+
+#include <stdint.h>
+#include "zdem_bits.h"
+#include "zdem_error.h"
+
+#define ZDEM_S2_FP_MAX_DEPTH 7
+/* Largest path component accepted; real serializers stay far below. */
+#define ZDEM_S2_FP_MAX_INDEX 16383
+
+typedef struct zdem_s2_fp {
+    uint16_t path[ZDEM_S2_FP_MAX_DEPTH];
+    uint8_t depth; /* 1..7 */
+} zdem_s2_fp;
+
+/* Reads one operation code (0..39) through the lookup table; -1 when the
+ * bits run out. */
+int zdem_s2_fp_read_op(zdem_bits *br);
+
+/* Reads field-path operations until FieldPathEncodeFinish, storing every
+ * path in out[0..cap). *n receives the count. ZDEM_ERR_LIMIT when more than
+ * cap paths or a path deeper than 7; ZDEM_ERR_CORRUPT for a component out
+ * of range; ZDEM_ERR_TRUNCATED when the bits run out. */
+zdem_status zdem_s2_fp_read_all(zdem_bits *br, zdem_s2_fp *out, uint32_t cap,
+                                uint32_t *n, zdem_error *err);
+
+#endif

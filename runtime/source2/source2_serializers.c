@@ -1,0 +1,548 @@
+/* Serializers (CDemoSendTables -> CSVCMsg_FlattenedSerializer) and class
+ * info (CDemoClassInfo). Names are copied into the arena; everything a
+ * field needs for decoding is resolved here, once. */
+#include "source2_state_int.h"
+#ifdef S2_DEBUG
+#include <stdio.h>
+#endif
+
+static const zdem_s2_fdec fd_bool = {ZDEM_S2_DEC_BOOL, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+static const zdem_s2_fdec fd_count = {ZDEM_S2_DEC_UVAR32, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+
+typedef struct s2_sym {
+    uint32_t off;
+    uint32_t len;
+} s2_sym;
+
+typedef struct type_parts {
+    const char *base;
+    size_t base_len;
+    const char *arg; /* template argument */
+    size_t arg_len;
+    const char *bound; /* array bound text */
+    size_t bound_len;
+    int pointer;
+} type_parts;
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static void trim(const char **p, size_t *n)
+{
+    while (*n && is_space(**p)) {
+        (*p)++;
+        (*n)--;
+    }
+    while (*n && is_space((*p)[*n - 1]))
+        (*n)--;
+}
+
+static void parse_type(const char *t, size_t n, type_parts *tp)
+{
+    size_t i;
+    memset(tp, 0, sizeof *tp);
+    trim(&t, &n);
+    if (n && t[n - 1] == '*') {
+        tp->pointer = 1;
+        n--;
+        trim(&t, &n);
+    }
+    if (n && t[n - 1] == ']') {
+        for (i = n; i-- > 0;) {
+            if (t[i] == '[') {
+                tp->bound = t + i + 1;
+                tp->bound_len = n - i - 2;
+                trim(&tp->bound, &tp->bound_len);
+                n = i;
+                trim(&t, &n);
+                break;
+            }
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (t[i] == '<') {
+            size_t j = n;
+            while (j > i && t[j - 1] != '>')
+                j--;
+            tp->base = t;
+            tp->base_len = i;
+            trim(&tp->base, &tp->base_len);
+            if (j > i + 1) {
+                tp->arg = t + i + 1;
+                tp->arg_len = j - i - 2;
+                trim(&tp->arg, &tp->arg_len);
+            }
+            return;
+        }
+    }
+    tp->base = t;
+    tp->base_len = n;
+}
+
+static uint32_t parse_bound(const char *b, size_t n)
+{
+    uint32_t v = 0;
+    size_t i;
+    if (!n)
+        return 0;
+    for (i = 0; i < n; i++) {
+        if (b[i] < '0' || b[i] > '9')
+            return zdem_s2_array_size(b, n);
+        v = v * 10u + (uint32_t)(b[i] - '0');
+        if (v > 0xFFFFFu)
+            return 0;
+    }
+    return v;
+}
+
+typedef struct raw_field {
+    int32_t type_sym, name_sym, bit_count, flags, ser_sym, ser_ver, enc_sym;
+    float low, high;
+} raw_field;
+
+static zdem_status parse_field(const uint8_t *p, size_t n, raw_field *f)
+{
+    zdem_s2pb r;
+    zdem_s2pb_field pf;
+    zdem_status st = ZDEM_OK;
+    int k;
+    memset(f, 0, sizeof *f);
+    /* proto2 defaults: an omitted symbol field means symbol 0 */
+    f->ser_sym = f->enc_sym = -1;
+    zdem_s2pb_init(&r, p, n);
+    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
+        switch (pf.num) {
+        case 1: f->type_sym = (int32_t)pf.v; break;
+        case 2: f->name_sym = (int32_t)pf.v; break;
+        case 3: f->bit_count = (int32_t)pf.v; break;
+        case 4: f->low = zdem_s2pb_float(&pf); break;
+        case 5: f->high = zdem_s2pb_float(&pf); break;
+        case 6: f->flags = (int32_t)pf.v; break;
+        case 7: f->ser_sym = (int32_t)pf.v; break;
+        case 8: f->ser_ver = (int32_t)pf.v; break;
+        case 10: f->enc_sym = (int32_t)pf.v; break;
+        default: break;
+        }
+    }
+    return k < 0 ? st : ZDEM_OK;
+}
+
+static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
+{
+    s->stats.unknown_types++;
+    if (!s->stats.first_unknown_type) {
+        s->stats.first_unknown_type = name;
+        s->stats.first_unknown_type_len = (uint32_t)len;
+    }
+}
+
+/* Sets model and decoders of f from its type string, encoder and ranges. */
+static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
+                        const char *enc, size_t enc_len)
+{
+    type_parts tp;
+    zdem_s2_dec dec;
+    zdem_s2_enc ek = ZDEM_S2_ENC_NONE;
+    const char *tname = (const char *)s->base + f->type;
+    parse_type(tname, f->type_len, &tp);
+    dec = zdem_s2_type_decoder(tp.base, tp.base_len);
+    if (enc && enc_len) {
+        ek = zdem_s2_encoder_kind(enc, enc_len);
+        if (ek == ZDEM_S2_ENC_UNKNOWN) {
+            s->stats.unknown_encoders++;
+            ek = ZDEM_S2_ENC_NONE;
+        }
+    }
+    f->count = parse_bound(tp.bound, tp.bound_len);
+    f->model = S2_M_SIMPLE;
+    if (rf->ser_sym >= 0) {
+        /* Pointers and components carry a presence bit; everything else
+         * with a nested serializer (vectors, arrays of structs, and types
+         * named after the field) indexes an element before the field. */
+        if (!tp.pointer && dec != ZDEM_S2_DEC_POINTER) {
+            f->model = S2_M_VAR_TABLE;
+            f->fd = fd_count;
+        } else {
+            f->model = S2_M_FIXED_TABLE;
+            f->fd = fd_bool;
+        }
+        return;
+    }
+    if (tp.bound_len && !(tp.base_len == 4 && memcmp(tp.base, "char", 4) == 0)) {
+        f->model = S2_M_FIXED_ARRAY;
+        if (!f->count)
+            f->count = ZDEM_S2_FP_MAX_INDEX + 1u; /* unknown bound: any index */
+    } else if (dec == ZDEM_S2_DEC_VECTOR) {
+        type_parts ep;
+        f->model = S2_M_VAR_ARRAY;
+        parse_type(tp.arg ? tp.arg : "", tp.arg_len, &ep);
+        dec = zdem_s2_type_decoder(ep.base, ep.base_len);
+        if (dec == ZDEM_S2_DEC_UNKNOWN || dec == ZDEM_S2_DEC_VECTOR) {
+            note_unknown_type(s, ep.base, ep.base_len);
+            f->unknown = 1;
+            dec = ZDEM_S2_DEC_UNKNOWN;
+        }
+    }
+    if (dec == ZDEM_S2_DEC_UNKNOWN && !f->unknown) {
+        note_unknown_type(s, tp.base, tp.base_len);
+        f->unknown = 1;
+    }
+    if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
+                           rf->flags))
+        s->stats.unknown_encoders++;
+}
+
+static uint32_t hash_u64(uint64_t k)
+{
+    k *= 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(k >> 32);
+}
+
+static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
+                                  zdem_error *err)
+{
+    zdem_s2pb r;
+    zdem_s2pb_field pf;
+    zdem_status st = ZDEM_OK;
+    uint32_t nsym = 0, nfld = 0, nser = 0, i, si, fi;
+    uint32_t syms_off, hash_off = 0, hash_cap = 0;
+    s2_sym *syms;
+    int k;
+
+    zdem_s2pb_init(&r, p, n);
+    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
+        if (pf.wire != 2)
+            continue;
+        if (pf.num == 1)
+            nser++;
+        else if (pf.num == 2)
+            nsym++;
+        else if (pf.num == 3)
+            nfld++;
+    }
+    if (k < 0)
+        return zdem_fail(err, st, (uint64_t)(r.p - p), "bad protobuf in CSVCMsg_FlattenedSerializer");
+
+    syms_off = s2_alloc(s, (size_t)nsym * sizeof(s2_sym) + 8u);
+    s->fields = (s2_field *)s2_ptr(s, s2_alloc(s, (size_t)nfld * sizeof(s2_field) + 8u));
+    s->sers = (s2_ser *)s2_ptr(s, s2_alloc(s, (size_t)nser * sizeof(s2_ser) + 8u));
+    if (!syms_off || !s->fields || !s->sers)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+    syms = (s2_sym *)s2_ptr(s, syms_off);
+
+    /* symbols */
+    zdem_s2pb_init(&r, p, n);
+    i = 0;
+    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
+        if (pf.num == 2 && pf.wire == 2) {
+            uint32_t off = s2_alloc(s, pf.len + 1u);
+            if (!off)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer symbols");
+            memcpy(s->base + off, pf.ptr, pf.len);
+            s->base[off + pf.len] = 0;
+            syms[i].off = off;
+            syms[i].len = pf.len;
+            i++;
+        }
+    }
+#define SYM_OK(x) ((x) >= 0 && (uint32_t)(x) < nsym)
+    /* fields */
+    zdem_s2pb_init(&r, p, n);
+    fi = 0;
+    si = 0;
+    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
+        if (pf.wire != 2)
+            continue;
+        if (pf.num == 3) {
+            raw_field rf;
+            s2_field *f = &s->fields[fi++];
+            memset(f, 0, sizeof *f);
+            f->ser = -1;
+            if (parse_field(pf.ptr, pf.len, &rf) != ZDEM_OK)
+                return zdem_fail(err, ZDEM_ERR_CORRUPT, (uint64_t)(pf.ptr - p), "bad serializer field");
+            if (SYM_OK(rf.name_sym)) {
+                f->name = syms[rf.name_sym].off;
+                f->name_len = (uint16_t)(syms[rf.name_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.name_sym].len);
+            }
+#ifdef S2_DEBUG
+            if (SYM_OK(rf.name_sym) && syms[rf.name_sym].len == 15 && !memcmp(s->base + syms[rf.name_sym].off, "m_SpeechBubbles", 15))
+                fprintf(stderr, "speech: type_sym %d name_sym %d nsym %u ser %d enc %d\n", rf.type_sym, rf.name_sym, nsym, rf.ser_sym, rf.enc_sym);
+#endif
+            if (SYM_OK(rf.type_sym)) {
+                f->type = syms[rf.type_sym].off;
+                f->type_len = (uint16_t)(syms[rf.type_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.type_sym].len);
+            } else {
+                f->type = f->name; /* no type: decodes as unknown */
+                f->type_len = 0;
+            }
+            if (!SYM_OK(rf.ser_sym))
+                rf.ser_sym = -1;
+            f->ser_sym = rf.ser_sym;
+            f->ser_ver = rf.ser_ver;
+            setup_field(s, f, &rf,
+                        SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
+                        SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0);
+        } else if (pf.num == 1) {
+            s2_ser *sr = &s->sers[si++];
+            zdem_s2pb r2;
+            zdem_s2pb_field f2;
+            uint32_t cnt = 0, *idx;
+            memset(sr, 0, sizeof *sr);
+            sr->name_sym = -1;
+            /* count field indexes (packed or not) */
+            zdem_s2pb_init(&r2, pf.ptr, pf.len);
+            while ((k = zdem_s2pb_next(&r2, &f2, &st)) > 0) {
+                if (f2.num == 1)
+                    sr->name_sym = (int32_t)f2.v;
+                else if (f2.num == 2)
+                    sr->version = (int32_t)f2.v;
+                else if (f2.num == 3) {
+                    if (f2.wire == 2) {
+                        const uint8_t *q = f2.ptr, *qe = f2.ptr + f2.len;
+                        uint64_t v;
+                        while (q < qe && zdem_varuint64(&q, qe, &v) == ZDEM_OK)
+                            cnt++;
+                    } else
+                        cnt++;
+                }
+            }
+            if (k < 0)
+                return zdem_fail(err, st, (uint64_t)(pf.ptr - p), "bad serializer");
+            sr->fields = s2_alloc(s, (size_t)cnt * 4u + 4u);
+            if (!sr->fields)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+            idx = (uint32_t *)s2_ptr(s, sr->fields);
+            zdem_s2pb_init(&r2, pf.ptr, pf.len);
+            while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
+                if (f2.num != 3)
+                    continue;
+                if (f2.wire == 2) {
+                    const uint8_t *q = f2.ptr, *qe = f2.ptr + f2.len;
+                    uint64_t v;
+                    while (q < qe && zdem_varuint64(&q, qe, &v) == ZDEM_OK && sr->nfields < cnt)
+                        idx[sr->nfields++] = (uint32_t)v;
+                } else if (sr->nfields < cnt)
+                    idx[sr->nfields++] = (uint32_t)f2.v;
+            }
+            /* An index past the field list would be hostile: clamp it out. */
+            for (i = 0; i < sr->nfields; i++)
+                if (idx[i] >= nfld)
+                    idx[i] = 0xFFFFFFFFu;
+            if (SYM_OK(sr->name_sym)) {
+                sr->name = syms[sr->name_sym].off;
+                sr->name_len = (uint16_t)(syms[sr->name_sym].len > 0xFFFFu ? 0xFFFFu : syms[sr->name_sym].len);
+            }
+        }
+    }
+    s->nfields = fi;
+    s->nsers = si;
+
+    /* Nested serializers: (name symbol, version) -> index via a temporary
+     * open-addressing table. */
+    hash_cap = 16;
+    while (hash_cap < nser * 2u + 2u)
+        hash_cap <<= 1;
+    hash_off = s2_pool_alloc(s, (size_t)hash_cap * 4u);
+    if (!hash_off)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
+    {
+        uint32_t *h = (uint32_t *)s2_ptr(s, hash_off);
+        memset(h, 0xFF, (size_t)hash_cap * 4u);
+        for (i = 0; i < si; i++) {
+            uint64_t key = ((uint64_t)(uint32_t)s->sers[i].name_sym << 32) | (uint32_t)s->sers[i].version;
+            uint32_t j = hash_u64(key) & (hash_cap - 1u);
+            while (h[j] != 0xFFFFFFFFu)
+                j = (j + 1u) & (hash_cap - 1u);
+            h[j] = i;
+        }
+        for (i = 0; i < fi; i++) {
+            s2_field *f = &s->fields[i];
+            uint64_t key;
+            uint32_t j;
+            if (f->ser_sym < 0)
+                continue;
+            key = ((uint64_t)(uint32_t)f->ser_sym << 32) | (uint32_t)f->ser_ver;
+            j = hash_u64(key) & (hash_cap - 1u);
+            while (h[j] != 0xFFFFFFFFu) {
+                const s2_ser *c = &s->sers[h[j]];
+                if (c->name_sym == f->ser_sym && c->version == f->ser_ver) {
+                    f->ser = (int32_t)h[j];
+                    break;
+                }
+                j = (j + 1u) & (hash_cap - 1u);
+            }
+            if (f->ser < 0) {
+                /* Nested serializer missing: keep the field readable as a
+                 * present bit, report it. */
+                note_unknown_type(s, (const char *)s->base + f->type, f->type_len);
+                f->unknown = 1;
+            }
+        }
+        s2_pool_free(s, hash_off, (size_t)hash_cap * 4u);
+    }
+    s->stats.serializers = si;
+    s->stats.fields = fi;
+    s->have_sendtables = 1;
+    return ZDEM_OK;
+#undef SYM_OK
+}
+
+zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                        zdem_error *err)
+{
+    zdem_s2pb r;
+    zdem_s2pb_field pf;
+    zdem_status st = ZDEM_OK;
+    int k;
+    if (s->have_sendtables)
+        return ZDEM_OK; /* one set per demo; later copies are ignored */
+    zdem_s2pb_init(&r, msg, n);
+    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
+        if (pf.num == 1 && pf.wire == 2) {
+            const uint8_t *q = pf.ptr, *qe = pf.ptr + pf.len;
+            uint32_t len;
+            if (zdem_varuint32(&q, qe, &len) != ZDEM_OK || len > (size_t)(qe - q))
+                return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, (uint64_t)(q - msg),
+                                 "bad length prefix in CDemoSendTables");
+            return load_flattened(s, q, len, err);
+        }
+    }
+    if (k < 0)
+        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoSendTables");
+    return ZDEM_OK;
+}
+
+static int32_t find_serializer(const zdem_s2_state *s, const uint8_t *name,
+                               uint32_t len)
+{
+    uint32_t i;
+    int32_t best = -1;
+    for (i = 0; i < s->nsers; i++) {
+        const s2_ser *sr = &s->sers[i];
+        if (sr->name_len == len && memcmp(s->base + sr->name, name, len) == 0) {
+            if (best < 0 || sr->version > s->sers[best].version)
+                best = (int32_t)i;
+        }
+    }
+    return best;
+}
+
+zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                         zdem_error *err)
+{
+    zdem_s2pb r, r2;
+    zdem_s2pb_field pf, f2;
+    zdem_status st = ZDEM_OK;
+    uint32_t maxid = 0, count = 0;
+    int k;
+    if (s->classes)
+        return ZDEM_OK; /* first one wins */
+    zdem_s2pb_init(&r, msg, n);
+    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
+        if (pf.num != 1 || pf.wire != 2)
+            continue;
+        zdem_s2pb_init(&r2, pf.ptr, pf.len);
+        while (zdem_s2pb_next(&r2, &f2, &st) > 0)
+            if (f2.num == 1 && f2.v < 65536u && f2.v + 1u > maxid)
+                maxid = (uint32_t)f2.v + 1u;
+        count++;
+    }
+    if (k < 0)
+        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoClassInfo");
+    s->classes = (s2_class *)s2_ptr(s, s2_alloc(s, (size_t)maxid * sizeof(s2_class) + 8u));
+    if (!s->classes)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for classes");
+    memset(s->classes, 0, (size_t)maxid * sizeof(s2_class));
+    {
+        uint32_t i;
+        for (i = 0; i < maxid; i++)
+            s->classes[i].ser = -1;
+    }
+    s->nclasses = maxid;
+    zdem_s2pb_init(&r, msg, n);
+    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
+        int64_t id = -1;
+        const uint8_t *name = 0;
+        uint32_t name_len = 0;
+        if (pf.num != 1 || pf.wire != 2)
+            continue;
+        zdem_s2pb_init(&r2, pf.ptr, pf.len);
+        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
+            if (f2.num == 1)
+                id = (int64_t)f2.v;
+            else if (f2.num == 2 && f2.wire == 2) {
+                name = f2.ptr;
+                name_len = f2.len;
+            }
+        }
+        if (id >= 0 && id < (int64_t)maxid && name) {
+            s2_class *c = &s->classes[id];
+            uint32_t off = s2_alloc(s, name_len + 1u);
+            if (!off)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for class names");
+            memcpy(s->base + off, name, name_len);
+            s->base[off + name_len] = 0;
+            c->name = off;
+            c->name_len = (uint16_t)(name_len > 0xFFFFu ? 0xFFFFu : name_len);
+            c->ser = find_serializer(s, name, name_len);
+            s->nclass_names++;
+        }
+    }
+    (void)count;
+    s->stats.classes = s->nclass_names;
+    if (!s->class_bits) {
+        uint32_t b = 0;
+        while ((1u << b) <= maxid && b < 31u)
+            b++;
+        s->class_bits = b ? b : 1u;
+    }
+    s->baseline_dirty = 1;
+    return ZDEM_OK;
+}
+
+const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
+                               const zdem_s2_fp *fp)
+{
+    unsigned pos = 0;
+    while (ser >= 0 && (uint32_t)ser < s->nsers) {
+        const s2_ser *sr = &s->sers[ser];
+        const uint32_t *idx = (const uint32_t *)(s->base + sr->fields);
+        const s2_field *f;
+        unsigned rem;
+        uint32_t i;
+        if (pos >= fp->depth)
+            return 0;
+        i = fp->path[pos];
+        if (i >= sr->nfields || idx[i] >= s->nfields)
+            return 0;
+        f = &s->fields[idx[i]];
+        rem = fp->depth - pos - 1u;
+        switch (f->model) {
+        case S2_M_SIMPLE:
+            return rem == 0 ? &f->fd : 0;
+        case S2_M_FIXED_ARRAY:
+            return rem == 1 ? &f->fd : 0;
+        case S2_M_VAR_ARRAY:
+            if (rem == 0)
+                return &fd_count;
+            return rem == 1 ? &f->fd : 0;
+        case S2_M_FIXED_TABLE:
+            if (rem == 0)
+                return &fd_bool;
+            ser = f->ser;
+            pos += 1;
+            break;
+        case S2_M_VAR_TABLE:
+            if (rem <= 1)
+                return &fd_count;
+            ser = f->ser;
+            pos += 2;
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,229 @@
+/* Source 2 game state: string tables, serializers, entities, game events,
+ * chat and combat log, for Dota 2, CS2 and Deadlock.
+ *
+ * All state lives in one caller-provided arena; nothing is allocated.
+ * zdem_s2_state_usage() reports the high-water marks, so a caller can run a
+ * demo once with a generous arena and learn what it needs. Unknown classes,
+ * field types and encoders never stop the parse: they fall back to a
+ * generic decoder and are counted in zdem_s2_stats. */
+#ifndef ZDEM_SOURCE2_STATE_H
+#define ZDEM_SOURCE2_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+#include "source2_demo.h"
+#include "source2_fieldpath.h"
+#include "source2_fielddecode.h"
+
+/* Inner message ids the state layer consumes. */
+enum {
+    ZDEM_S2_NET_TICK = 4,
+    ZDEM_S2_SVC_SERVERINFO = 40,
+    ZDEM_S2_SVC_CREATESTRINGTABLE = 44,
+    ZDEM_S2_SVC_UPDATESTRINGTABLE = 45,
+    ZDEM_S2_SVC_PACKETENTITIES = 55,
+    ZDEM_S2_GE_GAMEEVENTLIST = 205,
+    ZDEM_S2_GE_GAMEEVENT = 207,
+    ZDEM_S2_UM_SAYTEXT = 117,
+    ZDEM_S2_UM_SAYTEXT2 = 118,
+    ZDEM_S2_DOTA_UM_CHATEVENT = 466,
+    ZDEM_S2_DOTA_UM_COMBATLOGDATAHLTV = 554,
+    ZDEM_S2_DOTA_UM_COMBATLOGBULKDATA = 603,
+    ZDEM_S2_DOTA_UM_CHATMESSAGE = 612
+};
+
+typedef struct zdem_s2_state zdem_s2_state;
+
+/* ---- values ------------------------------------------------------------- */
+
+typedef struct zdem_s2_value {
+    uint8_t kind; /* zdem_s2_vkind */
+    uint8_t n;    /* vector components */
+    union {
+        uint64_t u;
+        int64_t i;
+        double d;
+        float f[4];
+    } v;
+    const uint8_t *s; /* string bytes (valid until the next state change) */
+    uint32_t len;
+} zdem_s2_value;
+
+/* ---- entities ------------------------------------------------------------ */
+typedef struct zdem_s2_entity {
+    int32_t index;    /* entity index */
+    int32_t class_id; /* -1: free slot */
+    uint32_t serial;
+    int active;       /* in the PVS */
+    const char *class_name;
+    uint32_t class_name_len;
+} zdem_s2_entity;
+
+enum {
+    ZDEM_S2_ENT_CREATED = 1,
+    ZDEM_S2_ENT_UPDATED = 2,
+    ZDEM_S2_ENT_LEFT = 4,    /* left the PVS */
+    ZDEM_S2_ENT_DELETED = 8
+};
+
+/* ---- events -------------------------------------------------------------- */
+typedef enum zdem_s2_evtype {
+    ZDEM_S2_EV_GAME_EVENT = 0,
+    ZDEM_S2_EV_CHAT = 1,
+    ZDEM_S2_EV_COMBAT_LOG = 2
+} zdem_s2_evtype;
+
+#define ZDEM_S2_EVENT_MAX_KEYS 48
+
+typedef struct zdem_s2_event_key {
+    const char *name;
+    uint32_t name_len;
+    zdem_s2_value value;
+} zdem_s2_event_key;
+
+typedef struct zdem_s2_event {
+    zdem_s2_evtype type;
+    int32_t tick;
+    const char *name;  /* game event name, "chat", or the combat log type */
+    uint32_t name_len;
+    int32_t event_id;  /* game events: descriptor id */
+    uint32_t nkeys;
+    zdem_s2_event_key keys[ZDEM_S2_EVENT_MAX_KEYS];
+} zdem_s2_event;
+
+/* ---- configuration ------------------------------------------------------- */
+typedef zdem_status (*zdem_s2_entity_fn)(void *user, zdem_s2_state *s,
+                                         const zdem_s2_entity *e, unsigned ops,
+                                         const zdem_s2_fp *changed,
+                                         uint32_t nchanged);
+typedef zdem_status (*zdem_s2_event_fn)(void *user, zdem_s2_state *s,
+                                        const zdem_s2_event *ev);
+typedef zdem_status (*zdem_s2_tick_fn)(void *user, zdem_s2_state *s,
+                                       int32_t tick);
+
+typedef struct zdem_s2_config {
+    uint32_t max_entities;    /* entity index limit (default 16384) */
+    uint32_t max_field_paths; /* per entity update (default 8192) */
+    uint32_t tmp_size;        /* string-table decompression buffer (default 4 MiB) */
+    int skip_entities;        /* do not decode PacketEntities */
+    int skip_events;          /* do not decode game events / chat / combat log */
+    void *user;
+    zdem_s2_entity_fn on_entity; /* may be NULL */
+    zdem_s2_event_fn on_event;   /* may be NULL */
+    zdem_s2_tick_fn on_tick;     /* net_Tick and frame ticks; may be NULL */
+} zdem_s2_config;
+
+void zdem_s2_config_default(zdem_s2_config *cfg);
+
+/* Counters of what was decoded and of every fallback taken. */
+typedef struct zdem_s2_stats {
+    uint32_t serializers, fields, classes, string_tables;
+    uint32_t unknown_types;      /* fields whose base type is not in the table */
+    uint32_t unknown_encoders;   /* fields with an encoder we do not know */
+    uint32_t unknown_classes;    /* creates of a class id without serializer */
+    uint32_t bad_entity_packets; /* PacketEntities abandoned (reported, skipped) */
+    uint32_t bad_string_updates; /* string-table updates abandoned */
+    uint32_t unstored_fields;    /* values decoded but too deep/wide to store */
+    uint64_t entity_updates, fields_decoded, events, created, deleted;
+    const char *first_unknown_type; /* a static-lifetime pointer into the arena */
+    uint32_t first_unknown_type_len;
+    zdem_error first_entity_error;  /* why the first bad packet was abandoned */
+} zdem_s2_stats;
+
+typedef struct zdem_s2_usage {
+    size_t arena_used;  /* now */
+    size_t arena_peak;  /* high-water mark: the arena this demo needs */
+    uint32_t max_entity_index; /* highest entity index seen + 1 */
+    uint32_t max_field_paths;  /* most field paths in one update */
+} zdem_s2_usage;
+
+/* Bytes of arena the fixed part of the state takes for cfg (the rest holds
+ * serializers, tables and entity values). */
+size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg);
+
+/* Initializes the state in arena (8-byte aligned is best). */
+zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
+                               size_t arena_size, const zdem_s2_config *cfg,
+                               zdem_error *err);
+
+/* ---- feeding ------------------------------------------------------------- */
+/* One outer frame with its (decompressed) payload. scratch is used for
+ * inner messages that are not byte aligned. */
+zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
+                                const uint8_t *payload, size_t size,
+                                uint8_t *scratch, size_t scratch_cap,
+                                zdem_error *err);
+
+/* Whole file: header, every frame until the end. scratch as for
+ * zdem_s2_scratch_needed(). stop_tick >= 0 stops after the last frame at
+ * or before that tick. */
+zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
+                              size_t size, uint8_t *scratch, size_t scratch_cap,
+                              int64_t stop_tick, zdem_error *err);
+
+/* Seeking: parses the set-up frames (serializers, classes, signon), then
+ * jumps to the last DEM_FullPacket at or before tick without decoding the
+ * packets in between, then plays forward to tick. Falls back to a plain
+ * run when the demo has no usable full packet. */
+zdem_status zdem_s2_state_seek(zdem_s2_state *s, const uint8_t *file,
+                               size_t size, uint8_t *scratch,
+                               size_t scratch_cap, int64_t tick,
+                               zdem_error *err);
+
+/* ---- queries ------------------------------------------------------------- */
+int32_t zdem_s2_state_tick(const zdem_s2_state *s);
+void zdem_s2_state_stats(const zdem_s2_state *s, zdem_s2_stats *out);
+void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out);
+
+uint32_t zdem_s2_class_count(const zdem_s2_state *s);
+uint32_t zdem_s2_serializer_count(const zdem_s2_state *s);
+/* Class name for a class id (NULL if unknown). */
+const char *zdem_s2_class_name(const zdem_s2_state *s, int32_t class_id,
+                               uint32_t *len);
+
+uint32_t zdem_s2_string_table_count(const zdem_s2_state *s);
+/* Name and entry count of table i. */
+const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
+                                      uint32_t *entries);
+/* Entry j of table i: key and value views (NULL when absent). */
+int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
+                               const uint8_t **key, uint32_t *key_len,
+                               const uint8_t **val, uint32_t *val_len);
+/* Table index by name, or -1. */
+int zdem_s2_string_table_find(const zdem_s2_state *s, const char *name);
+
+/* Entities: count of live ones and iteration by index. */
+uint32_t zdem_s2_entity_count(const zdem_s2_state *s);
+uint32_t zdem_s2_entity_limit(const zdem_s2_state *s);
+/* 1 and *e filled when index holds a live entity. */
+int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e);
+
+/* Property by name: "m_iHealth", "CBodyComponent.m_cellX",
+ * "m_vecPlayerData.3.m_iszPlayerName". 1 = found. */
+int zdem_s2_entity_prop(const zdem_s2_state *s, int32_t index,
+                        const char *name, zdem_s2_value *out);
+/* Value at a field path (as given to the entity callback). 1 = found. */
+int zdem_s2_entity_prop_fp(const zdem_s2_state *s, int32_t index,
+                           const zdem_s2_fp *fp, zdem_s2_value *out);
+/* Calls fn for every stored property of an entity, in field-path order
+ * (fills name with the dotted property name; tmp holds the ordering). */
+typedef int (*zdem_s2_prop_fn)(void *user, const char *name,
+                               const zdem_s2_value *v);
+zdem_status zdem_s2_entity_props(const zdem_s2_state *s, int32_t index,
+                                 zdem_s2_prop_fn fn, void *user,
+                                 uint64_t *tmp, uint32_t tmp_cap,
+                                 zdem_error *err);
+/* Dotted name of the field at fp in an entity's class (into buf). */
+size_t zdem_s2_fp_name(const zdem_s2_state *s, int32_t class_id,
+                       const zdem_s2_fp *fp, char *buf, size_t cap);
+
+/* Game event descriptor count (CMsgSource1LegacyGameEventList). */
+uint32_t zdem_s2_event_descriptor_count(const zdem_s2_state *s);
+
+/* Player names (userinfo string table, then player controllers). */
+uint32_t zdem_s2_player_count(const zdem_s2_state *s);
+const uint8_t *zdem_s2_player_name(const zdem_s2_state *s, uint32_t i,
+                                   uint32_t *len);
+
+#endif

@@ -1,0 +1,181 @@
+/* Internals of the Source 2 state layer (shared by source2_state*.c,
+ * source2_stringtables.c, source2_serializers.c, source2_entities.c,
+ * source2_events.c). Not a public API. */
+#ifndef ZDEM_SOURCE2_STATE_INT_H
+#define ZDEM_SOURCE2_STATE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "source2_state.h"
+#include "source2_pbwire.h"
+#include "source2_fields.h"
+
+#define S2_MAX_TABLES 64
+#define S2_STRBUF 4096
+#define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
+
+/* Field models: how a field's sub-paths are laid out. */
+enum {
+    S2_M_SIMPLE = 0,
+    S2_M_FIXED_ARRAY, /* path+1: element index */
+    S2_M_VAR_ARRAY,   /* at depth: count; path+1: element */
+    S2_M_FIXED_TABLE, /* at depth: present bit; path+1: nested field */
+    S2_M_VAR_TABLE    /* at depth: count; path+1: element; path+2: nested field */
+};
+
+typedef struct s2_field {
+    uint32_t name;     /* arena offset of the name bytes */
+    uint32_t type;     /* arena offset of the type string */
+    uint16_t name_len, type_len;
+    int32_t ser;       /* nested serializer or -1 */
+    int32_t ser_sym, ser_ver; /* while loading */
+    uint32_t count;    /* fixed array bound, 0 = unknown */
+    uint8_t model;
+    uint8_t unknown;   /* type fell back to the generic decoder */
+    zdem_s2_fdec fd;   /* value, element or count decoder */
+} s2_field;
+
+typedef struct s2_ser {
+    uint32_t name;      /* arena offset */
+    uint16_t name_len;
+    int32_t name_sym, version;
+    uint32_t fields;    /* arena offset of uint32 field indexes */
+    uint32_t nfields;
+} s2_ser;
+
+typedef struct s2_class {
+    int32_t ser;        /* serializer, -1 unknown */
+    uint32_t name;      /* arena offset */
+    uint16_t name_len;
+    uint32_t baseline;  /* instancebaseline entry + 1, 0 = none */
+} s2_class;
+
+typedef struct s2_st_entry {
+    uint32_t key, key_len; /* arena offset, 0 = no key */
+    uint32_t val, val_len; /* arena offset, 0 = no value */
+} s2_st_entry;
+
+typedef struct s2_table {
+    char name[64];
+    uint32_t n, cap;
+    uint32_t entries; /* arena offset of s2_st_entry[cap] */
+    int user_data_fixed;
+    int32_t user_data_size_bits;
+    int32_t flags;
+    int varint_bitcounts;
+} s2_table;
+
+typedef struct s2_slot {
+    uint64_t key; /* 0 = empty; low 3 bits: flags */
+    uint64_t a, b;
+} s2_slot;
+
+#define S2_SLOT_STRING 1u
+
+typedef struct s2_ent {
+    int32_t cls;      /* -1 free */
+    uint32_t serial;
+    uint32_t tab;     /* arena offset of s2_slot[1 << tab_log2], 0 none */
+    uint8_t tab_log2;
+    uint8_t active;
+    uint32_t count;
+} s2_ent;
+
+typedef struct s2_evkey {
+    uint32_t name;
+    uint16_t name_len;
+    int16_t type;
+} s2_evkey;
+
+typedef struct s2_evdesc {
+    int32_t id;
+    uint32_t name;
+    uint16_t name_len;
+    uint32_t keys; /* arena offset of s2_evkey[nkeys] */
+    uint32_t nkeys;
+} s2_evdesc;
+
+struct zdem_s2_state {
+    zdem_s2_config cfg;
+    uint8_t *base;
+    size_t cap, used, peak;
+    uint32_t free_head[S2_POOL_CLASSES];
+
+    /* serializers and classes */
+    s2_field *fields;
+    uint32_t nfields;
+    s2_ser *sers;
+    uint32_t nsers;
+    s2_class *classes;
+    uint32_t nclasses; /* class ids 0..nclasses-1 */
+    uint32_t nclass_names; /* classes with a name */
+    uint32_t class_bits;
+    int have_sendtables;
+    int32_t max_classes; /* from ServerInfo, 0 unknown */
+    float tick_interval;
+
+    /* string tables */
+    s2_table tables[S2_MAX_TABLES];
+    uint32_t ntables;
+    int baseline_table;
+    int baseline_dirty;
+
+    /* entities */
+    s2_ent *ents;
+    uint32_t max_ents;
+    uint32_t live;
+    zdem_s2_fp *fps;
+    uint32_t max_fps;
+    uint8_t *tmp;
+    uint32_t tmp_size;
+
+    /* game events */
+    s2_evdesc *evd;
+    uint32_t nevd, evd_cap;
+
+    int32_t tick;
+    int in_fullpacket;
+    zdem_s2_stats stats;
+    zdem_s2_usage usage;
+    uint8_t strbuf[S2_STRBUF];
+    zdem_s2_event ev;
+};
+
+/* ---- arena (source2_state.c) -------------------------------------------- */
+/* Permanent allocation (never freed); 0 when the arena is full. */
+uint32_t s2_alloc(zdem_s2_state *s, size_t n);
+/* Pool blocks of size 2^k >= n, reusable after s2_pool_free. */
+uint32_t s2_pool_alloc(zdem_s2_state *s, size_t n);
+void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n);
+static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
+{
+    return off ? (void *)(s->base + off) : (void *)0;
+}
+
+/* ---- modules -------------------------------------------------------------- */
+zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+
+zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+/* Decoder for a field path in serializer ser, or NULL when the path does
+ * not name a field. */
+const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
+                               const zdem_s2_fp *fp);
+
+zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+void s2_entities_clear_all(zdem_s2_state *s);
+void s2_baseline_changed(zdem_s2_state *s);
+
+zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
+
+/* Packs a field path into a sortable hash key (0 when it does not fit). */
+uint64_t s2_fp_key(const zdem_s2_fp *fp);
+void s2_key_fp(uint64_t key, zdem_s2_fp *fp);
+
+#endif

@@ -1,0 +1,210 @@
+/* Source 2 state layer on the public corpus, checked against independent
+ * parsers: gem (peers/<file>.s2-gem.json: Dota 2 classes, serializers, string
+ * tables, live entities, players) and demoparser2 (peers/<file>.cs2-ref.json:
+ * game-event names), plus demofile-net's last ticks (EXPECTED.md A1). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "zdem_test.h"
+#include "source2_state.h"
+
+#define ARENA (64u << 20)
+
+typedef struct evnames {
+    char names[64][64];
+    int n;
+    uint64_t events;
+} evnames;
+
+static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
+{
+    evnames *en = (evnames *)user;
+    int i;
+    (void)s;
+    en->events++;
+    if (ev->type != ZDEM_S2_EV_GAME_EVENT || ev->name_len >= 64)
+        return ZDEM_OK;
+    for (i = 0; i < en->n; i++)
+        if (strlen(en->names[i]) == ev->name_len && memcmp(en->names[i], ev->name, ev->name_len) == 0)
+            return ZDEM_OK;
+    if (en->n < 64) {
+        memcpy(en->names[en->n], ev->name, ev->name_len);
+        en->names[en->n][ev->name_len] = 0;
+        en->n++;
+    }
+    return ZDEM_OK;
+}
+
+/* Tiny JSON helpers: good enough for the flat peer files. */
+static char *slurp(const char *path)
+{
+    size_t n;
+    uint8_t *b = zt_read_file(path, &n);
+    char *s;
+    if (!b)
+        return NULL;
+    s = realloc(b, n + 1);
+    if (!s) {
+        free(b);
+        return NULL;
+    }
+    s[n] = 0;
+    return s;
+}
+
+static long long json_int(const char *j, const char *key)
+{
+    char pat[128];
+    const char *p;
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(j, pat);
+    if (!p) {
+        snprintf(pat, sizeof pat, "\"%s\":", key);
+        p = strstr(j, pat);
+    }
+    if (!p)
+        return -1;
+    return strtoll(p + strlen(pat), NULL, 10);
+}
+
+static int contains_name(const evnames *en, const char *name, size_t len)
+{
+    int i;
+    for (i = 0; i < en->n; i++)
+        if (strlen(en->names[i]) == len && memcmp(en->names[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+static void check_file(const char *name, int is_dota)
+{
+    char rel[256], peer[256];
+    size_t size, scratch_need = 0;
+    uint8_t *file, *scratch, *arena;
+    zdem_s2_config cfg;
+    zdem_s2_state *s = NULL;
+    zdem_error err;
+    zdem_status st;
+    zdem_s2_stats stats;
+    evnames en;
+    char *gem, *ref;
+
+    snprintf(rel, sizeof rel, "source2/%s", name);
+    file = zt_read_file(zt_corpus_path(rel), &size);
+    CHECK(file != NULL);
+    if (!file)
+        return;
+    zdem_error_clear(&err);
+    CHECK_EQ_INT(zdem_s2_scratch_needed(file, size, &scratch_need, &err), ZDEM_OK);
+    scratch = malloc(scratch_need * 2 + 64);
+    arena = malloc(ARENA);
+    memset(&en, 0, sizeof en);
+    zdem_s2_config_default(&cfg);
+    cfg.user = &en;
+    cfg.on_event = on_event;
+    CHECK_EQ_INT(zdem_s2_state_init(&s, arena, ARENA, &cfg, &err), ZDEM_OK);
+    st = zdem_s2_state_run(s, file, size, scratch, scratch_need * 2 + 64, -1, &err);
+    CHECK_EQ_INT(st, ZDEM_OK);
+    if (st != ZDEM_OK)
+        fprintf(stderr, "  %s: %s at %llu\n", name, err.msg ? err.msg : "?", (unsigned long long)err.offset);
+    zdem_s2_state_stats(s, &stats);
+    fprintf(stderr, "%s: classes %u serializers %u fields %u tables %u live %u events %llu/%d bad_ent %u bad_st %u unknown_types %u (%.*s) enc %u unstored %u created %llu deleted %llu updates %llu tick %d\n",
+            name, zdem_s2_class_count(s), zdem_s2_serializer_count(s), stats.fields,
+            zdem_s2_string_table_count(s), zdem_s2_entity_count(s),
+            (unsigned long long)en.events, en.n, stats.bad_entity_packets,
+            stats.bad_string_updates, stats.unknown_types,
+            (int)stats.first_unknown_type_len, stats.first_unknown_type ? stats.first_unknown_type : "",
+            stats.unknown_encoders, stats.unstored_fields,
+            (unsigned long long)stats.created, (unsigned long long)stats.deleted,
+            (unsigned long long)stats.entity_updates, zdem_s2_state_tick(s));
+    if (stats.bad_entity_packets)
+        fprintf(stderr, "  first entity error: %s at bit %llu\n",
+                stats.first_entity_error.msg ? stats.first_entity_error.msg : "?",
+                (unsigned long long)stats.first_entity_error.offset);
+    /* No fallback on the real corpus: every packet decodes. */
+    CHECK_EQ_INT(stats.bad_entity_packets, 0);
+    CHECK_EQ_INT(stats.bad_string_updates, 0);
+
+    snprintf(peer, sizeof peer, "peers/%s.s2-gem.json", name);
+    gem = slurp(zt_corpus_path(peer));
+    snprintf(peer, sizeof peer, "peers/%s.cs2-ref.json", name);
+    ref = slurp(zt_corpus_path(peer));
+    CHECK(gem != NULL && ref != NULL);
+    if (gem) {
+        /* Classes and serializers come before gem's failure point, so they
+         * hold for every game. */
+        CHECK_EQ_INT(zdem_s2_class_count(s), json_int(gem, "entity_classes"));
+        CHECK_EQ_INT(zdem_s2_serializer_count(s), json_int(gem, "serializers"));
+        if (is_dota) {
+            const char *p = strstr(gem, "\"string_tables\": {");
+            uint32_t i;
+            CHECK_EQ_INT(zdem_s2_entity_count(s), json_int(gem, "live_entities_at_end"));
+            CHECK(p != NULL);
+            for (i = 0; p && i < zdem_s2_string_table_count(s); i++) {
+                uint32_t entries;
+                const char *tn = zdem_s2_string_table_info(s, i, &entries);
+                long long want = json_int(p, tn);
+                if (want != (long long)entries)
+                    fprintf(stderr, "  table %s: %u, gem %lld\n", tn, entries, want);
+                CHECK_EQ_INT(entries, want);
+            }
+            /* players: every name gem lists, in order */
+            {
+                const char *q = strstr(gem, "\"players\": [");
+                uint32_t k = 0;
+                while (q && (q = strstr(q, "{\"name\": \"")) != NULL) {
+                    const char *e;
+                    uint32_t len = 0;
+                    const uint8_t *nm;
+                    q += 10;
+                    e = strchr(q, '"');
+                    nm = zdem_s2_player_name(s, k++, &len);
+                    CHECK(nm != NULL && e != NULL && (size_t)(e - q) == len && memcmp(nm, q, len) == 0);
+                    if (nm)
+                        fprintf(stderr, "  player %.*s / %.*s\n", (int)len, (const char *)nm, (int)(e - q), q);
+                }
+                CHECK_EQ_INT(zdem_s2_player_count(s), k);
+            }
+        }
+    }
+    if (ref) {
+        /* every game-event name demoparser2 lists, and no others */
+        const char *p = strstr(ref, "\"game_events\":[");
+        int want = 0;
+        if (p) {
+            p += strlen("\"game_events\":[");
+            while (*p == '"') {
+                const char *e = strchr(p + 1, '"');
+                if (!e)
+                    break;
+                CHECK(contains_name(&en, p + 1, (size_t)(e - p - 1)));
+                if (!contains_name(&en, p + 1, (size_t)(e - p - 1)))
+                    fprintf(stderr, "  missing event %.*s\n", (int)(e - p - 1), p + 1);
+                want++;
+                p = e + 1;
+                if (*p == ',')
+                    p++;
+            }
+        }
+        CHECK_EQ_INT(en.n, want);
+    }
+    free(gem);
+    free(ref);
+    free(scratch);
+    free(arena);
+    free(file);
+}
+
+int main(void)
+{
+    static const char *const cs2[] = {
+        "cs2_demofile-net-gotv-14011-cs-italy.dem", "cs2_demofile-net-gotv-14065-de-nuke.dem",
+        "cs2_demofile-net-gotv-14090-cs-italy.dem", "cs2_demofile-net-gotv-14132-de-ancient.dem",
+        "cs2_demofile-net-gotv-14150-ag2-de-train.dem", "cs2_demofile-net-gotv-14155-de-dust2.dem",
+        "cs2_demofile-net-gotv-14160-de-dust2.dem", "deadlock_demofile-net-hltv-10423-dl-midtown.dem"};
+    size_t i;
+    check_file("dota2_haste-nekit-pov.dem", 1);
+    for (i = 0; i < sizeof cs2 / sizeof cs2[0]; i++)
+        check_file(cs2[i], 0);
+    return zt_finish();
+}
