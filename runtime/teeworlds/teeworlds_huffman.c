@@ -35,39 +35,43 @@ zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
                 }
             }
         }
-        e = tw_huff_lut[bits & LUT_MASK];
-        if (!(e & 0x8000u)) {
-            unsigned len = (e >> 9) & 31u;
-            if (len > nb)
-                return bad_code(err, (size_t)(p - src) * 8u - nb);
-            bits >>= len;
-            nb -= len;
-            sym = e & 0x1FFu;
-        } else {
-            unsigned node = e & 0x7FFFu;
-            size_t start = (size_t)(p - src) * 8u - nb;
-            if (nb < TW_HUFF_LUT_BITS)
-                return bad_code(err, start);
-            bits >>= TW_HUFF_LUT_BITS;
-            nb -= TW_HUFF_LUT_BITS;
-            while (node >= TW_HUFF_NSYM) {
-                if (nb == 0)
+        /* Decode while a whole longest code is buffered: 3-5 symbols per
+         * refill instead of one. */
+        do {
+            e = tw_huff_lut[bits & LUT_MASK];
+            if (!(e & 0x8000u)) {
+                unsigned len = (e >> 9) & 31u;
+                if (len > nb)
+                    return bad_code(err, (size_t)(p - src) * 8u - nb);
+                bits >>= len;
+                nb -= len;
+                sym = e & 0x1FFu;
+            } else {
+                unsigned node = e & 0x7FFFu;
+                size_t start = (size_t)(p - src) * 8u - nb;
+                if (nb < TW_HUFF_LUT_BITS)
                     return bad_code(err, start);
-                node = tw_huff_child[node - TW_HUFF_NSYM][bits & 1u];
-                bits >>= 1;
-                nb--;
+                bits >>= TW_HUFF_LUT_BITS;
+                nb -= TW_HUFF_LUT_BITS;
+                while (node >= TW_HUFF_NSYM) {
+                    if (nb == 0)
+                        return bad_code(err, start);
+                    node = tw_huff_child[node - TW_HUFF_NSYM][bits & 1u];
+                    bits >>= 1;
+                    nb--;
+                }
+                sym = node;
             }
-            sym = node;
-        }
-        if (sym == TW_HUFF_EOF)
-            break;
-        if (o >= cap)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
-                             "huffman: output larger than the buffer");
-        dst[o++] = (uint8_t)sym;
+            if (sym == TW_HUFF_EOF) {
+                *out_len = o;
+                return ZDEM_OK;
+            }
+            if (o >= cap)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
+                                 "huffman: output larger than the buffer");
+            dst[o++] = (uint8_t)sym;
+        } while (nb >= TW_HUFF_MAX_CODE_LEN);
     }
-    *out_len = o;
-    return ZDEM_OK;
 }
 
 zdem_status tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
