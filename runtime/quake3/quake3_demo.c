@@ -894,42 +894,48 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
 
 static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
-    zdem_q3_snapshot *ns = &p->cur; /* built here, copied into the ring */
     const zdem_q3_snapshot *old = NULL;
     int32_t delta;
     uint32_t len;
     zdem_status st;
-    zdem_q3_snapshot built;
+    zdem_q3_snapshot *ns;
+    /* decoded into a scratch slot (the playerstate is not cleared: the
+     * delta read copies or clears it), then copied into the ring once */
+    zdem_q3_snapshot *bp = &p->cur;
 
     if (!p->proto || !p->gamestates)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
-    memset(&built, 0, sizeof built);
-    built.server_command_num = p->server_command_sequence;
-    built.server_time = zdem_q3_read_long(m);
-    built.message_num = p->message_sequence;
+    bp->valid = 0;
+    bp->num_entities = 0;
+    bp->first_entity = 0;
+    bp->parse_index = 0;
+    memset(bp->areamask, 0, sizeof bp->areamask);
+    bp->server_command_num = p->server_command_sequence;
+    bp->server_time = zdem_q3_read_long(m);
+    bp->message_num = p->message_sequence;
     delta = (int32_t)zdem_q3_read_byte(m);
-    built.delta_num = delta ? built.message_num - delta : -1;
-    built.snap_flags = (int32_t)zdem_q3_read_byte(m);
+    bp->delta_num = delta ? bp->message_num - delta : -1;
+    bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "snapshot runs past the end of the message");
         p->snapshots_time_only++;
-        p->server_time = built.server_time;
+        p->server_time = bp->server_time;
         m->bit = m->end;
-        if (p->cb.snapshot && p->cb.snapshot(p->user, p, &built))
+        if (p->cb.snapshot && p->cb.snapshot(p->user, p, bp))
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         return ZDEM_OK;
     }
-    if (built.delta_num <= 0) {
-        built.valid = 1; /* uncompressed frame */
+    if (bp->delta_num <= 0) {
+        bp->valid = 1; /* uncompressed frame */
     } else {
-        old = &p->snaps[(uint32_t)built.delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
+        old = &p->snaps[(uint32_t)bp->delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
         if (!old->valid) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta from an invalid frame"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-        } else if (old->message_num != built.delta_num) {
+        } else if (old->message_num != bp->delta_num) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta frame too old"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (p->parse_entities_num - old->parse_index >
@@ -937,30 +943,30 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta entities too old"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else {
-            built.valid = 1;
+            bp->valid = 1;
         }
     }
     len = zdem_q3_read_byte(m);
-    if (len > sizeof built.areamask)
+    if (len > sizeof bp->areamask)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
-    built.areamask_len = (uint8_t)len;
+    bp->areamask_len = (uint8_t)len;
     {
         uint32_t i;
         for (i = 0; i < len; i++)
-            built.areamask[i] = (uint8_t)zdem_q3_read_byte(m);
+            bp->areamask[i] = (uint8_t)zdem_q3_read_byte(m);
     }
-    st = read_delta_player(p, m, old ? &old->ps : NULL, &built.ps, err);
+    st = read_delta_player(p, m, old ? &old->ps : NULL, &bp->ps, err);
     if (st != ZDEM_OK)
         return st;
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "playerstate runs past the end of the message");
-    st = parse_packet_entities(p, m, old, &built, err);
+    st = parse_packet_entities(p, m, old, bp, err);
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
-    if (st != ZDEM_OK || !built.valid) {
+    if (st != ZDEM_OK || !bp->valid) {
         int32_t i;
-        for (i = 0; i < built.num_entities; i++)
+        for (i = 0; i < bp->num_entities; i++)
             release_slot(p, p->cur_ents[i]);
         if (st != ZDEM_OK)
             return st;
@@ -969,26 +975,26 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     }
     {
         /* the ring slot takes over the new frame's references */
-        uint32_t k = (uint32_t)built.message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
+        uint32_t k = (uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
         release_list(p, (int)k);
-        memcpy(p->snap_ents[k], p->cur_ents, (size_t)built.num_entities * sizeof p->cur_ents[0]);
-        p->snap_nents[k] = (uint16_t)built.num_entities;
-        built.first_entity = (int32_t)k;
+        memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
+        p->snap_nents[k] = (uint16_t)bp->num_entities;
+        bp->first_entity = (int32_t)k;
     }
     /* Invalidate ring slots between the previous valid snapshot and this
      * one, so a dropped message is never used as a delta source. */
     if (p->have_snapshot) {
         int32_t oldnum = p->last_snapshot_message + 1;
-        if (built.message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
-            oldnum = built.message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
-        for (; oldnum < built.message_num; oldnum++)
+        if (bp->message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
+            oldnum = bp->message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
+        for (; oldnum < bp->message_num; oldnum++)
             p->snaps[(uint32_t)oldnum & (ZDEM_Q3_PACKET_BACKUP - 1)].valid = 0;
     }
     p->have_snapshot = 1;
-    p->last_snapshot_message = built.message_num;
-    *ns = built;
-    p->snaps[(uint32_t)built.message_num & (ZDEM_Q3_PACKET_BACKUP - 1)] = built;
-    p->server_time = built.server_time;
+    p->last_snapshot_message = bp->message_num;
+    ns = &p->snaps[(uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
+    *ns = *bp;
+    p->server_time = bp->server_time;
     p->snapshots_valid++;
     if (snapshot_events(p, ns))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
