@@ -600,6 +600,9 @@ class Gen(object):
              " * decompression. */\n",
              "zdem_status zdem_s2_dispatch_demo(uint32_t cmd, const uint8_t *buf, size_t len,\n"
              "    const zdem_s2_demo_handlers *h, void *user, zdem_error *err);\n\n",
+             "/* 1 if h has a handler for cmd: the caller decompresses a payload only\n"
+             " * then, so commands nobody handles cost only their framing. */\n",
+             "int zdem_s2_demo_wants(uint32_t cmd, const zdem_s2_demo_handlers *h);\n\n",
              "typedef struct zdem_s2_inner_handlers {\n",
              self.handler_members(common)]
         for g, enum in ZDEM_GAMES:
@@ -664,6 +667,14 @@ class Gen(object):
                  "    switch (cmd & ~(uint32_t)ZDEM_S2_DEM_IsCompressed) {\n")
         o.extend(demo_cases)
         o.append("    default:\n        return ZDEM_OK;\n    }\n}\n\n")
+        o.append("int zdem_s2_demo_wants(uint32_t cmd, const zdem_s2_demo_handlers *h)\n{\n"
+                 "    if (!h)\n        return 0;\n"
+                 "    switch (cmd & ~(uint32_t)ZDEM_S2_DEM_IsCompressed) {\n")
+        for num, name, msg, suffix in self.demo_handlers():
+            m = self.s.by_name[msg]
+            cond = "h->on_%s" % suffix + (" || h->cb_%s" % suffix if has_callbacks(m) else "")
+            o.append("    case %du: /* %s */\n        return (%s) ? 1 : 0;\n" % (num, name, cond))
+        o.append("    default:\n        return 0;\n    }\n}\n\n")
         for g, enum in ZDEM_GAMES:
             o.append("static zdem_status dispatch_%s(uint32_t id, const uint8_t *buf, size_t len,\n"
                      "    const zdem_s2_inner_handlers *h, void *user, zdem_error *err)\n{\n" % g)

@@ -996,6 +996,54 @@ zdem_status zdem_s2_dispatch_demo(uint32_t cmd, const uint8_t *buf, size_t len,
     }
 }
 
+int zdem_s2_demo_wants(uint32_t cmd, const zdem_s2_demo_handlers *h)
+{
+    if (!h)
+        return 0;
+    switch (cmd & ~(uint32_t)ZDEM_S2_DEM_IsCompressed) {
+    case 0u: /* DEM_Stop */
+        return (h->on_CDemoStop) ? 1 : 0;
+    case 1u: /* DEM_FileHeader */
+        return (h->on_CDemoFileHeader) ? 1 : 0;
+    case 2u: /* DEM_FileInfo */
+        return (h->on_CDemoFileInfo || h->cb_CDemoFileInfo) ? 1 : 0;
+    case 3u: /* DEM_SyncTick */
+        return (h->on_CDemoSyncTick) ? 1 : 0;
+    case 4u: /* DEM_SendTables */
+        return (h->on_CDemoSendTables) ? 1 : 0;
+    case 5u: /* DEM_ClassInfo */
+        return (h->on_CDemoClassInfo || h->cb_CDemoClassInfo) ? 1 : 0;
+    case 6u: /* DEM_StringTables */
+        return (h->on_CDemoStringTables || h->cb_CDemoStringTables) ? 1 : 0;
+    case 7u: /* DEM_Packet */
+        return (h->on_DEM_Packet) ? 1 : 0;
+    case 8u: /* DEM_SignonPacket */
+        return (h->on_DEM_SignonPacket) ? 1 : 0;
+    case 9u: /* DEM_ConsoleCmd */
+        return (h->on_CDemoConsoleCmd) ? 1 : 0;
+    case 10u: /* DEM_CustomData */
+        return (h->on_CDemoCustomData) ? 1 : 0;
+    case 11u: /* DEM_CustomDataCallbacks */
+        return (h->on_CDemoCustomDataCallbacks || h->cb_CDemoCustomDataCallbacks) ? 1 : 0;
+    case 12u: /* DEM_UserCmd */
+        return (h->on_CDemoUserCmd) ? 1 : 0;
+    case 13u: /* DEM_FullPacket */
+        return (h->on_CDemoFullPacket || h->cb_CDemoFullPacket) ? 1 : 0;
+    case 14u: /* DEM_SaveGame */
+        return (h->on_CDemoSaveGame) ? 1 : 0;
+    case 15u: /* DEM_SpawnGroups */
+        return (h->on_CDemoSpawnGroups || h->cb_CDemoSpawnGroups) ? 1 : 0;
+    case 16u: /* DEM_AnimationData */
+        return (h->on_CDemoAnimationData) ? 1 : 0;
+    case 17u: /* DEM_AnimationHeader */
+        return (h->on_CDemoAnimationHeader) ? 1 : 0;
+    case 18u: /* DEM_Recovery */
+        return (h->on_CDemoRecovery) ? 1 : 0;
+    default:
+        return 0;
+    }
+}
+
 static zdem_status dispatch_dota2(uint32_t id, const uint8_t *buf, size_t len,
     const zdem_s2_inner_handlers *h, void *user, zdem_error *err)
 {

@@ -65,6 +65,10 @@ typedef struct zdem_s2_demo_handlers {
 zdem_status zdem_s2_dispatch_demo(uint32_t cmd, const uint8_t *buf, size_t len,
     const zdem_s2_demo_handlers *h, void *user, zdem_error *err);
 
+/* 1 if h has a handler for cmd: the caller decompresses a payload only
+ * then, so commands nobody handles cost only their framing. */
+int zdem_s2_demo_wants(uint32_t cmd, const zdem_s2_demo_handlers *h);
+
 typedef struct zdem_s2_inner_handlers {
     /* net_NOP = 0 */
     zdem_status (*on_CNETMsg_NOP)(void *user, const zdem_pb_CNETMsg_NOP *m, zdem_view raw);

@@ -62,7 +62,8 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
     const zdem_s2_parse_cbs *cbs = ps->cbs;
     size_t half = ps->scratch_cap / 2;
     int want_inner = cbs->on_inner || cbs->inner;
-    int want_payload = cbs->demo || (want_inner && is_packet(m->cmd)) ||
+    int want_payload = zdem_s2_demo_wants(m->cmd, cbs->demo) ||
+                       (want_inner && is_packet(m->cmd)) ||
                        (ps->game == ZDEM_S2_GAME_UNKNOWN && m->cmd == ZDEM_S2_DEM_FILEHEADER);
     const uint8_t *p;
     size_t n;
@@ -82,7 +83,7 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
             fh.has_game_directory)
             ps->game = zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len);
     }
-    if (cbs->demo) {
+    if (cbs->demo && zdem_s2_demo_wants(m->cmd, cbs->demo)) {
         st = zdem_s2_dispatch_demo(m->cmd, p, n, cbs->demo, ps->user, err);
         if (st != ZDEM_OK) {
             if (err && !err->offset_is_bits && !m->compressed)
