@@ -71,10 +71,11 @@ def generate(schema_dir):
     types = _rows(os.path.join(d, "types.tsv"), 2)
     encs = _rows(os.path.join(d, "encoders.tsv"), 2)
     sizes = _rows(os.path.join(d, "array_sizes.tsv"), 2)
+    names = _rows(os.path.join(d, "names.tsv"), 2)
     for t, dec in types:
         if dec not in DECODERS:
             raise SystemExit("types.tsv: unknown decoder %r for %s" % (dec, t))
-    for e, k in encs:
+    for e, k in encs + names:
         if k not in ENCODER_KINDS:
             raise SystemExit("encoders.tsv: unknown kind %r for %s" % (k, e))
     weights = [int(w) for _, w in ops]
@@ -155,6 +156,9 @@ def generate(schema_dir):
     h.append("zdem_s2_dec zdem_s2_type_decoder(const char *name, size_t len);")
     h.append("/* Encoder kind for a var_encoder name; ZDEM_S2_ENC_UNKNOWN if unknown. */")
     h.append("zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len);")
+    h.append("/* Encoder kind the engine applies to a field by name; ZDEM_S2_ENC_NONE")
+    h.append(" * for ordinary names. */")
+    h.append("zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len);")
     h.append("/* Value of a symbolic array bound; 0 if unknown. */")
     h.append("uint32_t zdem_s2_array_size(const char *name, size_t len);")
     h.append("")
@@ -199,6 +203,7 @@ def generate(schema_dir):
     table("type_table", "uint8_t", types, lambda v: "ZDEM_S2_DEC_" + _c_ident(v))
     table("enc_table", "uint8_t", encs, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
     table("size_table", "uint32_t", sizes, lambda v: str(int(v)) + "u")
+    table("name_table", "uint8_t", names, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
     c.append("/* Binary search over a table sorted by name (bytewise). */")
     c.append("#define ZDEM_S2_LOOKUP(tab, name, len, found, dflt)                          \\")
     c.append("    do {                                                                   \\")
@@ -233,6 +238,13 @@ def generate(schema_dir):
     c.append("{")
     c.append("    unsigned v;")
     c.append("    ZDEM_S2_LOOKUP(enc_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);")
+    c.append("    return (zdem_s2_enc)v;")
+    c.append("}")
+    c.append("")
+    c.append("zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len)")
+    c.append("{")
+    c.append("    unsigned v;")
+    c.append("    ZDEM_S2_LOOKUP(name_table, name, len, v, ZDEM_S2_ENC_NONE);")
     c.append("    return (zdem_s2_enc)v;")
     c.append("}")
     c.append("")

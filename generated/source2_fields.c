@@ -226,6 +226,11 @@ static const struct { const char *name; uint32_t value; } size_table[2] = {
     {"MAX_ITEM_STOCKS", 8u},
 };
 
+static const struct { const char *name; uint8_t value; } name_table[2] = {
+    {"m_flAnimTime", ZDEM_S2_ENC_SIMTIME},
+    {"m_flSimulationTime", ZDEM_S2_ENC_SIMTIME},
+};
+
 /* Binary search over a table sorted by name (bytewise). */
 #define ZDEM_S2_LOOKUP(tab, name, len, found, dflt)                          \
     do {                                                                   \
@@ -260,6 +265,13 @@ zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len)
 {
     unsigned v;
     ZDEM_S2_LOOKUP(enc_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);
+    return (zdem_s2_enc)v;
+}
+
+zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len)
+{
+    unsigned v;
+    ZDEM_S2_LOOKUP(name_table, name, len, v, ZDEM_S2_ENC_NONE);
     return (zdem_s2_enc)v;
 }
 

@@ -99,6 +99,9 @@ extern const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT];
 zdem_s2_dec zdem_s2_type_decoder(const char *name, size_t len);
 /* Encoder kind for a var_encoder name; ZDEM_S2_ENC_UNKNOWN if unknown. */
 zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len);
+/* Encoder kind the engine applies to a field by name; ZDEM_S2_ENC_NONE
+ * for ordinary names. */
+zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len);
 /* Value of a symbolic array bound; 0 if unknown. */
 uint32_t zdem_s2_array_size(const char *name, size_t len);
 

@@ -175,6 +175,22 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t key,
     return 1;
 }
 
+int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
+               unsigned depth, uint64_t *out)
+{
+    zdem_s2_fp pre = *fp;
+    const s2_slot *sl;
+    uint64_t key;
+    unsigned i;
+    pre.depth = (uint8_t)depth;
+    for (i = depth; i < ZDEM_S2_FP_MAX_DEPTH; i++)
+        pre.path[i] = 0;
+    if (!(key = s2_fp_key(&pre)) || !(sl = ent_find(s, e, key)))
+        return 0;
+    *out = sl->a;
+    return 1;
+}
+
 /* ---- baselines ------------------------------------------------------------ */
 
 void s2_baseline_changed(zdem_s2_state *s)
@@ -225,7 +241,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     if (n > s->usage.max_field_paths)
         s->usage.max_field_paths = n;
     for (i = 0; i < n; i++) {
-        const zdem_s2_fdec *fd = s2_resolve(s, ser, &s->fps[i]);
+        const zdem_s2_fdec *fd = s2_resolve_ent(s, ser, &s->fps[i], e);
         zdem_s2_raw v;
         uint64_t key;
         if (!fd) {
@@ -476,7 +492,6 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
     memcpy(&out->v, &sl->a, 8);
     switch (fd ? fd->dec : ZDEM_S2_DEC_UVAR32) {
     case ZDEM_S2_DEC_BOOL:
-    case ZDEM_S2_DEC_POINTER:
         out->kind = ZDEM_S2_V_BOOL;
         break;
     case ZDEM_S2_DEC_SVAR32:

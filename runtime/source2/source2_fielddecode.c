@@ -240,9 +240,16 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
     out->v.u = 0;
     switch (d->dec) {
     case ZDEM_S2_DEC_BOOL:
-    case ZDEM_S2_DEC_POINTER:
         out->kind = ZDEM_S2_V_BOOL;
         out->v.u = zdem_bits_read(br, 1);
+        return;
+    case ZDEM_S2_DEC_POINTER:
+        /* present bit; a polymorphic pointer (abits = 1) then names its
+         * type: stored as 1 + type index */
+        out->kind = ZDEM_S2_V_UINT;
+        out->v.u = zdem_bits_read(br, 1);
+        if (out->v.u && d->abits)
+            out->v.u = 1u + (uint64_t)zdem_bits_read_ubitvar(br);
         return;
     case ZDEM_S2_DEC_SVAR32:
         out->kind = ZDEM_S2_V_INT;

@@ -4,6 +4,7 @@
 #include "source2_state_int.h"
 #ifdef S2_DEBUG
 #include <stdio.h>
+#include <stdlib.h>
 #endif
 
 static const zdem_s2_fdec fd_bool = {ZDEM_S2_DEC_BOOL, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
@@ -100,6 +101,7 @@ static uint32_t parse_bound(const char *b, size_t n)
 typedef struct raw_field {
     int32_t type_sym, name_sym, bit_count, flags, ser_sym, ser_ver, enc_sym;
     float low, high;
+    uint32_t npoly;
 } raw_field;
 
 static zdem_status parse_field(const uint8_t *p, size_t n, raw_field *f)
@@ -123,6 +125,7 @@ static zdem_status parse_field(const uint8_t *p, size_t n, raw_field *f)
         case 7: f->ser_sym = (int32_t)pf.v; break;
         case 8: f->ser_ver = (int32_t)pf.v; break;
         case 10: f->enc_sym = (int32_t)pf.v; break;
+        case 11: if (pf.wire == 2) f->npoly++; break;
         default: break;
         }
     }
@@ -155,6 +158,8 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
             ek = ZDEM_S2_ENC_NONE;
         }
     }
+    if (ek == ZDEM_S2_ENC_NONE)
+        ek = zdem_s2_name_encoder((const char *)s->base + f->name, f->name_len);
     f->count = parse_bound(tp.bound, tp.bound_len);
     f->model = S2_M_SIMPLE;
     if (rf->ser_sym >= 0) {
@@ -266,10 +271,6 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                 f->name = syms[rf.name_sym].off;
                 f->name_len = (uint16_t)(syms[rf.name_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.name_sym].len);
             }
-#ifdef S2_DEBUG
-            if (SYM_OK(rf.name_sym) && syms[rf.name_sym].len == 15 && !memcmp(s->base + syms[rf.name_sym].off, "m_SpeechBubbles", 15))
-                fprintf(stderr, "speech: type_sym %d name_sym %d nsym %u ser %d enc %d\n", rf.type_sym, rf.name_sym, nsym, rf.ser_sym, rf.enc_sym);
-#endif
             if (SYM_OK(rf.type_sym)) {
                 f->type = syms[rf.type_sym].off;
                 f->type_len = (uint16_t)(syms[rf.type_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.type_sym].len);
@@ -281,6 +282,32 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                 rf.ser_sym = -1;
             f->ser_sym = rf.ser_sym;
             f->ser_ver = rf.ser_ver;
+            if (rf.npoly > 1 && rf.ser_sym >= 0) {
+                /* Polymorphic pointer: remember the candidates' (symbol,
+                 * version) pairs; resolved to serializers below. */
+                zdem_s2pb r2, r3;
+                zdem_s2pb_field f2, f3;
+                int32_t *pp;
+                f->poly = s2_alloc(s, (size_t)rf.npoly * 8u);
+                if (!f->poly)
+                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+                pp = (int32_t *)s2_ptr(s, f->poly);
+                zdem_s2pb_init(&r2, pf.ptr, pf.len);
+                while (zdem_s2pb_next(&r2, &f2, &st) > 0 && f->npoly < rf.npoly) {
+                    if (f2.num != 11 || f2.wire != 2)
+                        continue;
+                    pp[2 * f->npoly] = -1;
+                    pp[2 * f->npoly + 1] = 0;
+                    zdem_s2pb_init(&r3, f2.ptr, f2.len);
+                    while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
+                        if (f3.num == 1)
+                            pp[2 * f->npoly] = (int32_t)f3.v;
+                        else if (f3.num == 2)
+                            pp[2 * f->npoly + 1] = (int32_t)f3.v;
+                    }
+                    f->npoly++;
+                }
+            }
             setup_field(s, f, &rf,
                         SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
                         SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0);
@@ -372,6 +399,31 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                     break;
                 }
                 j = (j + 1u) & (hash_cap - 1u);
+            }
+            if (f->npoly) {
+                /* candidates: (sym, version) pairs -> serializer indexes,
+                 * packed in place as one int32 each */
+                int32_t *pp = (int32_t *)s2_ptr(s, f->poly);
+                uint32_t q;
+                for (q = 0; q < f->npoly; q++) {
+                    uint64_t pk = ((uint64_t)(uint32_t)pp[2 * q] << 32) | (uint32_t)pp[2 * q + 1];
+                    uint32_t pj = hash_u64(pk) & (hash_cap - 1u);
+                    int32_t found = -1;
+                    while (h[pj] != 0xFFFFFFFFu) {
+                        const s2_ser *c = &s->sers[h[pj]];
+                        if (c->name_sym == pp[2 * q] && c->version == pp[2 * q + 1]) {
+                            found = (int32_t)h[pj];
+                            break;
+                        }
+                        pj = (pj + 1u) & (hash_cap - 1u);
+                    }
+                    pp[q] = found;
+#ifdef S2_DEBUG
+                    if (getenv("S2_POLY"))
+                        fprintf(stderr, "poly %.*s cand %u sym %d ver %d -> %d\n", f->name_len, s->base + f->name, q, pp[2 * q], pp[2 * q + 1], found);
+#endif
+                }
+                f->fd.abits = 1; /* pointer reads a type index */
             }
             if (f->ser < 0) {
                 /* Nested serializer missing: keep the field readable as a
@@ -502,8 +554,16 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     return ZDEM_OK;
 }
 
+static const zdem_s2_fdec fd_poly = {ZDEM_S2_DEC_POINTER, 0, 0, 1, {0, 0, 0, 0, 0, 0}};
+
 const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
                                const zdem_s2_fp *fp)
+{
+    return s2_resolve_ent(s, ser, fp, 0);
+}
+
+const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
+                                   const zdem_s2_fp *fp, const s2_ent *e)
 {
     unsigned pos = 0;
     while (ser >= 0 && (uint32_t)ser < s->nsers) {
@@ -530,8 +590,16 @@ const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
             return rem == 1 ? &f->fd : 0;
         case S2_M_FIXED_TABLE:
             if (rem == 0)
-                return &fd_bool;
+                return f->npoly ? &fd_poly : &fd_bool;
             ser = f->ser;
+            if (f->npoly) {
+                /* the pointer's stored value picks the serializer */
+                uint64_t v = 0;
+                /* stored as 1 + type index; index 0 is the declared
+                 * serializer, k >= 1 the k-th polymorphic candidate */
+                if (e && s2_ent_raw(s, e, fp, pos + 1u, &v) && v >= 2u && v - 2u < f->npoly)
+                    ser = ((const int32_t *)(s->base + f->poly))[v - 2u];
+            }
             pos += 1;
             break;
         case S2_M_VAR_TABLE:

@@ -30,6 +30,8 @@ typedef struct s2_field {
     uint16_t name_len, type_len;
     int32_t ser;       /* nested serializer or -1 */
     int32_t ser_sym, ser_ver; /* while loading */
+    uint32_t poly;     /* arena offset of int32 serializer indexes, 0 none */
+    uint32_t npoly;    /* polymorphic pointer: types selectable by index */
     uint32_t count;    /* fixed array bound, 0 = unknown */
     uint8_t model;
     uint8_t unknown;   /* type fell back to the generic decoder */
@@ -164,6 +166,13 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_er
  * not name a field. */
 const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
                                const zdem_s2_fp *fp);
+/* Same, following polymorphic pointers through entity e's stored values. */
+const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
+                                   const zdem_s2_fp *fp, const s2_ent *e);
+/* Stored raw value of entity e at the first `depth` components of fp;
+ * 1 = found. */
+int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
+               unsigned depth, uint64_t *out);
 
 zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 void s2_entities_clear_all(zdem_s2_state *s);
