@@ -142,7 +142,7 @@ const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT] = {
     "pointer",
 };
 
-static const struct { const char *name; uint8_t value; } type_table[64] = {
+static const struct { const char *name; uint8_t value; } type_table[65] = {
     {"AttachmentHandle_t", ZDEM_S2_DEC_UVAR64},
     {"BloodType", ZDEM_S2_DEC_UVAR32},
     {"CBodyComponent", ZDEM_S2_DEC_POINTER},
@@ -183,6 +183,7 @@ static const struct { const char *name; uint8_t value; } type_table[64] = {
     {"Quaternion", ZDEM_S2_DEC_VECTOR4},
     {"RenderFx_t", ZDEM_S2_DEC_UVAR32},
     {"RenderMode_t", ZDEM_S2_DEC_UVAR32},
+    {"ResourceId_t", ZDEM_S2_DEC_UVAR64},
     {"ShatterPanelMode", ZDEM_S2_DEC_UVAR32},
     {"SolidType_t", ZDEM_S2_DEC_UVAR32},
     {"SurroundingBoundsType_t", ZDEM_S2_DEC_UVAR32},

@@ -372,7 +372,13 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
         out->len = n < strcap ? n : strcap;
         return;
     }
-    default: /* uvar32, unknown, vector counts */
+    case ZDEM_S2_DEC_UNKNOWN:
+        /* unknown types are enums, ids and handles: a varint of any
+         * width reads all of them */
+        out->kind = ZDEM_S2_V_UINT;
+        out->v.u = zdem_bits_read_varuint64(br);
+        return;
+    default: /* uvar32, vector counts */
         out->kind = ZDEM_S2_V_UINT;
         out->v.u = zdem_bits_read_varuint32(br);
         return;
