@@ -5,7 +5,7 @@
 #include "zdem_varint.h"
 
 /* DDNet's map SHA-256 extension marker (v6). */
-static const uint8_t sha256_ext_uuid[16] = {
+const uint8_t tw_sha256_ext_uuid[16] = {
     0x6b, 0xe6, 0xda, 0x4a, 0xce, 0xbd, 0x38, 0x0c,
     0x9b, 0x5b, 0x12, 0x89, 0xc8, 0x42, 0xd7, 0x80,
 };
@@ -22,6 +22,18 @@ static tw_str fixed_str(const uint8_t *p, size_t cap)
 
 zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
                          zdem_error *err)
+{
+    zdem_status st = tw_demo_open_header(data, size, out, err);
+    if (st != ZDEM_OK)
+        return st;
+    if (size - out->map_offset < (size_t)out->map_size)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, out->map_offset, "embedded map truncated");
+    out->map = data + out->map_offset;
+    return ZDEM_OK;
+}
+
+zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
+                                tw_demo_info *out, zdem_error *err)
 {
     const uint8_t *h;
     size_t pos;
@@ -63,7 +75,7 @@ zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
     /* DDNet writes the extension in every v6 file; a v6 file without it is
      * still read (the UUID simply does not match). */
     if (out->version >= 6 && size - pos >= TW_SHA256_EXT_SIZE &&
-        memcmp(data + pos, sha256_ext_uuid, 16) == 0) {
+        memcmp(data + pos, tw_sha256_ext_uuid, 16) == 0) {
         out->has_sha256 = 1;
         memcpy(out->map_sha256, data + pos + 16, 32);
         pos += TW_SHA256_EXT_SIZE;
@@ -71,9 +83,7 @@ zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
     if (map_size < 0)
         return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 8 + 128, "negative map size");
     out->map_size = (uint32_t)map_size;
-    if (size - pos < (size_t)out->map_size)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, pos, "embedded map truncated");
-    out->map = data + pos;
+    out->map = NULL;
     out->map_offset = pos;
     out->data_offset = pos + out->map_size;
     return ZDEM_OK;

@@ -42,6 +42,14 @@ typedef struct tw_demo_info {
 zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
                          zdem_error *err);
 
+/* UUID that introduces the DDNet v6 map SHA-256 extension. */
+extern const uint8_t tw_sha256_ext_uuid[16];
+
+/* The header alone (for push input, where the map has not arrived yet):
+ * every field but `map` (NULL); map_offset and data_offset are set. */
+zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
+                                tw_demo_info *out, zdem_error *err);
+
 /* 1 if CRC32 / SHA-256 of the embedded map equal the header's values
  * (sha: 0 also when the file has no SHA-256 extension). */
 int tw_demo_map_crc_ok(const tw_demo_info *info);

@@ -24,13 +24,18 @@ static int payload_fail(zdem_error *err, const zdem_error *inner, uint64_t off)
 
 int tw_reader_next(tw_reader *r, tw_event *ev, zdem_error *err)
 {
-    zdem_error inner;
-    size_t n, k;
     int rc;
     memset(ev, 0, sizeof *ev);
     rc = tw_chunks_next(&r->chunks, &ev->chunk, err);
     if (rc != 1)
         return rc;
+    return tw_reader_decode(r, ev, err);
+}
+
+int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
+{
+    zdem_error inner;
+    size_t n, k;
     if (ev->chunk.kind == TW_CHUNK_TICK || ev->chunk.kind == TW_CHUNK_UNKNOWN)
         return 1;
     if ((ev->chunk.kind == TW_CHUNK_MESSAGE && !r->decode_messages) ||

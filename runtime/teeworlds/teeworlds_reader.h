@@ -42,6 +42,10 @@ zdem_status tw_reader_open(tw_reader *r, const uint8_t *data, size_t size,
  * errors). Everything before the bad chunk has been delivered. */
 int tw_reader_next(tw_reader *r, tw_event *ev, zdem_error *err);
 
+/* The decode half of tw_reader_next, for a chunk already in ev->chunk
+ * (used by the push input, which frames chunks itself). */
+int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err);
+
 /* Schema descriptor of item i of a snapshot: fixed type ids directly,
  * extension types through the snapshot's type-0 registration item (whose
  * 4 ints are the UUID, big-endian). NULL: unknown (keep the raw ints) or a
