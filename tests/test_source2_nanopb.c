@@ -244,7 +244,7 @@ static void walk_file(const char *path)
             zdem_pb_CDemoSendTables m;
             if (CHECK(zdem_pb_CDemoSendTables_decode(payload, plen, &m, NULL, NULL, NULL) == ZDEM_OK)) {
                 const uint8_t *q = m.data.ptr, *qend = q + m.data.len;
-                uint32_t n;
+                uint32_t n = 0;
                 if (CHECK(read_varuint32(&q, qend, &n) && n <= (size_t)(qend - q)))
                     real(s2nb_index("CSVCMsg_FlattenedSerializer"), q, n, "sendtables");
             }
