@@ -75,7 +75,22 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
         }
         s->nevd++;
     }
-    return ZDEM_OK;
+    /* replay the events that came first */
+    {
+        uint32_t i, n = s->npending;
+        int32_t tick = s->tick;
+        s->npending = 0;
+        for (i = 0; i < n; i++) {
+            s->tick = s->pending[i].tick;
+            st = s2_game_event(s, s->base + s->pending[i].off, s->pending[i].len, err);
+            s2_pool_free(s, s->pending[i].off, s->pending[i].len);
+            if (st != ZDEM_OK && st != ZDEM_ERR_CORRUPT)
+                break;
+            st = ZDEM_OK;
+        }
+        s->tick = tick;
+    }
+    return st;
 }
 
 static const s2_evdesc *find_desc(const zdem_s2_state *s, int32_t id)
@@ -141,6 +156,18 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
     }
     if (k < 0)
         return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in game event");
+    if (!s->evd && s->npending < 64u) {
+        /* descriptors not seen yet: keep a copy until they arrive */
+        uint32_t off = s2_pool_alloc(s, n ? n : 1u);
+        if (off) {
+            memcpy(s->base + off, msg, n);
+            s->pending[s->npending].off = off;
+            s->pending[s->npending].len = (uint32_t)n;
+            s->pending[s->npending].tick = s->tick;
+            s->npending++;
+            return ZDEM_OK;
+        }
+    }
     d = find_desc(s, id);
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
     s->ev.type = ZDEM_S2_EV_GAME_EVENT;
@@ -251,6 +278,58 @@ zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
     }
     if (k < 0)
         return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in chat message");
+    return deliver(s);
+}
+
+/* CNETMsg_SetConVar: one "server_cvar" event per convar (name, value). */
+zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                       zdem_error *err)
+{
+    zdem_s2pb r, r2, r3;
+    zdem_s2pb_field pf, f2, f3;
+    zdem_status st = ZDEM_OK;
+    int k;
+    zdem_s2pb_init(&r, msg, n);
+    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
+        if (pf.num != 1 || pf.wire != 2)
+            continue;
+        zdem_s2pb_init(&r2, pf.ptr, pf.len);
+        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
+            if (f2.num != 1 || f2.wire != 2)
+                continue;
+            memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
+            s->ev.type = ZDEM_S2_EV_GAME_EVENT;
+            s->ev.tick = s->tick;
+            s->ev.event_id = -1;
+            s->ev.name = "server_cvar";
+            s->ev.name_len = 11;
+            key_str(&s->ev.keys[0], "name", 0, 0);
+            key_str(&s->ev.keys[1], "value", 0, 0);
+            s->ev.nkeys = 2;
+            zdem_s2pb_init(&r3, f2.ptr, f2.len);
+            while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
+                if (f3.wire == 2 && (f3.num == 1 || f3.num == 2))
+                    key_str(&s->ev.keys[f3.num - 1], f3.num == 1 ? "name" : "value", f3.ptr, f3.len);
+            }
+            if ((st = deliver(s)) != ZDEM_OK)
+                return st;
+        }
+    }
+    if (k < 0)
+        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CNETMsg_SetConVar");
+    return ZDEM_OK;
+}
+
+/* An event with a fixed name and no keys (temp-entity notifications). */
+zdem_status s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err)
+{
+    (void)err;
+    memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
+    s->ev.type = ZDEM_S2_EV_GAME_EVENT;
+    s->ev.tick = s->tick;
+    s->ev.event_id = -1;
+    s->ev.name = name;
+    s->ev.name_len = (uint32_t)strlen(name);
     return deliver(s);
 }
 
@@ -409,9 +488,72 @@ static const uint8_t *player_at(const zdem_s2_state *s, uint32_t want,
     return 0;
 }
 
+/* Players from entities: Dota's player resource (m_vecPlayerData.N.
+ * m_iszPlayerName), else player controllers (CS2, Deadlock) in index
+ * order. Returns the count; *name/*len for player `want`. */
+static uint32_t players_from_entities(const zdem_s2_state *s, uint32_t want,
+                                      const uint8_t **name, uint32_t *len)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < s->max_ents; i++) {
+        zdem_s2_entity e;
+        zdem_s2_value v;
+        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &e))
+            continue;
+        if (e.class_name_len == 20 && memcmp(e.class_name, "CDOTA_PlayerResource", 20) == 0 &&
+            zdem_s2_entity_prop(s, (int32_t)i, "m_vecPlayerData", &v)) {
+            uint32_t cnt = (uint32_t)v.v.u, k;
+            char nm[64];
+            for (k = 0; k < cnt && k < 64u; k++) {
+                int l = 0;
+                unsigned x = k;
+                char d[4];
+                memcpy(nm, "m_vecPlayerData.", 16);
+                do { d[l++] = (char)('0' + x % 10u); x /= 10u; } while (x);
+                {
+                    int q = 16;
+                    while (l)
+                        nm[q++] = d[--l];
+                    memcpy(nm + q, ".m_iszPlayerName", 17);
+                }
+                if (!zdem_s2_entity_prop(s, (int32_t)i, nm, &v) || v.kind != ZDEM_S2_V_STRING)
+                    continue;
+                if (n == want) {
+                    *name = v.s;
+                    *len = v.len;
+                }
+                n++;
+            }
+            return n;
+        }
+    }
+    for (i = 0; i < s->max_ents; i++) {
+        zdem_s2_entity e;
+        zdem_s2_value v;
+        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &e))
+            continue;
+        if (e.class_name_len < 16 ||
+            memcmp(e.class_name + e.class_name_len - 16, "PlayerController", 16) != 0)
+            continue;
+        if (!zdem_s2_entity_prop(s, (int32_t)i, "m_iszPlayerName", &v) ||
+            v.kind != ZDEM_S2_V_STRING || !v.len)
+            continue;
+        if (n == want) {
+            *name = v.s;
+            *len = v.len;
+        }
+        n++;
+    }
+    return n;
+}
+
 uint32_t zdem_s2_player_count(const zdem_s2_state *s)
 {
     uint32_t len, count;
+    const uint8_t *nm;
+    count = players_from_entities(s, 0xFFFFFFFFu, &nm, &len);
+    if (count)
+        return count;
     player_at(s, 0xFFFFFFFFu, &len, &count);
     return count;
 }
@@ -420,5 +562,8 @@ const uint8_t *zdem_s2_player_name(const zdem_s2_state *s, uint32_t i,
                                    uint32_t *len)
 {
     uint32_t count;
+    const uint8_t *nm = 0;
+    if (players_from_entities(s, i, &nm, len))
+        return nm;
     return player_at(s, i, len, &count);
 }

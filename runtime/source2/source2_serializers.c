@@ -434,6 +434,27 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
         }
         s2_pool_free(s, hash_off, (size_t)hash_cap * 4u);
     }
+    /* distinct names (several versions of one name count once) */
+    {
+        uint32_t *h2;
+        uint32_t off2 = s2_pool_alloc(s, (size_t)hash_cap * 4u);
+        s->nser_names = si;
+        if (off2) {
+            h2 = (uint32_t *)s2_ptr(s, off2);
+            memset(h2, 0xFF, (size_t)hash_cap * 4u);
+            s->nser_names = 0;
+            for (i = 0; i < si; i++) {
+                uint32_t j = hash_u64((uint64_t)(uint32_t)s->sers[i].name_sym) & (hash_cap - 1u);
+                while (h2[j] != 0xFFFFFFFFu && s->sers[h2[j]].name_sym != s->sers[i].name_sym)
+                    j = (j + 1u) & (hash_cap - 1u);
+                if (h2[j] == 0xFFFFFFFFu) {
+                    h2[j] = i;
+                    s->nser_names++;
+                }
+            }
+            s2_pool_free(s, off2, (size_t)hash_cap * 4u);
+        }
+    }
     s->stats.serializers = si;
     s->stats.fields = fi;
     s->have_sendtables = 1;

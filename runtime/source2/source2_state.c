@@ -162,6 +162,14 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
     case ZDEM_S2_SVC_SERVERINFO:
         st = server_info(s, m->data, m->size);
         break;
+    case ZDEM_S2_NET_SETCONVAR:
+        if (!s->cfg.skip_events)
+            st = s2_convars(s, m->data, m->size, &e);
+        break;
+    case ZDEM_S2_GE_FIREBULLETSID:
+        if (!s->cfg.skip_events)
+            st = s2_simple_event(s, "fire_bullets", &e);
+        break;
     case ZDEM_S2_SVC_CREATESTRINGTABLE:
         st = s2_st_create(s, m->data, m->size, &e);
         break;
@@ -241,7 +249,7 @@ zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
         st = s2_classinfo(s, payload, size, err);
         break;
     case ZDEM_S2_DEM_STRINGTABLES:
-        /* Periodic full dump: same content as the running tables. */
+        st = s2_st_demo_tables(s, payload, size, err);
         break;
     case ZDEM_S2_DEM_PACKET:
     case ZDEM_S2_DEM_SIGNONPACKET:
@@ -298,7 +306,7 @@ zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
             break;
         if (m.cmd != ZDEM_S2_DEM_SENDTABLES && m.cmd != ZDEM_S2_DEM_CLASSINFO &&
             m.cmd != ZDEM_S2_DEM_PACKET && m.cmd != ZDEM_S2_DEM_SIGNONPACKET &&
-            m.cmd != ZDEM_S2_DEM_FULLPACKET)
+            m.cmd != ZDEM_S2_DEM_FULLPACKET && m.cmd != ZDEM_S2_DEM_STRINGTABLES)
             continue; /* nothing for the state layer: do not even decompress */
         if ((st = zdem_s2_payload(&m, scratch, half, &data, &n, err)) != ZDEM_OK)
             return st;
@@ -400,7 +408,7 @@ uint32_t zdem_s2_class_count(const zdem_s2_state *s)
 
 uint32_t zdem_s2_serializer_count(const zdem_s2_state *s)
 {
-    return s->nsers;
+    return s->nser_names;
 }
 
 const char *zdem_s2_class_name(const zdem_s2_state *s, int32_t class_id,

@@ -109,6 +109,7 @@ struct zdem_s2_state {
     uint32_t nfields;
     s2_ser *sers;
     uint32_t nsers;
+    uint32_t nser_names; /* distinct serializer names */
     s2_class *classes;
     uint32_t nclasses; /* class ids 0..nclasses-1 */
     uint32_t nclass_names; /* classes with a name */
@@ -135,6 +136,10 @@ struct zdem_s2_state {
     /* game events */
     s2_evdesc *evd;
     uint32_t nevd, evd_cap;
+
+    /* game events that arrive before their descriptor list */
+    struct { uint32_t off, len; int32_t tick; } pending[64];
+    uint32_t npending;
 
     int32_t tick;
     int in_fullpacket;
@@ -180,6 +185,8 @@ void s2_baseline_changed(zdem_s2_state *s);
 
 zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err);
 zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 

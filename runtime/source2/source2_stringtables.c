@@ -426,6 +426,19 @@ zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
                     return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
             }
         }
+        /* the dump is the whole table: entries past it are gone */
+        if (idx < t->n) {
+            s2_st_entry *en = (s2_st_entry *)(s->base + t->entries);
+            uint32_t q;
+            for (q = idx; q < t->n; q++) {
+                if (en[q].key)
+                    s2_pool_free(s, en[q].key, (size_t)en[q].key_len + 1u);
+                if (en[q].val)
+                    s2_pool_free(s, en[q].val, (size_t)en[q].val_len + 1u);
+                memset(&en[q], 0, sizeof en[q]);
+            }
+            t->n = idx;
+        }
         if (s->baseline_table >= 0 && t == &s->tables[s->baseline_table])
             s2_baseline_changed(s);
     }
