@@ -490,7 +490,7 @@ static const uint8_t *player_at(const zdem_s2_state *s, uint32_t want,
 
 /* Players from entities: Dota's player resource (m_vecPlayerData.N.
  * m_iszPlayerName), else player controllers (CS2, Deadlock) in index
- * order. Returns the count; *name/*len for player `want`. */
+ * order. Returns the count; name and len are set for player `want`. */
 static uint32_t players_from_entities(const zdem_s2_state *s, uint32_t want,
                                       const uint8_t **name, uint32_t *len)
 {
