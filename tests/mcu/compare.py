@@ -119,11 +119,19 @@ def main():
         for k in [k for k in got if k.startswith("mcu_")]:
             if k in ("mcu_state_bytes", "mcu_stack_bytes", "mcu_format"):
                 continue  # information, not facts
+            if k == "mcu_push":
+                if got[k].get("equal") is not True:
+                    fail("%s: push (streaming) pass differs from the whole-file pass: %r"
+                         % (name, got[k]))
+                continue
             fail("%s: firmware reports %s=%r" % (name, k, got[k]))
         nfail = len(failures)
         fmt = got.get("format")
         if got.get("error") is not None:
             fail("%s: firmware error %r" % (name, got.get("error")))
+
+        if fmt == "quake3" and "mcu_push" not in got:
+            fail("%s: no push (streaming) pass reported" % name)
 
         # 1. EXPECTED.md (independent of our code)
         if fmt == "quake3":
@@ -168,8 +176,10 @@ def main():
         not_on_fw = sorted(k for k in host if k not in got)
         if len(failures) > nfail:
             continue
-        print("ok: %s (%s): %d keys equal to the host, %d facts equal to EXPECTED.md%s%s" % (
+        print("ok: %s (%s): %d keys equal to the host, %d facts equal to EXPECTED.md%s%s%s" % (
             name, fmt, same, n_exp,
+            "; push pass in %d-byte pieces equal" % got["mcu_push"]["piece_bytes"]
+            if "mcu_push" in got else "",
             "; firmware-only keys: " + ",".join(missing) if missing else "",
             "; host-only keys: " + ",".join(not_on_fw) if not_on_fw else ""))
 

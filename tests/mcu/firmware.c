@@ -5,12 +5,15 @@
  * a memory report. Output goes through semihosting SYS_WRITE0; there is no
  * printf, no heap, and the decoders' state lives in one arena that the
  * linker script reserves between .bss and the stack, reused file by file.
+ * Quake III demos are parsed twice: whole file from flash, then through the
+ * push (streaming) API in small pieces, which must give the same facts.
  * tests/test_mcu_qemu.sh compares the lines with the host CLI. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "quake3.h"
+#include "quake3_push.h"
 #include "teeworlds_reader.h"
 
 /* ------------------------------------------------------------ platform */
@@ -199,6 +202,7 @@ typedef struct q3fw {
     uint8_t have_player[ZDEM_Q3_MAX_CLIENTS];
     uint8_t player_truncated;
     int players_dirty;
+    int quiet;          /* second (push) pass: no configstrings line */
 } q3fw;
 
 static q3fw q3;
@@ -249,6 +253,8 @@ static int q3_on_gamestate(void *user, const zdem_q3_parser *p)
             memcpy(q3.map, v, vn);
             q3.map[vn] = 0;
         }
+        if (q3.quiet)
+            goto done;
         begin_line(q3.name);
         put_key("configstrings");
         put_c('{');
@@ -266,6 +272,7 @@ static int q3_on_gamestate(void *user, const zdem_q3_parser *p)
         }
         put_s("}}\n");
     }
+done:
     q3_update_players(p);
     return 0;
 }
@@ -307,6 +314,130 @@ static int q3_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event 
     return 0;
 }
 
+/* The facts both passes must agree on, in a few words of RAM. */
+typedef struct q3sum {
+    uint32_t messages, gamestates, snapshots, baselines, commands, obituaries, chats;
+    int32_t first_time, last_time, client_num;
+    int have_time, ended;
+    uint64_t trailing;
+    uint32_t players_hash;
+} q3sum;
+
+static q3sum q3_summary(uint32_t messages, const zdem_q3_parser *p, int ended,
+                        uint64_t trailing)
+{
+    q3sum m;
+    uint32_t h = 2166136261u;
+    int i;
+    const char *c;
+    memset(&m, 0, sizeof m);
+    m.messages = messages;
+    m.gamestates = zdem_q3_gamestate_count(p);
+    m.snapshots = q3.snapshots;
+    m.baselines = q3.baselines;
+    m.commands = q3.commands;
+    m.obituaries = q3.obituaries;
+    m.chats = q3.chats;
+    m.first_time = q3.first_time;
+    m.last_time = q3.last_time;
+    m.client_num = q3.client_num;
+    m.have_time = q3.have_time;
+    m.ended = ended;
+    m.trailing = trailing;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) /* FNV-1a over "i:name;" */
+        if (q3.have_player[i]) {
+            h = (h ^ (uint32_t)i) * 16777619u;
+            for (c = q3.players[i]; *c; c++)
+                h = (h ^ (uint8_t)*c) * 16777619u;
+        }
+    m.players_hash = h;
+    return m;
+}
+
+static int q3_equal(const q3sum *a, const q3sum *b)
+{
+    return a->messages == b->messages && a->gamestates == b->gamestates &&
+           a->snapshots == b->snapshots && a->baselines == b->baselines &&
+           a->commands == b->commands && a->obituaries == b->obituaries &&
+           a->chats == b->chats && a->first_time == b->first_time &&
+           a->last_time == b->last_time && a->client_num == b->client_num &&
+           a->have_time == b->have_time && a->ended == b->ended &&
+           a->trailing == b->trailing && a->players_hash == b->players_hash;
+}
+
+/* Second pass through the push (streaming) API, as a device reading the
+ * demo from a UART or an SD card would: PIECE-byte pieces, so most
+ * messages straddle two or more pieces and go through the gathering
+ * buffer. Must give the same facts as the whole-file pass. */
+#define Q3_PUSH_PIECE 61
+
+static int run_quake3_push(const mcu_demo *d, const q3sum *whole)
+{
+    size_t need = zdem_q3_parser_size(), have, off, n;
+    size_t total = need + ((ZDEM_Q3_PUSH_BUFFER + 7u) & ~(size_t)7u);
+    uint8_t *mem = arena(total, &have);
+    zdem_q3_callbacks cb;
+    zdem_q3_parser *p = NULL;
+    zdem_q3_push ps;
+    zdem_error err;
+    zdem_status st = ZDEM_OK;
+    q3sum got;
+    uint32_t pieces = 0;
+    int hint = zdem_q3_protocol_from_path(d->name), same;
+
+    if (!mem)
+        return 1;
+    if (total > arena_peak)
+        arena_peak = total;
+    memset(&q3, 0, sizeof q3);
+    q3.name = d->name;
+    q3.client_num = -1;
+    q3.quiet = 1;
+    memset(&cb, 0, sizeof cb);
+    cb.gamestate = q3_on_gamestate;
+    cb.snapshot = q3_on_snapshot;
+    cb.server_command = q3_on_command;
+    cb.event = q3_on_event;
+    zdem_error_clear(&err);
+    if (hint)
+        p = zdem_q3_parser_init(mem, need, hint, &cb, NULL, &err);
+    if (!p && hint != 3 && hint != 48) {
+        zdem_error_clear(&err);
+        p = zdem_q3_parser_init(mem, need, 0, &cb, NULL, &err);
+    }
+    if (!p)
+        return 1;
+    /* The push buffer sits right after the parser state in the arena. */
+    zdem_q3_push_init(&ps, p, mem + ((need + 7u) & ~(size_t)7u), ZDEM_Q3_PUSH_BUFFER);
+    for (off = 0; off < d->size && st == ZDEM_OK; off += n) {
+        n = d->size - off < Q3_PUSH_PIECE ? d->size - off : Q3_PUSH_PIECE;
+        st = zdem_q3_push_feed(&ps, d->data + off, n, &err);
+        pieces++;
+    }
+    if (st == ZDEM_OK)
+        st = zdem_q3_push_end(&ps, &err);
+    got = q3_summary(ps.index, p, ps.ended, ps.trailing);
+    same = st == ZDEM_OK && q3_equal(&got, whole);
+    begin_line(d->name);
+    put_key("mcu_push");
+    put_s("{\"piece_bytes\":");
+    put_u(Q3_PUSH_PIECE);
+    put_s(",\"pieces\":");
+    put_u(pieces);
+    put_s(",\"messages\":");
+    put_u(ps.index);
+    put_s(",\"state_bytes\":");
+    put_u(total);
+    put_s(",\"equal\":");
+    put_bool(same);
+    if (st != ZDEM_OK) {
+        put_s(",\"error\":");
+        put_jcstr(err.msg);
+    }
+    put_s("}}\n");
+    return !same;
+}
+
 static int run_quake3(const mcu_demo *d)
 {
     zdem_q3_callbacks cb;
@@ -318,6 +449,7 @@ static int run_quake3(const mcu_demo *d)
     size_t need = zdem_q3_parser_size(), have;
     void *mem = arena(need, &have);
     int hint, got, i, first;
+    q3sum whole;
 
     memset(&q3, 0, sizeof q3);
     q3.name = d->name;
@@ -407,7 +539,10 @@ static int run_quake3(const mcu_demo *d)
         put_s("null");
     put_key("mcu_state_bytes"); put_u(need);
     put_s("}\n");
-    return 0;
+    if (st != ZDEM_OK)
+        return 1;
+    whole = q3_summary(r.index, p, r.ended, r.trailing);
+    return run_quake3_push(d, &whole);
 }
 
 /* ------------------------------------------------------------ Teeworlds */
