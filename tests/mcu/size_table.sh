@@ -12,7 +12,9 @@
 # state: caller memory the API asks for, as the probe reports it when run
 #   under QEMU (32-bit sizes; blank without qemu-system-arm).
 # stack: high-water mark measured by the QEMU firmware (tests/mcu/firmware.c,
-#   stack painting) on the corpus demos; blank without the corpus or QEMU.
+#   stack painting; whole firmware, including its own frames) on the corpus
+#   demos, the larger of the whole-file and push passes for Quake III; blank
+#   without the corpus or QEMU.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -82,7 +84,7 @@ for p in core quake3 quake3_push teeworlds source2 source2_push source2_state; d
             lib_ram=$(arm-none-eabi-size -t "$OUT"/lib/obj/core__*.o | awk 'END {print $2 + $3}')
             libc_flash= ;;
         quake3) name="Quake III (\`zdem_q3_parse_file\`)"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
-        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk= ;;
+        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
         teeworlds) name="Teeworlds (\`tw_reader_next\`, snapshots applied)"; st="$(kib "$state") (\`sizeof(tw_reader)\`)"; sk=$STACK_TW ;;
         source2) name="Source 2 container + messages (\`zdem_s2_parse\`)"; st="$(kib "$state") + scratch (\`zdem_s2_scratch_needed\`, per file)"; sk= ;;
         source2_push) name="Source 2 push (\`zdem_s2_push_feed\`)"; st="$(kib "$state") + frame buffer + scratch (per file)"; sk= ;;
