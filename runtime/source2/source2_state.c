@@ -153,9 +153,11 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
         zdem_s2pb r;
         zdem_s2pb_field pf;
         zdem_s2pb_init(&r, m->data, m->size);
+        /* the server tick; "tick" everywhere else is the demo (frame)
+         * tick, the one --tick and playback_ticks count */
         while (zdem_s2pb_next(&r, &pf, &st) > 0)
             if (pf.num == 1 && pf.wire == 0)
-                s->tick = (int32_t)pf.v;
+                s->server_tick = (int32_t)pf.v;
         st = ZDEM_OK;
         break;
     }

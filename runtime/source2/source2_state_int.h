@@ -141,7 +141,8 @@ struct zdem_s2_state {
     struct { uint32_t off, len; int32_t tick; } pending[64];
     uint32_t npending;
 
-    int32_t tick;
+    int32_t tick;        /* demo tick of the current frame */
+    int32_t server_tick; /* last net_Tick */
     int in_fullpacket;
     zdem_s2_stats stats;
     zdem_s2_usage usage;
