@@ -31,11 +31,43 @@ static int size_frame(zdem_push *ps, const uint8_t *p, size_t avail,
     return rc;
 }
 
+/* Delivers every whole frame in the gathering buffer. A sizer may need to
+ * look past the end of a short frame (Teeworlds v6 checks for an optional
+ * UUID), so bytes after a delivered frame are kept for the next one. */
+static zdem_status drain(zdem_push *ps, zdem_error *err)
+{
+    zdem_status st;
+    size_t len;
+    int rc;
+    while (ps->have > 0) {
+        if (ps->need == 0) {
+            rc = size_frame(ps, ps->buf, ps->have, &len, err);
+            if (rc < 0)
+                return fail(ps, err ? err->code : ZDEM_ERR_CORRUPT);
+            if (rc == 0)
+                return ZDEM_OK;
+            ps->need = len;
+        }
+        if (ps->need > ps->cap)
+            return fail(ps, zdem_fail(err, ZDEM_ERR_NO_SPACE, ps->offset,
+                                      "frame larger than the push buffer"));
+        if (ps->have < ps->need)
+            return ZDEM_OK;
+        if ((st = ps->sink(ps->ctx, ps->buf, ps->need, ps->offset, err)) != ZDEM_OK)
+            return fail(ps, st);
+        ps->offset += ps->need;
+        ps->have -= ps->need;
+        memmove(ps->buf, ps->buf + ps->need, ps->have);
+        ps->need = 0;
+    }
+    return ZDEM_OK;
+}
+
 zdem_status zdem_push_feed(zdem_push *ps, const uint8_t *data, size_t n,
                            zdem_error *err)
 {
     zdem_status st;
-    size_t len;
+    size_t len, take;
     int rc;
 
     if (ps->failed != ZDEM_OK)
@@ -55,43 +87,24 @@ zdem_status zdem_push_feed(zdem_push *ps, const uint8_t *data, size_t n,
                 continue;
             }
             ps->need = rc == 1 ? len : 0;
-        }
-        if (ps->need > ps->cap)
-            return fail(ps, zdem_fail(err, ZDEM_ERR_NO_SPACE, ps->offset,
-                                           "frame larger than the push buffer"));
-        if (ps->need == 0) {
-            /* Header split across pieces: gather a byte at a time so no
-             * byte of the next frame is taken (headers are a few bytes). */
-            if (ps->have >= ps->cap)
-                return fail(ps, zdem_fail(err, ZDEM_ERR_NO_SPACE, ps->offset,
-                                               "frame header larger than the push buffer"));
-            ps->buf[ps->have++] = *data++;
-            n--;
-            rc = size_frame(ps, ps->buf, ps->have, &len, err);
-            if (rc < 0)
-                return fail(ps, err ? err->code : ZDEM_ERR_CORRUPT);
-            if (rc == 1)
-                ps->need = len;
             if (ps->need > ps->cap)
                 return fail(ps, zdem_fail(err, ZDEM_ERR_NO_SPACE, ps->offset,
-                                               "frame larger than the push buffer"));
-        } else {
-            size_t take = ps->need - ps->have;
-            if (take > n)
-                take = n;
-            memcpy(ps->buf + ps->have, data, take);
-            ps->have += take;
-            data += take;
-            n -= take;
+                                          "frame larger than the push buffer"));
         }
-        if (ps->need != 0 && ps->have == ps->need) {
-            st = ps->sink(ps->ctx, ps->buf, ps->need, ps->offset, err);
-            if (st != ZDEM_OK)
-                return fail(ps, st);
-            ps->offset += ps->need;
-            ps->have = 0;
-            ps->need = 0;
-        }
+        /* Gather: while the length is unknown a byte at a time (headers
+         * are a few bytes), then exactly the rest of the frame. */
+        take = ps->need ? ps->need - ps->have : 1;
+        if (take > n)
+            take = n;
+        if (take > ps->cap - ps->have)
+            return fail(ps, zdem_fail(err, ZDEM_ERR_NO_SPACE, ps->offset,
+                                      "frame header larger than the push buffer"));
+        memcpy(ps->buf + ps->have, data, take);
+        ps->have += take;
+        data += take;
+        n -= take;
+        if ((st = drain(ps, err)) != ZDEM_OK)
+            return st;
     }
     return ZDEM_OK;
 }
