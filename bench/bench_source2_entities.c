@@ -1,0 +1,129 @@
+/* Source 2 full parse with entities and events on: per file, the time of
+ * the parse inside the process, the arena the demo needed (peak), and what
+ * was decoded. With a FILE argument, parses that one file once (for the
+ * whole-process comparison in bench_source2_entities.sh); with none, every
+ * corpus/source2 demo, best of 5. Numbers only, no assertions. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "source2_state.h"
+
+#define ARENA_SIZE ((size_t)256 << 20)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *b;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    b = malloc(n > 0 ? (size_t)n : 1u);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return b;
+}
+
+static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
+{
+    (void)s;
+    (void)ev;
+    (*(uint64_t *)user)++;
+    return ZDEM_OK;
+}
+
+static int bench(const char *path, int reps, uint8_t *arena)
+{
+    size_t size, need = 0;
+    uint8_t *file = read_file(path, &size), *scratch;
+    double best = 1e9;
+    int r;
+    zdem_s2_usage use;
+    zdem_s2_stats st;
+    uint64_t events = 0;
+    uint32_t live = 0;
+    zdem_error err;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (!file) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    zdem_error_clear(&err);
+    if (zdem_s2_scratch_needed(file, size, &need, &err) != ZDEM_OK) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        free(file);
+        return 1;
+    }
+    scratch = malloc(need + 64);
+    for (r = 0; r < reps; r++) {
+        zdem_s2_config cfg;
+        zdem_s2_state *s;
+        double t0;
+        events = 0;
+        zdem_s2_config_default(&cfg);
+        cfg.on_event = on_event;
+        cfg.user = &events;
+        zdem_error_clear(&err);
+        t0 = now();
+        if (zdem_s2_state_init(&s, arena, ARENA_SIZE, &cfg, &err) != ZDEM_OK ||
+            zdem_s2_state_run(s, file, size, scratch, need + 64, -1, &err) != ZDEM_OK) {
+            fprintf(stderr, "%s: %s\n", path, err.msg ? err.msg : "?");
+            break;
+        }
+        t0 = now() - t0;
+        if (t0 < best)
+            best = t0;
+        zdem_s2_state_usage(s, &use);
+        zdem_s2_state_stats(s, &st);
+        live = zdem_s2_entity_count(s);
+    }
+    printf("source2_entities %-48s %7.2f ms %7.1f MB/s arena %6.2f MB entities %4u updates %7llu fields %9llu events %5llu bad %u\n",
+           base, best * 1e3, (double)size / best / 1e6, (double)use.arena_peak / 1048576.0, live,
+           (unsigned long long)st.entity_updates, (unsigned long long)st.fields_decoded,
+           (unsigned long long)events, st.bad_entity_packets);
+    free(scratch);
+    free(file);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const files[] = {
+        "cs2_demofile-net-gotv-14011-cs-italy.dem", "cs2_demofile-net-gotv-14065-de-nuke.dem",
+        "cs2_demofile-net-gotv-14090-cs-italy.dem", "cs2_demofile-net-gotv-14132-de-ancient.dem",
+        "cs2_demofile-net-gotv-14150-ag2-de-train.dem", "cs2_demofile-net-gotv-14155-de-dust2.dem",
+        "cs2_demofile-net-gotv-14160-de-dust2.dem", "deadlock_demofile-net-hltv-10423-dl-midtown.dem",
+        "dota2_haste-nekit-pov.dem"};
+    uint8_t *arena = calloc(1, ARENA_SIZE); /* untouched pages stay unmapped */
+    int rc = 0, i;
+    if (!arena)
+        return 1;
+    if (argc > 1) {
+        for (i = 1; i < argc; i++)
+            rc |= bench(argv[i], 1, arena);
+    } else {
+        const char *corpus = getenv("ZDEM_CORPUS");
+        char path[1024];
+        for (i = 0; i < (int)(sizeof files / sizeof files[0]); i++) {
+            snprintf(path, sizeof path, "%s/source2/%s", corpus ? corpus : "../shared/corpus", files[i]);
+            rc |= bench(path, 5, arena);
+        }
+    }
+    free(arena);
+    return rc;
+}
