@@ -185,8 +185,57 @@ static void mutations(const char *name)
     free(file);
 }
 
+/* Seeking through the full packet gives the same entities as playing
+ * every packet up to the tick. */
+static void seek_equals_run(const char *name, int64_t tick)
+{
+    size_t size, need = 0;
+    uint8_t *file = load(name, &size), *scratch, *a1, *a2;
+    zdem_s2_config cfg;
+    zdem_s2_state *s1, *s2;
+    zdem_error err;
+    uint32_t i, same = 0, n1 = 0;
+    CHECK(file != NULL);
+    if (!file)
+        return;
+    zdem_error_clear(&err);
+    CHECK_EQ_INT(zdem_s2_scratch_needed(file, size, &need, &err), ZDEM_OK);
+    scratch = malloc(need + 64);
+    a1 = malloc(ARENA);
+    a2 = malloc(ARENA);
+    zdem_s2_config_default(&cfg);
+    CHECK_EQ_INT(zdem_s2_state_init(&s1, a1, ARENA, &cfg, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_s2_state_init(&s2, a2, ARENA, &cfg, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_s2_state_run(s1, file, size, scratch, need + 64, tick, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_s2_state_seek(s2, file, size, scratch, need + 64, tick, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_s2_state_tick(s1), zdem_s2_state_tick(s2));
+    CHECK_EQ_INT(zdem_s2_entity_count(s1), zdem_s2_entity_count(s2));
+    for (i = 0; i < zdem_s2_entity_limit(s1); i++) {
+        zdem_s2_entity e1, e2;
+        zdem_s2_value v1, v2;
+        if (!zdem_s2_entity_get(s1, (int32_t)i, &e1))
+            continue;
+        n1++;
+        if (!zdem_s2_entity_get(s2, (int32_t)i, &e2) || e1.class_id != e2.class_id ||
+            e1.serial != e2.serial)
+            continue;
+        if (zdem_s2_entity_prop(s1, (int32_t)i, "m_iTeamNum", &v1) !=
+            zdem_s2_entity_prop(s2, (int32_t)i, "m_iTeamNum", &v2))
+            continue;
+        same++;
+    }
+    CHECK(n1 > 0);
+    CHECK_EQ_INT(same, n1);
+    free(scratch);
+    free(a1);
+    free(a2);
+    free(file);
+}
+
 int main(void)
 {
+    seek_equals_run("cs2_demofile-net-gotv-14090-cs-italy.dem", 300);
+    seek_equals_run("deadlock_demofile-net-hltv-10423-dl-midtown.dem", 100);
     patched_types("dota2_haste-nekit-pov.dem", "MoveCollide_t", "MoveCollide_x",
                   "CDOTA_PlayerResource", "CDOTA_PlayerResourcX");
     patched_types("cs2_demofile-net-gotv-14155-de-dust2.dem", "MoveCollide_t", "MoveCollide_x",
