@@ -1,5 +1,6 @@
 /* zdem info / dump for Source 2 demos. */
 #include "cli.h"
+#include "cli_source2_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,13 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
         fputs("}", o);
         fprintf(o, ",\"first_tick\":%lld,\"last_tick\":%lld,\"max_tick\":%lld",
                 (long long)s.first_tick, (long long)s.last_tick, (long long)s.max_tick);
+        {
+            int rc = zdem_cli_source2_info_state(o, f); /* entities, tables, players */
+            if (rc != 0) {
+                fputs("}\n", o);
+                return rc;
+            }
+        }
         fputs("}\n", o);
     } else {
         fprintf(o, "format:            source2 (%s)\n", zdem_s2_game_name(s.game));
@@ -271,5 +279,9 @@ int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f)
         return info(a, f);
     if (strcmp(a->command, "dump") == 0)
         return dump(a, f);
+    if (strcmp(a->command, "events") == 0)
+        return zdem_cli_source2_events(a, f);
+    if (strcmp(a->command, "entities") == 0)
+        return zdem_cli_source2_entities(a, f);
     return zdem_cli_unsupported(a, "Source 2");
 }
