@@ -17,22 +17,6 @@
 #include "teeworlds_reader.h"
 #include "zdem_test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
 enum fmt { F_S2, F_Q3, F_TW };
 
 typedef struct entry {
@@ -262,9 +246,9 @@ int main(void)
         }
         if (n < 200000) {
             for (len = 0; len <= n; len++) {
-                POISON(d + len, n - len);
+                ZT_POISON(d + len, n - len);
                 framing_walk(e, d, len);
-                UNPOISON(d + len, n - len);
+                ZT_UNPOISON(d + len, n - len);
             }
             push_every_prefix(e, d, n);
         }

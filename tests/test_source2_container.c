@@ -9,22 +9,6 @@
 #include "source2_pb.h"
 #include "zdem_test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
 typedef struct expect {
     const char *file;
     const char *map;
@@ -197,7 +181,7 @@ static void check_truncations(const char *rel)
         const uint8_t *p;
         size_t n;
         int rc;
-        POISON(file + len, size - len);
+        ZT_POISON(file + len, size - len);
         zdem_error_clear(&err);
         if (zdem_s2_read_header(file, len, &hdr, &err) != ZDEM_OK) {
             errors++;
@@ -215,7 +199,7 @@ static void check_truncations(const char *rel)
             if (zdem_s2_read_fileinfo(file, len, &hdr, scratch, sizeof scratch, &p, &n, &err) == ZDEM_OK)
                 ok++;
         }
-        UNPOISON(file + len, size - len);
+        ZT_UNPOISON(file + len, size - len);
     }
     CHECK(errors > 0);
     CHECK(ok > 0);
