@@ -14,6 +14,7 @@
 #include "quake3_push.h"
 #include "source2_parse.h"
 #include "source2_push.h"
+#include "source2_state.h"
 #include "teeworlds_reader.h"
 #include "zdem_test.h"
 
@@ -89,6 +90,8 @@ static tw_reader *tw;
 static uint8_t *s2_scratch;
 static const size_t s2_scratch_cap = 32u << 20;
 static uint8_t *gather;
+static void *s2_arena;
+static const size_t s2_arena_size = (size_t)64 << 20;
 static const size_t gather_cap = 4u << 20;
 static unsigned long clean_errors, successes;
 
@@ -133,10 +136,17 @@ static void full_parse(const entry *e, const uint8_t *d, size_t n)
             st = rc < 0 ? err.code : ZDEM_OK;
         }
     } else {
+        /* the container with inner messages, then the state layer (string
+         * tables, serializers, entities, events) */
         zdem_s2_parse_cbs cbs;
+        zdem_s2_config cfg;
+        zdem_s2_state *s;
         unsigned long count = 0;
         s2_cbs(&cbs);
         st = zdem_s2_parse(d, n, &cbs, &count, s2_scratch, s2_scratch_cap, &err);
+        zdem_s2_config_default(&cfg);
+        if (st == ZDEM_OK && zdem_s2_state_init(&s, s2_arena, s2_arena_size, &cfg, &err) == ZDEM_OK)
+            st = zdem_s2_state_run(s, d, n, s2_scratch, s2_scratch_cap, -1, &err);
     }
     if (st == ZDEM_OK) {
         successes++;
@@ -236,6 +246,7 @@ int main(void)
     tw = malloc(sizeof *tw);
     s2_scratch = malloc(s2_scratch_cap);
     gather = malloc(gather_cap);
+    s2_arena = malloc(s2_arena_size);
     for (k = 0; k < sizeof files / sizeof files[0]; k++) {
         const entry *e = &files[k];
         size_t n = 0, len, flips, j;
@@ -273,5 +284,6 @@ int main(void)
     free(tw);
     free(s2_scratch);
     free(gather);
+    free(s2_arena);
     return zt_finish();
 }
