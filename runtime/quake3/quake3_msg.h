@@ -107,13 +107,33 @@ static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
 }
 
 /* A float netfield: 0 + 13-bit integer biased by 4096 (stored as the float
- * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits. */
+ * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits.
+ * The flag and the value come from one window (at most 1 + 4 * 11 bits):
+ * floats are the most frequent netfield, so this is the hottest read. */
 static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
 {
-    if (zdem_q3_read_bit(m))
-        return (int32_t)zdem_q3_read_bits(m, 32);
+    uint64_t w = zdem_q3__window(m);
+    unsigned used, e, i;
+    uint32_t v;
+    if (w & 1u) {
+        v = 0;
+        used = 1;
+        for (i = 0; i < 4; i++) {
+            e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+            m->bad |= e;
+            v |= (uint32_t)(e & 0xFFu) << (8u * i);
+            used += (e >> 8) & 15u;
+        }
+        zdem_q3__advance(m, used);
+        return (int32_t)v;
+    }
+    /* 13 bits: 5 raw bits, then one Huffman byte */
+    e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
+    m->bad |= e;
+    v = (uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5);
+    zdem_q3__advance(m, 6u + ((e >> 8) & 15u));
     {
-        float f = (float)((int32_t)zdem_q3_read_bits(m, 13) - 4096);
+        float f = (float)((int32_t)v - 4096);
         uint32_t u;
         memcpy(&u, &f, sizeof u);
         return (int32_t)u;
