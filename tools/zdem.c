@@ -164,6 +164,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "zdem: %s: cannot read file\n", path);
         return ZDEM_EXIT_BAD_INPUT;
     }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        fprintf(stderr, "zdem: %s: not a regular file\n", path);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
     f.size = (size_t)st.st_size;
     f.data = (const uint8_t *)"";
     if (f.size > 0) {
