@@ -121,25 +121,34 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
 
 static zdem_status server_info(zdem_s2_state *s, const uint8_t *msg, size_t n)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    zdem_s2pb_init(&r, msg, n);
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        if (pf.num == 11 && pf.wire == 0 && pf.v > 0 && pf.v < 0x100000u) {
-            uint32_t b = 0, m = (uint32_t)pf.v;
-            s->max_classes = (int32_t)m;
-            /* floor(log2(max_classes)) + 1 bits */
-            while ((m >> b) > 1u)
-                b++;
-            s->class_bits = b + 1u;
-        } else if (pf.num == 13 && pf.wire == 5) {
-            float ti = zdem_s2pb_float(&pf);
-            if (ti > 0.0f && ti < 1.0f)
-                s->tick_interval = ti;
-        }
+    zdem_pb_CSVCMsg_ServerInfo m;
+    zdem_error e;
+    zdem_error_clear(&e);
+    /* a malformed ServerInfo keeps what decoded before the error */
+    (void)zdem_pb_CSVCMsg_ServerInfo_decode(msg, n, &m, NULL, NULL, &e);
+    if (m.has_max_classes && m.max_classes > 0 && m.max_classes < 0x100000) {
+        uint32_t b = 0, c = (uint32_t)m.max_classes;
+        s->max_classes = m.max_classes;
+        /* floor(log2(max_classes)) + 1 bits */
+        while ((c >> b) > 1u)
+            b++;
+        s->class_bits = b + 1u;
     }
+    if (m.has_tick_interval && m.tick_interval > 0.0f && m.tick_interval < 1.0f)
+        s->tick_interval = m.tick_interval;
     return ZDEM_OK;
+}
+
+/* The server tick; "tick" everywhere else is the demo (frame) tick, the
+ * one --tick and playback_ticks count. */
+static void net_tick(zdem_s2_state *s, const uint8_t *msg, size_t n)
+{
+    zdem_pb_CNETMsg_Tick m;
+    zdem_error e;
+    zdem_error_clear(&e);
+    (void)zdem_pb_CNETMsg_Tick_decode(msg, n, &m, NULL, NULL, &e);
+    if (m.has_tick)
+        s->server_tick = (int32_t)m.tick;
 }
 
 static zdem_status on_inner(void *user, const zdem_s2_inner *m)
@@ -149,55 +158,46 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
     zdem_status st = ZDEM_OK;
     zdem_error_clear(&e);
     switch (m->type) {
-    case ZDEM_S2_NET_TICK: {
-        zdem_s2pb r;
-        zdem_s2pb_field pf;
-        zdem_s2pb_init(&r, m->data, m->size);
-        /* the server tick; "tick" everywhere else is the demo (frame)
-         * tick, the one --tick and playback_ticks count */
-        while (zdem_s2pb_next(&r, &pf, &st) > 0)
-            if (pf.num == 1 && pf.wire == 0)
-                s->server_tick = (int32_t)pf.v;
-        st = ZDEM_OK;
+    case ZDEM_S2_net_Tick:
+        net_tick(s, m->data, m->size);
         break;
-    }
-    case ZDEM_S2_SVC_SERVERINFO:
+    case ZDEM_S2_svc_ServerInfo:
         st = server_info(s, m->data, m->size);
         break;
-    case ZDEM_S2_NET_SETCONVAR:
+    case ZDEM_S2_net_SetConVar:
         if (!s->cfg.skip_events)
             st = s2_convars(s, m->data, m->size, &e);
         break;
-    case ZDEM_S2_GE_FIREBULLETSID:
+    case ZDEM_S2_GE_FireBulletsId:
         if (!s->cfg.skip_events)
             st = s2_simple_event(s, "fire_bullets", &e);
         break;
-    case ZDEM_S2_SVC_CREATESTRINGTABLE:
+    case ZDEM_S2_svc_CreateStringTable:
         st = s2_st_create(s, m->data, m->size, &e);
         break;
-    case ZDEM_S2_SVC_UPDATESTRINGTABLE:
+    case ZDEM_S2_svc_UpdateStringTable:
         if (s2_st_update(s, m->data, m->size, &e) != ZDEM_OK)
             s->stats.bad_string_updates++; /* reported, not fatal */
         break;
-    case ZDEM_S2_SVC_PACKETENTITIES:
+    case ZDEM_S2_svc_PacketEntities:
         if (!s->cfg.skip_entities)
             st = s2_packet_entities(s, m->data, m->size, &e);
         break;
-    case ZDEM_S2_GE_GAMEEVENTLIST:
+    case ZDEM_S2_GE_Source1LegacyGameEventList:
         st = s2_event_list(s, m->data, m->size, &e);
         break;
-    case ZDEM_S2_GE_GAMEEVENT:
+    case ZDEM_S2_GE_Source1LegacyGameEvent:
         if (!s->cfg.skip_events)
             st = s2_game_event(s, m->data, m->size, &e);
         break;
-    case ZDEM_S2_UM_SAYTEXT:
-    case ZDEM_S2_UM_SAYTEXT2:
-    case ZDEM_S2_DOTA_UM_CHATMESSAGE:
+    case ZDEM_S2_UM_SayText:
+    case ZDEM_S2_UM_SayText2:
+    case ZDEM_S2_DOTA_UM_ChatMessage:
         if (!s->cfg.skip_events)
             st = s2_chat(s, m->type, m->data, m->size, &e);
         break;
-    case ZDEM_S2_DOTA_UM_COMBATLOGDATAHLTV:
-    case ZDEM_S2_DOTA_UM_COMBATLOGBULKDATA:
+    case ZDEM_S2_DOTA_UM_CombatLogDataHLTV:
+    case ZDEM_S2_DOTA_UM_CombatLogBulkData:
         if (!s->cfg.skip_events)
             st = s2_combat_log(s, m->type, m->data, m->size, &e);
         break;
@@ -214,22 +214,32 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
 static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           uint8_t *scratch, size_t scratch_cap, zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num == 3 && pf.wire == 2) {
-            st = zdem_s2_for_each_inner(pf.ptr, pf.len, 1, scratch, scratch_cap,
-                                        on_inner, s, err);
-            if (st != ZDEM_OK)
-                return st;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoPacket");
-    return ZDEM_OK;
+    zdem_pb_CDemoPacket m;
+    zdem_status st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, err);
+    if (st != ZDEM_OK || !m.has_data)
+        return st;
+    return zdem_s2_for_each_inner(m.data.ptr, m.data.len, 1, scratch, scratch_cap,
+                                  on_inner, s, err);
+}
+
+/* CDemoFullPacket: the string tables go through their callbacks while it
+ * decodes, then the packet. */
+static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                               uint8_t *scratch, size_t scratch_cap, zdem_error *err)
+{
+    static const zdem_pb_CDemoFullPacket_cb cb = {&s2_st_demo_tables_cb};
+    zdem_pb_CDemoFullPacket m;
+    s2_pbctx c;
+    zdem_status st;
+    c.s = s;
+    c.err = err;
+    s->in_fullpacket = 1;
+    st = zdem_pb_CDemoFullPacket_decode(msg, n, &m, &cb, &c, err);
+    if (st == ZDEM_OK && m.has_packet && m.packet.has_data)
+        st = zdem_s2_for_each_inner(m.packet.data.ptr, m.packet.data.len, 1, scratch,
+                                    scratch_cap, on_inner, s, err);
+    s->in_fullpacket = 0;
+    return st;
 }
 
 zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
@@ -257,27 +267,9 @@ zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
     case ZDEM_S2_DEM_SIGNONPACKET:
         st = packet(s, payload, size, scratch, scratch_cap, err);
         break;
-    case ZDEM_S2_DEM_FULLPACKET: {
-        zdem_s2pb r;
-        zdem_s2pb_field pf;
-        int k;
-        zdem_s2pb_init(&r, payload, size);
-        s->in_fullpacket = 1;
-        while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-            if (pf.wire != 2)
-                continue;
-            if (pf.num == 1)
-                st = s2_st_demo_tables(s, pf.ptr, pf.len, err);
-            else if (pf.num == 2)
-                st = packet(s, pf.ptr, pf.len, scratch, scratch_cap, err);
-            if (st != ZDEM_OK)
-                break;
-        }
-        s->in_fullpacket = 0;
-        if (k < 0)
-            st = zdem_fail(err, st, (uint64_t)(r.p - payload), "bad protobuf in CDemoFullPacket");
+    case ZDEM_S2_DEM_FULLPACKET:
+        st = full_packet(s, payload, size, scratch, scratch_cap, err);
         break;
-    }
     default:
         break;
     }

@@ -10,6 +10,8 @@
 #include "source2_state.h"
 #include "source2_pbwire.h"
 #include "source2_fields.h"
+#include "source2_pb.h"
+#include "source2_ids.h"
 
 #define S2_MAX_TABLES 64
 #define S2_STRBUF 4096
@@ -162,6 +164,17 @@ static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
 }
 
 /* ---- modules -------------------------------------------------------------- */
+/* `user` of the generated decoders' callbacks: they have no error
+ * argument, so the state and where to report travel together. */
+typedef struct s2_pbctx {
+    zdem_s2_state *s;
+    zdem_error *err;
+} s2_pbctx;
+
+/* CDemoStringTables callbacks (user: s2_pbctx); also what CDemoFullPacket's
+ * embedded tables go through. */
+extern const zdem_pb_CDemoStringTables_cb s2_st_demo_tables_cb;
+
 zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);

@@ -287,45 +287,32 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
 zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    const uint8_t *name = 0, *data = 0;
-    uint32_t name_len = 0, data_len = 0, num = 0;
-    int compressed = 0, k;
-    s2_table tmpl, *t;
-    memset(&tmpl, 0, sizeof tmpl);
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        switch (pf.num) {
-        case 1: if (pf.wire == 2) { name = pf.ptr; name_len = pf.len; } break;
-        case 2: num = (uint32_t)pf.v; break;
-        case 3: tmpl.user_data_fixed = pf.v != 0; break;
-        case 5: tmpl.user_data_size_bits = (int32_t)pf.v; break;
-        case 6: tmpl.flags = (int32_t)pf.v; break;
-        case 7: if (pf.wire == 2) { data = pf.ptr; data_len = pf.len; } break;
-        case 9: compressed = pf.v != 0; break;
-        case 10: tmpl.varint_bitcounts = pf.v != 0; break;
-        default: break;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CSVCMsg_CreateStringTable");
-    if (!name)
+    zdem_pb_CSVCMsg_CreateStringTable m;
+    zdem_status st;
+    const uint8_t *data;
+    uint32_t data_len, num;
+    int k;
+    s2_table *t;
+    if ((st = zdem_pb_CSVCMsg_CreateStringTable_decode(msg, n, &m, NULL, NULL, err)) != ZDEM_OK)
+        return st;
+    if (!m.has_name)
         return ZDEM_OK;
     /* A table id is its creation order, so a re-created name gets a new
      * slot only if it is really new. */
-    k = find_table(s, name, name_len);
-    t = k >= 0 ? &s->tables[k] : new_table(s, name, name_len);
+    k = find_table(s, m.name.ptr, m.name.len);
+    t = k >= 0 ? &s->tables[k] : new_table(s, m.name.ptr, m.name.len);
     if (!t)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "more than 64 string tables");
-    t->user_data_fixed = tmpl.user_data_fixed;
-    t->user_data_size_bits = tmpl.user_data_size_bits;
-    t->flags = tmpl.flags;
-    t->varint_bitcounts = tmpl.varint_bitcounts;
-    if (!data || !num)
+    t->user_data_fixed = m.user_data_fixed_size != 0;
+    t->user_data_size_bits = m.user_data_size_bits;
+    t->flags = m.flags;
+    t->varint_bitcounts = m.using_varint_bitcounts != 0;
+    num = (uint32_t)m.num_entries;
+    data = m.string_data.ptr;
+    data_len = m.string_data.len;
+    if (!m.has_string_data || !num)
         return ZDEM_OK;
-    if (compressed) {
+    if (m.data_compressed) {
         size_t ulen = 0, out = 0;
         size_t half = s->tmp_size / 2u;
         if (data_len >= 4 && memcmp(data, "LZSS", 4) == 0) {
@@ -352,97 +339,95 @@ zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
 zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int64_t id = -1;
-    uint32_t num = 0;
-    const uint8_t *data = 0;
-    uint32_t data_len = 0;
-    int k;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num == 1)
-            id = (int64_t)pf.v;
-        else if (pf.num == 2)
-            num = (uint32_t)pf.v;
-        else if (pf.num == 3 && pf.wire == 2) {
-            data = pf.ptr;
-            data_len = pf.len;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CSVCMsg_UpdateStringTable");
-    if (id < 0 || (uint64_t)id >= s->ntables)
+    zdem_pb_CSVCMsg_UpdateStringTable m;
+    zdem_status st;
+    if ((st = zdem_pb_CSVCMsg_UpdateStringTable_decode(msg, n, &m, NULL, NULL, err)) != ZDEM_OK)
+        return st;
+    if (!m.has_table_id || m.table_id < 0 || (uint32_t)m.table_id >= s->ntables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "update of an unknown string table");
-    if (!data || !num)
+    if (!m.has_string_data || !m.num_changed_entries)
         return ZDEM_OK;
-    return parse_entries(s, &s->tables[id], data, data_len, num, err);
+    return parse_entries(s, &s->tables[m.table_id], m.string_data.ptr, m.string_data.len,
+                         (uint32_t)m.num_changed_entries, err);
 }
 
-/* CDemoStringTables: tables by name, items in index order. */
+/* ---- CDemoStringTables: tables by name, items in index order ------------- */
+
+typedef struct dt_ctx {
+    zdem_s2_state *s;
+    zdem_error *err;
+    s2_table *t;
+    uint32_t idx; /* next item's index */
+} dt_ctx;
+
+static zdem_status dt_item(void *user, const zdem_pb_CDemoStringTables_items_t *m,
+                           zdem_view raw)
+{
+    dt_ctx *c = (dt_ctx *)user;
+    zdem_s2_state *s = c->s;
+    s2_st_entry *e = entry_at(s, c->t, c->idx++);
+    (void)raw;
+    if (!e)
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
+    if (m->has_str && !set_blob(s, &e->key, &e->key_len, m->str.ptr, m->str.len))
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
+    if (m->has_data && !set_blob(s, &e->val, &e->val_len, m->data.ptr, m->data.len))
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
+    return ZDEM_OK;
+}
+
+/* One table: the name comes first (the outer pass decoded it, items
+ * skipped), then its raw bytes again for the items. */
+static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t *m,
+                            zdem_view raw)
+{
+    static const zdem_pb_CDemoStringTables_table_t_cb items = {dt_item, NULL};
+    s2_pbctx *c = (s2_pbctx *)user;
+    zdem_s2_state *s = c->s;
+    zdem_pb_CDemoStringTables_table_t tt;
+    dt_ctx d;
+    zdem_status st;
+    s2_table *t;
+    int ti;
+    if (!m->has_table_name)
+        return ZDEM_OK;
+    ti = find_table(s, m->table_name.ptr, m->table_name.len);
+    t = ti >= 0 ? &s->tables[ti] : new_table(s, m->table_name.ptr, m->table_name.len);
+    if (!t)
+        return ZDEM_OK;
+    d.s = s;
+    d.err = c->err;
+    d.t = t;
+    d.idx = 0;
+    st = zdem_pb_CDemoStringTables_table_t_decode(raw.ptr, raw.len, &tt, &items, &d, c->err);
+    if (st != ZDEM_OK)
+        return st;
+    /* the dump is the whole table: entries past it are gone */
+    if (d.idx < t->n) {
+        s2_st_entry *en = (s2_st_entry *)(s->base + t->entries);
+        uint32_t q;
+        for (q = d.idx; q < t->n; q++) {
+            if (en[q].key)
+                s2_pool_free(s, en[q].key, (size_t)en[q].key_len + 1u);
+            if (en[q].val)
+                s2_pool_free(s, en[q].val, (size_t)en[q].val_len + 1u);
+            memset(&en[q], 0, sizeof en[q]);
+        }
+        t->n = d.idx;
+    }
+    if (s->baseline_table >= 0 && t == &s->tables[s->baseline_table])
+        s2_baseline_changed(s);
+    return ZDEM_OK;
+}
+
+const zdem_pb_CDemoStringTables_cb s2_st_demo_tables_cb = {dt_table, NULL};
+
 zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
                               zdem_error *err)
 {
-    zdem_s2pb r, r2, r3;
-    zdem_s2pb_field pf, f2, f3;
-    zdem_status st = ZDEM_OK;
-    int k;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        const uint8_t *name = 0;
-        uint32_t name_len = 0, idx = 0;
-        s2_table *t;
-        int ti;
-        if (pf.num != 1 || pf.wire != 2)
-            continue;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0)
-            if (f2.num == 1 && f2.wire == 2) {
-                name = f2.ptr;
-                name_len = f2.len;
-            }
-        if (!name)
-            continue;
-        ti = find_table(s, name, name_len);
-        t = ti >= 0 ? &s->tables[ti] : new_table(s, name, name_len);
-        if (!t)
-            continue;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            s2_st_entry *e;
-            if (f2.num != 2 || f2.wire != 2)
-                continue;
-            e = entry_at(s, t, idx++);
-            if (!e)
-                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-            zdem_s2pb_init(&r3, f2.ptr, f2.len);
-            while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
-                if (f3.wire != 2)
-                    continue;
-                if (f3.num == 1 && !set_blob(s, &e->key, &e->key_len, f3.ptr, f3.len))
-                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-                if (f3.num == 2 && !set_blob(s, &e->val, &e->val_len, f3.ptr, f3.len))
-                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-            }
-        }
-        /* the dump is the whole table: entries past it are gone */
-        if (idx < t->n) {
-            s2_st_entry *en = (s2_st_entry *)(s->base + t->entries);
-            uint32_t q;
-            for (q = idx; q < t->n; q++) {
-                if (en[q].key)
-                    s2_pool_free(s, en[q].key, (size_t)en[q].key_len + 1u);
-                if (en[q].val)
-                    s2_pool_free(s, en[q].val, (size_t)en[q].val_len + 1u);
-                memset(&en[q], 0, sizeof en[q]);
-            }
-            t->n = idx;
-        }
-        if (s->baseline_table >= 0 && t == &s->tables[s->baseline_table])
-            s2_baseline_changed(s);
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoStringTables");
-    return ZDEM_OK;
+    zdem_pb_CDemoStringTables m;
+    s2_pbctx c;
+    c.s = s;
+    c.err = err;
+    return zdem_pb_CDemoStringTables_decode(msg, n, &m, &s2_st_demo_tables_cb, &c, err);
 }
