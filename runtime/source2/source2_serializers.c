@@ -104,32 +104,20 @@ typedef struct raw_field {
     uint32_t npoly;
 } raw_field;
 
-static zdem_status parse_field(const uint8_t *p, size_t n, raw_field *f)
+static void raw_from(const zdem_pb_ProtoFlattenedSerializerField_t *m, raw_field *f)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
     memset(f, 0, sizeof *f);
-    /* proto2 defaults: an omitted symbol field means symbol 0 */
-    f->ser_sym = f->enc_sym = -1;
-    zdem_s2pb_init(&r, p, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        switch (pf.num) {
-        case 1: f->type_sym = (int32_t)pf.v; break;
-        case 2: f->name_sym = (int32_t)pf.v; break;
-        case 3: f->bit_count = (int32_t)pf.v; break;
-        case 4: f->low = zdem_s2pb_float(&pf); break;
-        case 5: f->high = zdem_s2pb_float(&pf); break;
-        case 6: f->flags = (int32_t)pf.v; break;
-        case 7: f->ser_sym = (int32_t)pf.v; break;
-        case 8: f->ser_ver = (int32_t)pf.v; break;
-        case 10: f->enc_sym = (int32_t)pf.v; break;
-        case 11: if (pf.wire == 2) f->npoly++; break;
-        default: break;
-        }
-    }
-    return k < 0 ? st : ZDEM_OK;
+    f->type_sym = m->var_type_sym;
+    f->name_sym = m->var_name_sym;
+    f->bit_count = m->bit_count;
+    f->low = m->low_value;
+    f->high = m->high_value;
+    f->flags = m->encode_flags;
+    /* proto2 defaults: an omitted symbol field means symbol 0, but an
+     * omitted serializer or encoder means none */
+    f->ser_sym = m->has_field_serializer_name_sym ? m->field_serializer_name_sym : -1;
+    f->ser_ver = m->field_serializer_version;
+    f->enc_sym = m->has_var_encoder_sym ? m->var_encoder_sym : -1;
 }
 
 static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
@@ -205,164 +193,245 @@ static uint32_t hash_u64(uint64_t k)
     return (uint32_t)(k >> 32);
 }
 
+/* CSVCMsg_FlattenedSerializer is read in three passes over the generated
+ * decoder (count, symbols, fields and serializers), so every array is
+ * allocated once at its final size. */
+typedef struct fs_ctx {
+    zdem_s2_state *s;
+    zdem_error *err;
+    s2_sym *syms;
+    uint32_t nsym, nfld, nser; /* pass 1 counts */
+    uint32_t symi, fi, si;     /* next slot to fill */
+    uint32_t npoly;  /* polymorphic candidates of the field being decoded */
+    s2_field *f;     /* field whose candidates are being stored */
+    int32_t *pp;
+    uint32_t pmax;
+    s2_ser *sr;      /* serializer whose field indexes are being stored */
+    uint32_t *idx;
+    uint32_t cnt;
+} fs_ctx;
+
+static zdem_status fs_count_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
+                                zdem_view raw)
+{
+    (void)m;
+    (void)raw;
+    ((fs_ctx *)user)->nser++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_count_sym(void *user, zdem_view v)
+{
+    (void)v;
+    ((fs_ctx *)user)->nsym++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_count_fld(void *user, const zdem_pb_ProtoFlattenedSerializerField_t *m,
+                                zdem_view raw)
+{
+    (void)m;
+    (void)raw;
+    ((fs_ctx *)user)->nfld++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_sym(void *user, zdem_view v)
+{
+    fs_ctx *c = (fs_ctx *)user;
+    zdem_s2_state *s = c->s;
+    uint32_t off;
+    if (c->symi >= c->nsym)
+        return ZDEM_OK;
+    off = s2_alloc(s, v.len + 1u);
+    if (!off)
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer symbols");
+    memcpy(s->base + off, v.ptr, v.len);
+    s->base[off + v.len] = 0;
+    c->syms[c->symi].off = off;
+    c->syms[c->symi].len = v.len;
+    c->symi++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_count_poly(void *user,
+                                 const zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t *m,
+                                 zdem_view raw)
+{
+    (void)m;
+    (void)raw;
+    ((fs_ctx *)user)->npoly++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_poly(void *user,
+                           const zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t *m,
+                           zdem_view raw)
+{
+    fs_ctx *c = (fs_ctx *)user;
+    (void)raw;
+    if (c->f->npoly >= c->pmax)
+        return ZDEM_OK;
+    c->pp[2 * c->f->npoly] = m->has_polymorphic_field_serializer_name_sym
+                                 ? m->polymorphic_field_serializer_name_sym : -1;
+    c->pp[2 * c->f->npoly + 1] = m->polymorphic_field_serializer_version;
+    c->f->npoly++;
+    return ZDEM_OK;
+}
+
+#define SYM_OK(x) ((x) >= 0 && (uint32_t)(x) < c->nsym)
+
+static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerField_t *m,
+                            zdem_view raw)
+{
+    static const zdem_pb_ProtoFlattenedSerializerField_t_cb poly_cb = {fs_poly};
+    fs_ctx *c = (fs_ctx *)user;
+    zdem_s2_state *s = c->s;
+    const s2_sym *syms = c->syms;
+    raw_field rf;
+    s2_field *f;
+    raw_from(m, &rf);
+    rf.npoly = c->npoly; /* counted while this field decoded */
+    c->npoly = 0;
+    if (c->fi >= c->nfld)
+        return ZDEM_OK;
+    f = &s->fields[c->fi++];
+    memset(f, 0, sizeof *f);
+    f->ser = -1;
+    if (SYM_OK(rf.name_sym)) {
+        f->name = syms[rf.name_sym].off;
+        f->name_len = (uint16_t)(syms[rf.name_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.name_sym].len);
+    }
+    if (SYM_OK(rf.type_sym)) {
+        f->type = syms[rf.type_sym].off;
+        f->type_len = (uint16_t)(syms[rf.type_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.type_sym].len);
+    } else {
+        f->type = f->name; /* no type: decodes as unknown */
+        f->type_len = 0;
+    }
+    if (!SYM_OK(rf.ser_sym))
+        rf.ser_sym = -1;
+    f->ser_sym = rf.ser_sym;
+    f->ser_ver = rf.ser_ver;
+    if (rf.npoly > 1 && rf.ser_sym >= 0) {
+        /* Polymorphic pointer: remember the candidates' (symbol, version)
+         * pairs; resolved to serializers once all are loaded. */
+        zdem_pb_ProtoFlattenedSerializerField_t again;
+        zdem_status st;
+        f->poly = s2_alloc(s, (size_t)rf.npoly * 8u);
+        if (!f->poly)
+            return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+        c->f = f;
+        c->pp = (int32_t *)s2_ptr(s, f->poly);
+        c->pmax = rf.npoly;
+        st = zdem_pb_ProtoFlattenedSerializerField_t_decode(raw.ptr, raw.len, &again, &poly_cb, c,
+                                                            c->err);
+        if (st != ZDEM_OK)
+            return st;
+    }
+    setup_field(s, f, &rf,
+                SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
+                SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0);
+    return ZDEM_OK;
+}
+
+static zdem_status fs_count_idx(void *user, int32_t v)
+{
+    (void)v;
+    ((fs_ctx *)user)->cnt++;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_idx(void *user, int32_t v)
+{
+    fs_ctx *c = (fs_ctx *)user;
+    if (c->sr->nfields < c->cnt)
+        c->idx[c->sr->nfields++] = (uint32_t)v;
+    return ZDEM_OK;
+}
+
+static zdem_status fs_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
+                          zdem_view raw)
+{
+    static const zdem_pb_ProtoFlattenedSerializer_t_cb count_cb = {fs_count_idx};
+    static const zdem_pb_ProtoFlattenedSerializer_t_cb fill_cb = {fs_idx};
+    fs_ctx *c = (fs_ctx *)user;
+    zdem_s2_state *s = c->s;
+    zdem_pb_ProtoFlattenedSerializer_t again;
+    zdem_status st;
+    s2_ser *sr;
+    uint32_t i;
+    if (c->si >= c->nser)
+        return ZDEM_OK;
+    sr = &s->sers[c->si++];
+    memset(sr, 0, sizeof *sr);
+    sr->name_sym = m->has_serializer_name_sym ? m->serializer_name_sym : -1;
+    sr->version = m->serializer_version;
+    /* field indexes (packed or not): count, allocate, store */
+    c->cnt = 0;
+    st = zdem_pb_ProtoFlattenedSerializer_t_decode(raw.ptr, raw.len, &again, &count_cb, c, c->err);
+    if (st != ZDEM_OK)
+        return st;
+    sr->fields = s2_alloc(s, (size_t)c->cnt * 4u + 4u);
+    if (!sr->fields)
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+    c->sr = sr;
+    c->idx = (uint32_t *)s2_ptr(s, sr->fields);
+    st = zdem_pb_ProtoFlattenedSerializer_t_decode(raw.ptr, raw.len, &again, &fill_cb, c, c->err);
+    if (st != ZDEM_OK)
+        return st;
+    /* An index past the field list would be hostile: clamp it out. */
+    for (i = 0; i < sr->nfields; i++)
+        if (c->idx[i] >= c->nfld)
+            c->idx[i] = 0xFFFFFFFFu;
+    if (SYM_OK(sr->name_sym)) {
+        sr->name = c->syms[sr->name_sym].off;
+        sr->name_len = (uint16_t)(c->syms[sr->name_sym].len > 0xFFFFu ? 0xFFFFu
+                                                                    : c->syms[sr->name_sym].len);
+    }
+    return ZDEM_OK;
+}
+
+#undef SYM_OK
+
 static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                                   zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    uint32_t nsym = 0, nfld = 0, nser = 0, i, si, fi;
+    static const zdem_pb_CSVCMsg_FlattenedSerializer_cb count_cb = {
+        fs_count_ser, NULL, fs_count_sym, fs_count_fld, NULL};
+    static const zdem_pb_CSVCMsg_FlattenedSerializer_cb sym_cb = {
+        NULL, NULL, fs_sym, NULL, NULL};
+    static const zdem_pb_ProtoFlattenedSerializerField_t_cb poly_count_cb = {fs_count_poly};
+    static const zdem_pb_CSVCMsg_FlattenedSerializer_cb load_cb = {
+        fs_ser, NULL, NULL, fs_field, &poly_count_cb};
+    zdem_pb_CSVCMsg_FlattenedSerializer m;
+    fs_ctx c;
+    zdem_status st;
+    uint32_t i, si, fi, nser, nfld;
     uint32_t syms_off, hash_off = 0, hash_cap = 0;
-    s2_sym *syms;
-    int k;
 
-    zdem_s2pb_init(&r, p, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.wire != 2)
-            continue;
-        if (pf.num == 1)
-            nser++;
-        else if (pf.num == 2)
-            nsym++;
-        else if (pf.num == 3)
-            nfld++;
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - p), "bad protobuf in CSVCMsg_FlattenedSerializer");
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.err = err;
+    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &count_cb, &c, err)) != ZDEM_OK)
+        return st;
+    nser = c.nser;
+    nfld = c.nfld;
 
-    syms_off = s2_alloc(s, (size_t)nsym * sizeof(s2_sym) + 8u);
+    syms_off = s2_alloc(s, (size_t)c.nsym * sizeof(s2_sym) + 8u);
     s->fields = (s2_field *)s2_ptr(s, s2_alloc(s, (size_t)nfld * sizeof(s2_field) + 8u));
     s->sers = (s2_ser *)s2_ptr(s, s2_alloc(s, (size_t)nser * sizeof(s2_ser) + 8u));
     if (!syms_off || !s->fields || !s->sers)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
-    syms = (s2_sym *)s2_ptr(s, syms_off);
+    c.syms = (s2_sym *)s2_ptr(s, syms_off);
 
-    /* symbols */
-    zdem_s2pb_init(&r, p, n);
-    i = 0;
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        if (pf.num == 2 && pf.wire == 2) {
-            uint32_t off = s2_alloc(s, pf.len + 1u);
-            if (!off)
-                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer symbols");
-            memcpy(s->base + off, pf.ptr, pf.len);
-            s->base[off + pf.len] = 0;
-            syms[i].off = off;
-            syms[i].len = pf.len;
-            i++;
-        }
-    }
-#define SYM_OK(x) ((x) >= 0 && (uint32_t)(x) < nsym)
-    /* fields */
-    zdem_s2pb_init(&r, p, n);
-    fi = 0;
-    si = 0;
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        if (pf.wire != 2)
-            continue;
-        if (pf.num == 3) {
-            raw_field rf;
-            s2_field *f = &s->fields[fi++];
-            memset(f, 0, sizeof *f);
-            f->ser = -1;
-            if (parse_field(pf.ptr, pf.len, &rf) != ZDEM_OK)
-                return zdem_fail(err, ZDEM_ERR_CORRUPT, (uint64_t)(pf.ptr - p), "bad serializer field");
-            if (SYM_OK(rf.name_sym)) {
-                f->name = syms[rf.name_sym].off;
-                f->name_len = (uint16_t)(syms[rf.name_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.name_sym].len);
-            }
-            if (SYM_OK(rf.type_sym)) {
-                f->type = syms[rf.type_sym].off;
-                f->type_len = (uint16_t)(syms[rf.type_sym].len > 0xFFFFu ? 0xFFFFu : syms[rf.type_sym].len);
-            } else {
-                f->type = f->name; /* no type: decodes as unknown */
-                f->type_len = 0;
-            }
-            if (!SYM_OK(rf.ser_sym))
-                rf.ser_sym = -1;
-            f->ser_sym = rf.ser_sym;
-            f->ser_ver = rf.ser_ver;
-            if (rf.npoly > 1 && rf.ser_sym >= 0) {
-                /* Polymorphic pointer: remember the candidates' (symbol,
-                 * version) pairs; resolved to serializers below. */
-                zdem_s2pb r2, r3;
-                zdem_s2pb_field f2, f3;
-                int32_t *pp;
-                f->poly = s2_alloc(s, (size_t)rf.npoly * 8u);
-                if (!f->poly)
-                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
-                pp = (int32_t *)s2_ptr(s, f->poly);
-                zdem_s2pb_init(&r2, pf.ptr, pf.len);
-                while (zdem_s2pb_next(&r2, &f2, &st) > 0 && f->npoly < rf.npoly) {
-                    if (f2.num != 11 || f2.wire != 2)
-                        continue;
-                    pp[2 * f->npoly] = -1;
-                    pp[2 * f->npoly + 1] = 0;
-                    zdem_s2pb_init(&r3, f2.ptr, f2.len);
-                    while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
-                        if (f3.num == 1)
-                            pp[2 * f->npoly] = (int32_t)f3.v;
-                        else if (f3.num == 2)
-                            pp[2 * f->npoly + 1] = (int32_t)f3.v;
-                    }
-                    f->npoly++;
-                }
-            }
-            setup_field(s, f, &rf,
-                        SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
-                        SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0);
-        } else if (pf.num == 1) {
-            s2_ser *sr = &s->sers[si++];
-            zdem_s2pb r2;
-            zdem_s2pb_field f2;
-            uint32_t cnt = 0, *idx;
-            memset(sr, 0, sizeof *sr);
-            sr->name_sym = -1;
-            /* count field indexes (packed or not) */
-            zdem_s2pb_init(&r2, pf.ptr, pf.len);
-            while ((k = zdem_s2pb_next(&r2, &f2, &st)) > 0) {
-                if (f2.num == 1)
-                    sr->name_sym = (int32_t)f2.v;
-                else if (f2.num == 2)
-                    sr->version = (int32_t)f2.v;
-                else if (f2.num == 3) {
-                    if (f2.wire == 2) {
-                        const uint8_t *q = f2.ptr, *qe = f2.ptr + f2.len;
-                        uint64_t v;
-                        while (q < qe && zdem_varuint64(&q, qe, &v) == ZDEM_OK)
-                            cnt++;
-                    } else
-                        cnt++;
-                }
-            }
-            if (k < 0)
-                return zdem_fail(err, st, (uint64_t)(pf.ptr - p), "bad serializer");
-            sr->fields = s2_alloc(s, (size_t)cnt * 4u + 4u);
-            if (!sr->fields)
-                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
-            idx = (uint32_t *)s2_ptr(s, sr->fields);
-            zdem_s2pb_init(&r2, pf.ptr, pf.len);
-            while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-                if (f2.num != 3)
-                    continue;
-                if (f2.wire == 2) {
-                    const uint8_t *q = f2.ptr, *qe = f2.ptr + f2.len;
-                    uint64_t v;
-                    while (q < qe && zdem_varuint64(&q, qe, &v) == ZDEM_OK && sr->nfields < cnt)
-                        idx[sr->nfields++] = (uint32_t)v;
-                } else if (sr->nfields < cnt)
-                    idx[sr->nfields++] = (uint32_t)f2.v;
-            }
-            /* An index past the field list would be hostile: clamp it out. */
-            for (i = 0; i < sr->nfields; i++)
-                if (idx[i] >= nfld)
-                    idx[i] = 0xFFFFFFFFu;
-            if (SYM_OK(sr->name_sym)) {
-                sr->name = syms[sr->name_sym].off;
-                sr->name_len = (uint16_t)(syms[sr->name_sym].len > 0xFFFFu ? 0xFFFFu : syms[sr->name_sym].len);
-            }
-        }
-    }
+    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &sym_cb, &c, err)) != ZDEM_OK)
+        return st;
+    /* fields and serializers, in the order they come */
+    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &load_cb, &c, err)) != ZDEM_OK)
+        return st;
+    fi = c.fi;
+    si = c.si;
     s->nfields = fi;
     s->nsers = si;
 
@@ -459,32 +528,28 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     s->stats.fields = fi;
     s->have_sendtables = 1;
     return ZDEM_OK;
-#undef SYM_OK
 }
 
 zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n,
                         zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
+    zdem_pb_CDemoSendTables m;
+    zdem_status st;
+    const uint8_t *q, *qe;
+    uint32_t len;
     if (s->have_sendtables)
         return ZDEM_OK; /* one set per demo; later copies are ignored */
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num == 1 && pf.wire == 2) {
-            const uint8_t *q = pf.ptr, *qe = pf.ptr + pf.len;
-            uint32_t len;
-            if (zdem_varuint32(&q, qe, &len) != ZDEM_OK || len > (size_t)(qe - q))
-                return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, (uint64_t)(q - msg),
-                                 "bad length prefix in CDemoSendTables");
-            return load_flattened(s, q, len, err);
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoSendTables");
-    return ZDEM_OK;
+    if ((st = zdem_pb_CDemoSendTables_decode(msg, n, &m, NULL, NULL, err)) != ZDEM_OK)
+        return st;
+    if (!m.has_data)
+        return ZDEM_OK;
+    /* data is a varint length, then the CSVCMsg_FlattenedSerializer */
+    q = m.data.ptr;
+    qe = q + m.data.len;
+    if (zdem_varuint32(&q, qe, &len) != ZDEM_OK || len > (size_t)(qe - q))
+        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, (uint64_t)(q - msg),
+                         "bad length prefix in CDemoSendTables");
+    return load_flattened(s, q, len, err);
 }
 
 static int32_t find_serializer(const zdem_s2_state *s, const uint8_t *name,
@@ -502,68 +567,71 @@ static int32_t find_serializer(const zdem_s2_state *s, const uint8_t *name,
     return best;
 }
 
+typedef struct ci_ctx {
+    zdem_s2_state *s;
+    zdem_error *err;
+    uint32_t maxid; /* class ids 0..maxid-1 */
+} ci_ctx;
+
+static zdem_status ci_max(void *user, const zdem_pb_CDemoClassInfo_class_t *m, zdem_view raw)
+{
+    ci_ctx *c = (ci_ctx *)user;
+    (void)raw;
+    if (m->has_class_id && m->class_id >= 0 && m->class_id < 65536 &&
+        (uint32_t)m->class_id + 1u > c->maxid)
+        c->maxid = (uint32_t)m->class_id + 1u;
+    return ZDEM_OK;
+}
+
+static zdem_status ci_add(void *user, const zdem_pb_CDemoClassInfo_class_t *m, zdem_view raw)
+{
+    ci_ctx *c = (ci_ctx *)user;
+    zdem_s2_state *s = c->s;
+    s2_class *k;
+    uint32_t off, name_len = m->network_name.len;
+    (void)raw;
+    if (!m->has_class_id || m->class_id < 0 || (uint32_t)m->class_id >= c->maxid ||
+        !m->has_network_name)
+        return ZDEM_OK;
+    k = &s->classes[m->class_id];
+    off = s2_alloc(s, name_len + 1u);
+    if (!off)
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for class names");
+    memcpy(s->base + off, m->network_name.ptr, name_len);
+    s->base[off + name_len] = 0;
+    k->name = off;
+    k->name_len = (uint16_t)(name_len > 0xFFFFu ? 0xFFFFu : name_len);
+    k->ser = find_serializer(s, m->network_name.ptr, name_len);
+    s->nclass_names++;
+    return ZDEM_OK;
+}
+
 zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
-    zdem_s2pb r, r2;
-    zdem_s2pb_field pf, f2;
-    zdem_status st = ZDEM_OK;
-    uint32_t maxid = 0, count = 0;
-    int k;
+    static const zdem_pb_CDemoClassInfo_cb max_cb = {ci_max};
+    static const zdem_pb_CDemoClassInfo_cb add_cb = {ci_add};
+    zdem_pb_CDemoClassInfo m;
+    ci_ctx c;
+    zdem_status st;
+    uint32_t maxid, i;
     if (s->classes)
         return ZDEM_OK; /* first one wins */
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num != 1 || pf.wire != 2)
-            continue;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0)
-            if (f2.num == 1 && f2.v < 65536u && f2.v + 1u > maxid)
-                maxid = (uint32_t)f2.v + 1u;
-        count++;
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CDemoClassInfo");
+    c.s = s;
+    c.err = err;
+    c.maxid = 0;
+    if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &max_cb, &c, err)) != ZDEM_OK)
+        return st;
+    maxid = c.maxid;
     s->classes = (s2_class *)s2_ptr(s, s2_alloc(s, (size_t)maxid * sizeof(s2_class) + 8u));
     if (!s->classes)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for classes");
     memset(s->classes, 0, (size_t)maxid * sizeof(s2_class));
-    {
-        uint32_t i;
-        for (i = 0; i < maxid; i++)
-            s->classes[i].ser = -1;
-    }
+    for (i = 0; i < maxid; i++)
+        s->classes[i].ser = -1;
     s->nclasses = maxid;
-    zdem_s2pb_init(&r, msg, n);
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        int64_t id = -1;
-        const uint8_t *name = 0;
-        uint32_t name_len = 0;
-        if (pf.num != 1 || pf.wire != 2)
-            continue;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            if (f2.num == 1)
-                id = (int64_t)f2.v;
-            else if (f2.num == 2 && f2.wire == 2) {
-                name = f2.ptr;
-                name_len = f2.len;
-            }
-        }
-        if (id >= 0 && id < (int64_t)maxid && name) {
-            s2_class *c = &s->classes[id];
-            uint32_t off = s2_alloc(s, name_len + 1u);
-            if (!off)
-                return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for class names");
-            memcpy(s->base + off, name, name_len);
-            s->base[off + name_len] = 0;
-            c->name = off;
-            c->name_len = (uint16_t)(name_len > 0xFFFFu ? 0xFFFFu : name_len);
-            c->ser = find_serializer(s, name, name_len);
-            s->nclass_names++;
-        }
-    }
-    (void)count;
+    if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &add_cb, &c, err)) != ZDEM_OK)
+        return st;
     s->stats.classes = s->nclass_names;
     if (!s->class_bits) {
         uint32_t b = 0;
