@@ -407,32 +407,40 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     return ZDEM_OK;
 }
 
+typedef struct pe_hdr {
+    zdem_view data;
+    uint32_t updated;
+    int pvs, is_delta, has_data;
+} pe_hdr;
+
+/* The decoded message is large; only the few values entity_data needs
+ * outlive this call. */
+static zdem_status pe_header(const uint8_t *msg, size_t n, pe_hdr *h, zdem_error *err)
+{
+    zdem_pb_CSVCMsg_PacketEntities m;
+    zdem_status st = zdem_pb_CSVCMsg_PacketEntities_decode(msg, n, &m, NULL, NULL, err);
+    if (st != ZDEM_OK)
+        return st;
+    h->data = m.entity_data;
+    h->has_data = m.has_entity_data;
+    h->updated = (uint32_t)m.updated_entries;
+    h->is_delta = m.legacy_is_delta != 0;
+    h->pvs = m.has_pvs_vis_bits != 0;
+    return ZDEM_OK;
+}
+
 zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
                                zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    const uint8_t *data = 0;
-    uint32_t data_len = 0, updated = 0;
-    int pvs = 0, is_delta = 0, k;
+    pe_hdr h;
+    zdem_status st;
     zdem_error e2;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        switch (pf.num) {
-        case 2: updated = (uint32_t)pf.v; break;
-        case 3: is_delta = pf.v != 0; break;
-        case 7: if (pf.wire == 2) { data = pf.ptr; data_len = pf.len; } break;
-        case 16: pvs = pf.v != 0; break;
-        default: break;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CSVCMsg_PacketEntities");
-    if (!data)
+    if ((st = pe_header(msg, n, &h, err)) != ZDEM_OK)
+        return st;
+    if (!h.has_data)
         return ZDEM_OK;
     zdem_error_clear(&e2);
-    st = entity_data(s, data, data_len, updated, pvs, is_delta, &e2);
+    st = entity_data(s, h.data.ptr, h.data.len, h.updated, h.pvs, h.is_delta, &e2);
     if (st == ZDEM_ERR_ABORTED || st == ZDEM_ERR_NO_SPACE) {
         if (err && err->code == ZDEM_OK)
             *err = e2;
