@@ -206,9 +206,9 @@ typedef struct fs_ctx {
     s2_field *f;     /* field whose candidates are being stored */
     int32_t *pp;
     uint32_t pmax;
-    s2_ser *sr;      /* serializer whose field indexes are being stored */
-    uint32_t *idx;
-    uint32_t cnt;
+    uint32_t *idx;   /* field indexes of the serializer being loaded */
+    uint32_t cnt, room;
+    int open;        /* fs_idx has started the current serializer */
 } fs_ctx;
 
 static zdem_status fs_count_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
@@ -335,51 +335,50 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
     return ZDEM_OK;
 }
 
-static zdem_status fs_count_idx(void *user, int32_t v)
-{
-    (void)v;
-    ((fs_ctx *)user)->cnt++;
-    return ZDEM_OK;
-}
-
+/* Field indexes (packed or not) go straight into the free arena as they
+ * decode, in one pass; fs_ser, called right after its serializer's last
+ * index, allocates them there at the exact size. */
 static zdem_status fs_idx(void *user, int32_t v)
 {
     fs_ctx *c = (fs_ctx *)user;
-    if (c->sr->nfields < c->cnt)
-        c->idx[c->sr->nfields++] = (uint32_t)v;
+    if (!c->open) {
+        size_t avail;
+        c->idx = (uint32_t *)(void *)s2_alloc_peek(c->s, &avail);
+        /* one spare slot is allocated past the indexes */
+        c->room = avail >= 4u ? (uint32_t)((avail - 4u) / 4u > 0xFFFFFFFu ? 0xFFFFFFFu
+                                                                       : (avail - 4u) / 4u)
+                              : 0u;
+        c->cnt = 0;
+        c->open = 1;
+    }
+    if (c->cnt < c->room)
+        c->idx[c->cnt] = (uint32_t)v;
+    c->cnt++;
     return ZDEM_OK;
 }
 
 static zdem_status fs_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
                           zdem_view raw)
 {
-    static const zdem_pb_ProtoFlattenedSerializer_t_cb count_cb = {fs_count_idx};
-    static const zdem_pb_ProtoFlattenedSerializer_t_cb fill_cb = {fs_idx};
     fs_ctx *c = (fs_ctx *)user;
     zdem_s2_state *s = c->s;
-    zdem_pb_ProtoFlattenedSerializer_t again;
-    zdem_status st;
+    uint32_t i, cnt = c->open ? c->cnt : 0u;
     s2_ser *sr;
-    uint32_t i;
+    (void)raw;
+    c->open = 0;
     if (c->si >= c->nser)
         return ZDEM_OK;
     sr = &s->sers[c->si++];
     memset(sr, 0, sizeof *sr);
     sr->name_sym = m->has_serializer_name_sym ? m->serializer_name_sym : -1;
     sr->version = m->serializer_version;
-    /* field indexes (packed or not): count, allocate, store */
-    c->cnt = 0;
-    st = zdem_pb_ProtoFlattenedSerializer_t_decode(raw.ptr, raw.len, &again, &count_cb, c, c->err);
-    if (st != ZDEM_OK)
-        return st;
-    sr->fields = s2_alloc(s, (size_t)c->cnt * 4u + 4u);
+    if (cnt && cnt > c->room) /* would not fit: s2_alloc would refuse it too */
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
+    sr->fields = s2_alloc(s, (size_t)cnt * 4u + 4u);
     if (!sr->fields)
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
-    c->sr = sr;
-    c->idx = (uint32_t *)s2_ptr(s, sr->fields);
-    st = zdem_pb_ProtoFlattenedSerializer_t_decode(raw.ptr, raw.len, &again, &fill_cb, c, c->err);
-    if (st != ZDEM_OK)
-        return st;
+    c->idx = (uint32_t *)s2_ptr(s, sr->fields); /* where fs_idx put them */
+    sr->nfields = cnt;
     /* An index past the field list would be hostile: clamp it out. */
     for (i = 0; i < sr->nfields; i++)
         if (c->idx[i] >= c->nfld)
@@ -402,8 +401,9 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     static const zdem_pb_CSVCMsg_FlattenedSerializer_cb sym_cb = {
         NULL, NULL, fs_sym, NULL, NULL};
     static const zdem_pb_ProtoFlattenedSerializerField_t_cb poly_count_cb = {fs_count_poly};
+    static const zdem_pb_ProtoFlattenedSerializer_t_cb idx_cb = {fs_idx};
     static const zdem_pb_CSVCMsg_FlattenedSerializer_cb load_cb = {
-        fs_ser, NULL, NULL, fs_field, &poly_count_cb};
+        fs_ser, &idx_cb, NULL, fs_field, &poly_count_cb};
     zdem_pb_CSVCMsg_FlattenedSerializer m;
     fs_ctx c;
     zdem_status st;
@@ -570,8 +570,70 @@ static int32_t find_serializer(const zdem_s2_state *s, const uint8_t *name,
 typedef struct ci_ctx {
     zdem_s2_state *s;
     zdem_error *err;
-    uint32_t maxid; /* class ids 0..maxid-1 */
+    uint32_t maxid;  /* class ids 0..maxid-1 */
+    uint32_t *hash;  /* serializer by name (in s->tmp), NULL: linear search */
+    uint32_t hcap;
 } ci_ctx;
+
+static uint32_t name_hash(const uint8_t *p, uint32_t n)
+{
+    uint32_t h = 2166136261u, i;
+    for (i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Class names -> serializers is classes x serializers string compares;
+ * an open-addressing table in the string-table scratch (free while class
+ * info loads, so the arena does not grow) makes it one probe each. */
+static void ci_hash_build(zdem_s2_state *s, ci_ctx *c)
+{
+    uint32_t cap = 16, i;
+    c->hash = 0;
+    if (!s->nsers || !s->tmp)
+        return;
+    while (cap < s->nsers * 2u + 2u)
+        cap <<= 1;
+    if ((size_t)cap * 4u > s->tmp_size)
+        return;
+    c->hash = (uint32_t *)(void *)s->tmp;
+    c->hcap = cap;
+    memset(c->hash, 0xFF, (size_t)cap * 4u);
+    for (i = 0; i < s->nsers; i++) {
+        const s2_ser *sr = &s->sers[i];
+        uint32_t j = name_hash(s->base + sr->name, sr->name_len) & (cap - 1u);
+        for (;; j = (j + 1u) & (cap - 1u)) {
+            const s2_ser *o;
+            if (c->hash[j] == 0xFFFFFFFFu) {
+                c->hash[j] = i;
+                break;
+            }
+            o = &s->sers[c->hash[j]];
+            if (o->name_len == sr->name_len &&
+                memcmp(s->base + o->name, s->base + sr->name, sr->name_len) == 0) {
+                /* as find_serializer: the first of the highest version */
+                if (sr->version > o->version)
+                    c->hash[j] = i;
+                break;
+            }
+        }
+    }
+}
+
+static int32_t ci_find(const zdem_s2_state *s, const ci_ctx *c, const uint8_t *name,
+                       uint32_t len)
+{
+    uint32_t j;
+    if (!c->hash)
+        return find_serializer(s, name, len);
+    for (j = name_hash(name, len) & (c->hcap - 1u); c->hash[j] != 0xFFFFFFFFu;
+         j = (j + 1u) & (c->hcap - 1u)) {
+        const s2_ser *o = &s->sers[c->hash[j]];
+        if (o->name_len == len && memcmp(s->base + o->name, name, len) == 0)
+            return (int32_t)c->hash[j];
+    }
+    return -1;
+}
 
 static zdem_status ci_max(void *user, const zdem_pb_CDemoClassInfo_class_t *m, zdem_view raw)
 {
@@ -601,7 +663,7 @@ static zdem_status ci_add(void *user, const zdem_pb_CDemoClassInfo_class_t *m, z
     s->base[off + name_len] = 0;
     k->name = off;
     k->name_len = (uint16_t)(name_len > 0xFFFFu ? 0xFFFFu : name_len);
-    k->ser = find_serializer(s, m->network_name.ptr, name_len);
+    k->ser = ci_find(s, c, m->network_name.ptr, name_len);
     s->nclass_names++;
     return ZDEM_OK;
 }
@@ -620,6 +682,8 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     c.s = s;
     c.err = err;
     c.maxid = 0;
+    c.hash = 0;
+    c.hcap = 0;
     if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &max_cb, &c, err)) != ZDEM_OK)
         return st;
     maxid = c.maxid;
@@ -630,6 +694,7 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     for (i = 0; i < maxid; i++)
         s->classes[i].ser = -1;
     s->nclasses = maxid;
+    ci_hash_build(s, &c);
     if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &add_cb, &c, err)) != ZDEM_OK)
         return st;
     s->stats.classes = s->nclass_names;

@@ -28,6 +28,16 @@ uint32_t s2_alloc(zdem_s2_state *s, size_t n)
     return (uint32_t)off;
 }
 
+uint8_t *s2_alloc_peek(zdem_s2_state *s, size_t *avail)
+{
+    size_t off = (s->used + 7u) & ~(size_t)7u;
+    *avail = 0;
+    if (off >= s->cap || off >= 0xFFFFFFF0u)
+        return 0;
+    *avail = s->cap - off < 0xFFFFFFF0u - off ? s->cap - off : 0xFFFFFFF0u - off;
+    return s->base + off;
+}
+
 static unsigned pool_class(size_t n)
 {
     unsigned c = 0;

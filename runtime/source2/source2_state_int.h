@@ -155,6 +155,10 @@ struct zdem_s2_state {
 /* ---- arena (source2_state.c) -------------------------------------------- */
 /* Permanent allocation (never freed); 0 when the arena is full. */
 uint32_t s2_alloc(zdem_s2_state *s, size_t n);
+/* Where the next s2_alloc starts and how many bytes it could take, so an
+ * array of unknown length can be filled in place in one pass; s2_alloc of
+ * the final size then returns that same place. */
+uint8_t *s2_alloc_peek(zdem_s2_state *s, size_t *avail);
 /* Pool blocks of size 2^k >= n, reusable after s2_pool_free. */
 uint32_t s2_pool_alloc(zdem_s2_state *s, size_t n);
 void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n);
