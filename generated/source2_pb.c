@@ -6136,6 +6136,69 @@ zdem_status zdem_pb_CMsg_CVars_decode(const uint8_t *buf, size_t len,
     return zdem_pb_CMsg_CVars__merge(buf, buf, buf + len, out, cb, user, err);
 }
 
+static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint8_t *p,
+    const uint8_t *end, zdem_pb_CMsgPlayerInfo *out, const zdem_pb_CMsgPlayerInfo_cb *cb,
+    void *user, zdem_error *err)
+{
+    (void)cb;
+    (void)user;
+    while (p < end) {
+        const uint8_t *key_at = p;
+        uint32_t key;
+        zdem_status st = zdem_pb_key(base, &p, end, &key, err);
+        if (st != ZDEM_OK)
+            return st;
+        switch (key) {
+        case 10u: { /* name */
+            uint32_t n;
+            const uint8_t *at = p;
+            st = zdem_pb_len(&p, end, &n);
+            if (st != ZDEM_OK)
+                return zdem_pb_fail(err, st, base, at, "bad length");
+            out->has_name = 1;
+            out->name.ptr = p;
+            out->name.len = n;
+            p += n;
+            break;
+        }
+        case 48u: { /* ishltv */
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->ishltv = (uint8_t)(v_ != 0);
+            }
+            out->has_ishltv = 1;
+            break;
+        }
+        default:
+            switch (key >> 3) {
+            case 1u:
+            case 6u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
+            if (st != ZDEM_OK)
+                return st;
+            break;
+        }
+    }
+    return ZDEM_OK;
+}
+
+zdem_status zdem_pb_CMsgPlayerInfo_decode(const uint8_t *buf, size_t len,
+    zdem_pb_CMsgPlayerInfo *out, const zdem_pb_CMsgPlayerInfo_cb *cb, void *user, zdem_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (len > UINT32_MAX)
+        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 0, "message over 4 GiB");
+    return zdem_pb_CMsgPlayerInfo__merge(buf, buf, buf + len, out, cb, user, err);
+}
+
 static zdem_status zdem_pb_CNETMsg_NOP__merge(const uint8_t *base, const uint8_t *p,
     const uint8_t *end, zdem_pb_CNETMsg_NOP *out, const zdem_pb_CNETMsg_NOP_cb *cb,
     void *user, zdem_error *err)
@@ -12707,6 +12770,11 @@ static zdem_status any_CMsg_CVars(const uint8_t *buf, size_t len, void *out, zde
     return zdem_pb_CMsg_CVars_decode(buf, len, (zdem_pb_CMsg_CVars *)out, &all_CMsg_CVars, NULL, err);
 }
 
+static zdem_status any_CMsgPlayerInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
+{
+    return zdem_pb_CMsgPlayerInfo_decode(buf, len, (zdem_pb_CMsgPlayerInfo *)out, NULL, NULL, err);
+}
+
 static zdem_status any_CNETMsg_NOP(const uint8_t *buf, size_t len, void *out, zdem_error *err)
 {
     return zdem_pb_CNETMsg_NOP_decode(buf, len, (zdem_pb_CNETMsg_NOP *)out, NULL, NULL, err);
@@ -13093,6 +13161,7 @@ const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT] = {
     { "CMsgRGBA", (uint32_t)sizeof(zdem_pb_CMsgRGBA), any_CMsgRGBA },
     { "CMsg_CVars.CVar", (uint32_t)sizeof(zdem_pb_CMsg_CVars_CVar), any_CMsg_CVars_CVar },
     { "CMsg_CVars", (uint32_t)sizeof(zdem_pb_CMsg_CVars), any_CMsg_CVars },
+    { "CMsgPlayerInfo", (uint32_t)sizeof(zdem_pb_CMsgPlayerInfo), any_CMsgPlayerInfo },
     { "CNETMsg_NOP", (uint32_t)sizeof(zdem_pb_CNETMsg_NOP), any_CNETMsg_NOP },
     { "CNETMsg_SplitScreenUser", (uint32_t)sizeof(zdem_pb_CNETMsg_SplitScreenUser), any_CNETMsg_SplitScreenUser },
     { "CNETMsg_Tick", (uint32_t)sizeof(zdem_pb_CNETMsg_Tick), any_CNETMsg_Tick },
@@ -13224,6 +13293,7 @@ _Static_assert(sizeof(zdem_pb_CMsgQAngle) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size 
 _Static_assert(sizeof(zdem_pb_CMsgRGBA) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CMsg_CVars_CVar) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CMsg_CVars) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
+_Static_assert(sizeof(zdem_pb_CMsgPlayerInfo) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CNETMsg_NOP) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CNETMsg_SplitScreenUser) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");
 _Static_assert(sizeof(zdem_pb_CNETMsg_Tick) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "size bound");

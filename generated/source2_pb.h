@@ -1089,6 +1089,18 @@ typedef struct zdem_pb_CMsg_CVars_cb {
     zdem_status (*cvars)(void *user, const zdem_pb_CMsg_CVars_CVar *msg, zdem_view raw);
 } zdem_pb_CMsg_CVars_cb;
 
+/* CMsgPlayerInfo (netmessages.proto) */
+typedef struct zdem_pb_CMsgPlayerInfo {
+    uint8_t has_name;
+    zdem_view name;
+    uint8_t has_ishltv;
+    uint8_t ishltv;
+} zdem_pb_CMsgPlayerInfo;
+
+typedef struct zdem_pb_CMsgPlayerInfo_cb {
+    int unused_; /* no callbacks: present so the API is uniform */
+} zdem_pb_CMsgPlayerInfo_cb;
+
 /* CNETMsg_NOP (netmessages.proto) */
 typedef struct zdem_pb_CNETMsg_NOP {
     uint8_t unused_; /* C has no empty structs */
@@ -2264,6 +2276,8 @@ zdem_status zdem_pb_CMsg_CVars_CVar_decode(const uint8_t *buf, size_t len,
     zdem_pb_CMsg_CVars_CVar *out, const zdem_pb_CMsg_CVars_CVar_cb *cb, void *user, zdem_error *err);
 zdem_status zdem_pb_CMsg_CVars_decode(const uint8_t *buf, size_t len,
     zdem_pb_CMsg_CVars *out, const zdem_pb_CMsg_CVars_cb *cb, void *user, zdem_error *err);
+zdem_status zdem_pb_CMsgPlayerInfo_decode(const uint8_t *buf, size_t len,
+    zdem_pb_CMsgPlayerInfo *out, const zdem_pb_CMsgPlayerInfo_cb *cb, void *user, zdem_error *err);
 zdem_status zdem_pb_CNETMsg_NOP_decode(const uint8_t *buf, size_t len,
     zdem_pb_CNETMsg_NOP *out, const zdem_pb_CNETMsg_NOP_cb *cb, void *user, zdem_error *err);
 zdem_status zdem_pb_CNETMsg_SplitScreenUser_decode(const uint8_t *buf, size_t len,
@@ -2403,7 +2417,7 @@ typedef struct zdem_pb_s2_msg {
     zdem_status (*decode_all)(const uint8_t *buf, size_t len, void *out, zdem_error *err);
 } zdem_pb_s2_msg;
 
-#define ZDEM_PB_S2_MESSAGE_COUNT 129
+#define ZDEM_PB_S2_MESSAGE_COUNT 130
 extern const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT];
 
 #endif

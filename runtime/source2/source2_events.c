@@ -3,78 +3,122 @@
  * the Dota 2 combat log; players from the userinfo string table. */
 #include "source2_state_int.h"
 
+typedef struct el_ctx {
+    zdem_s2_state *s;
+    zdem_error *err;
+    uint32_t count;  /* descriptors, then keys of one descriptor */
+    s2_evdesc *d;
+    s2_evkey *keys;
+} el_ctx;
+
+static zdem_status el_count_desc(void *user,
+                                 const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t *m,
+                                 zdem_view raw)
+{
+    (void)m;
+    (void)raw;
+    ((el_ctx *)user)->count++;
+    return ZDEM_OK;
+}
+
+static zdem_status el_count_key(void *user, const zdem_pb_CMsgSource1LegacyGameEventList_key_t *m,
+                                zdem_view raw)
+{
+    (void)m;
+    (void)raw;
+    ((el_ctx *)user)->count++;
+    return ZDEM_OK;
+}
+
+static zdem_status el_key(void *user, const zdem_pb_CMsgSource1LegacyGameEventList_key_t *m,
+                          zdem_view raw)
+{
+    el_ctx *c = (el_ctx *)user;
+    zdem_s2_state *s = c->s;
+    s2_evkey *kk;
+    (void)raw;
+    if (c->d->nkeys >= c->count)
+        return ZDEM_OK;
+    kk = &c->keys[c->d->nkeys++];
+    memset(kk, 0, sizeof *kk);
+    kk->type = (int16_t)m->type;
+    if (m->has_name) {
+        kk->name = s2_alloc(s, m->name.len + 1u);
+        if (!kk->name)
+            return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
+        memcpy(s->base + kk->name, m->name.ptr, m->name.len);
+        s->base[kk->name + m->name.len] = 0;
+        kk->name_len = (uint16_t)(m->name.len > 0xFFFFu ? 0xFFFFu : m->name.len);
+    }
+    return ZDEM_OK;
+}
+
+/* One descriptor: name, then its keys counted and stored from its raw
+ * bytes (so the key array is allocated once). */
+static zdem_status el_desc(void *user, const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t *m,
+                           zdem_view raw)
+{
+    static const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_cb count_cb = {el_count_key};
+    static const zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_cb key_cb = {el_key};
+    el_ctx *c = (el_ctx *)user;
+    zdem_s2_state *s = c->s;
+    zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t again;
+    zdem_status st;
+    s2_evdesc *d;
+    if (s->nevd >= s->evd_cap)
+        return ZDEM_OK;
+    d = &s->evd[s->nevd];
+    memset(d, 0, sizeof *d);
+    d->id = m->has_eventid ? m->eventid : -1;
+    if (m->has_name) {
+        d->name = s2_alloc(s, m->name.len + 1u);
+        if (!d->name)
+            return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event names");
+        memcpy(s->base + d->name, m->name.ptr, m->name.len);
+        s->base[d->name + m->name.len] = 0;
+        d->name_len = (uint16_t)(m->name.len > 0xFFFFu ? 0xFFFFu : m->name.len);
+    }
+    c->count = 0;
+    st = zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_decode(raw.ptr, raw.len, &again,
+                                                                   &count_cb, c, c->err);
+    if (st != ZDEM_OK)
+        return st;
+    d->keys = s2_alloc(s, (size_t)c->count * sizeof(s2_evkey) + 4u);
+    if (!d->keys)
+        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
+    c->d = d;
+    c->keys = (s2_evkey *)s2_ptr(s, d->keys);
+    st = zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t_decode(raw.ptr, raw.len, &again,
+                                                                   &key_cb, c, c->err);
+    if (st != ZDEM_OK)
+        return st;
+    s->nevd++;
+    return ZDEM_OK;
+}
+
 zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           zdem_error *err)
 {
-    zdem_s2pb r, r2, r3;
-    zdem_s2pb_field pf, f2, f3;
-    zdem_status st = ZDEM_OK;
-    uint32_t count = 0, off;
-    int k;
+    static const zdem_pb_CMsgSource1LegacyGameEventList_cb count_cb = {el_count_desc, NULL};
+    static const zdem_pb_CMsgSource1LegacyGameEventList_cb desc_cb = {el_desc, NULL};
+    zdem_pb_CMsgSource1LegacyGameEventList m;
+    el_ctx c;
+    zdem_status st;
+    uint32_t off;
     if (s->evd)
         return ZDEM_OK; /* one list per demo */
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0)
-        if (pf.num == 1 && pf.wire == 2)
-            count++;
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in game event list");
-    off = s2_alloc(s, (size_t)count * sizeof(s2_evdesc) + 8u);
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.err = err;
+    if ((st = zdem_pb_CMsgSource1LegacyGameEventList_decode(msg, n, &m, &count_cb, &c, err)) != ZDEM_OK)
+        return st;
+    off = s2_alloc(s, (size_t)c.count * sizeof(s2_evdesc) + 8u);
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event descriptors");
     s->evd = (s2_evdesc *)s2_ptr(s, off);
-    s->evd_cap = count;
-    zdem_s2pb_init(&r, msg, n);
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        s2_evdesc *d;
-        uint32_t nkeys = 0;
-        s2_evkey *keys;
-        if (pf.num != 1 || pf.wire != 2 || s->nevd >= s->evd_cap)
-            continue;
-        d = &s->evd[s->nevd];
-        memset(d, 0, sizeof *d);
-        d->id = -1;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            if (f2.num == 1)
-                d->id = (int32_t)f2.v;
-            else if (f2.num == 2 && f2.wire == 2) {
-                d->name = s2_alloc(s, f2.len + 1u);
-                if (!d->name)
-                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event names");
-                memcpy(s->base + d->name, f2.ptr, f2.len);
-                s->base[d->name + f2.len] = 0;
-                d->name_len = (uint16_t)(f2.len > 0xFFFFu ? 0xFFFFu : f2.len);
-            } else if (f2.num == 3 && f2.wire == 2)
-                nkeys++;
-        }
-        d->keys = s2_alloc(s, (size_t)nkeys * sizeof(s2_evkey) + 4u);
-        if (!d->keys)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
-        keys = (s2_evkey *)s2_ptr(s, d->keys);
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            s2_evkey *kk;
-            if (f2.num != 3 || f2.wire != 2 || d->nkeys >= nkeys)
-                continue;
-            kk = &keys[d->nkeys++];
-            memset(kk, 0, sizeof *kk);
-            zdem_s2pb_init(&r3, f2.ptr, f2.len);
-            while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
-                if (f3.num == 1)
-                    kk->type = (int16_t)f3.v;
-                else if (f3.num == 2 && f3.wire == 2) {
-                    kk->name = s2_alloc(s, f3.len + 1u);
-                    if (!kk->name)
-                        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
-                    memcpy(s->base + kk->name, f3.ptr, f3.len);
-                    s->base[kk->name + f3.len] = 0;
-                    kk->name_len = (uint16_t)(f3.len > 0xFFFFu ? 0xFFFFu : f3.len);
-                }
-            }
-        }
-        s->nevd++;
-    }
+    s->evd_cap = c.count;
+    if ((st = zdem_pb_CMsgSource1LegacyGameEventList_decode(msg, n, &m, &desc_cb, &c, err)) != ZDEM_OK)
+        return st;
     /* replay the events that came first */
     {
         uint32_t i, n = s->npending;
@@ -133,29 +177,67 @@ static void key_int(zdem_s2_event_key *k, const char *name, int64_t v)
     k->value.v.i = v;
 }
 
+/* A key's value as it decodes; names come from the descriptor after. */
+static zdem_status ge_key(void *user, const zdem_pb_CMsgSource1LegacyGameEvent_key_t *m,
+                          zdem_view raw)
+{
+    zdem_s2_state *s = (zdem_s2_state *)user;
+    zdem_s2_event_key *ek;
+    zdem_s2_value *v;
+    (void)raw;
+    if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS)
+        return ZDEM_OK;
+    ek = &s->ev.keys[s->ev.nkeys++];
+    memset(ek, 0, sizeof *ek);
+    v = &ek->value;
+    /* one val_* is set in practice; if several, the highest field number
+     * (the last on the wire) wins */
+    if (m->has_val_string) {
+        v->kind = ZDEM_S2_V_STRING;
+        v->s = m->val_string.ptr;
+        v->len = m->val_string.len;
+    }
+    if (m->has_val_float) {
+        v->kind = ZDEM_S2_V_FLOAT;
+        v->v.f[0] = m->val_float;
+    }
+    if (m->has_val_long) {
+        v->kind = ZDEM_S2_V_INT;
+        v->v.i = m->val_long;
+    }
+    if (m->has_val_short) {
+        v->kind = ZDEM_S2_V_INT;
+        v->v.i = m->val_short;
+    }
+    if (m->has_val_byte) {
+        v->kind = ZDEM_S2_V_INT;
+        v->v.i = m->val_byte;
+    }
+    if (m->has_val_bool) {
+        v->kind = ZDEM_S2_V_BOOL;
+        v->v.u = m->val_bool != 0;
+    }
+    if (m->has_val_uint64) {
+        v->kind = ZDEM_S2_V_UINT;
+        v->v.u = m->val_uint64;
+    }
+    return ZDEM_OK;
+}
+
 zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           zdem_error *err)
 {
-    zdem_s2pb r, r2;
-    zdem_s2pb_field pf, f2;
-    zdem_status st = ZDEM_OK;
-    int32_t id = -1;
+    static const zdem_pb_CMsgSource1LegacyGameEvent_cb key_cb = {ge_key};
+    zdem_pb_CMsgSource1LegacyGameEvent m;
+    zdem_status st;
+    int32_t id;
     const s2_evdesc *d;
     const s2_evkey *keys;
-    const uint8_t *ename = 0;
-    uint32_t ename_len = 0, ki = 0;
-    int k;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num == 2)
-            id = (int32_t)pf.v;
-        else if (pf.num == 1 && pf.wire == 2) {
-            ename = pf.ptr;
-            ename_len = pf.len;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in game event");
+    uint32_t ki;
+    memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
+    if ((st = zdem_pb_CMsgSource1LegacyGameEvent_decode(msg, n, &m, &key_cb, s, err)) != ZDEM_OK)
+        return st;
+    id = m.has_eventid ? m.eventid : -1;
     if (!s->evd && s->npending < 64u) {
         /* descriptors not seen yet: keep a copy until they arrive */
         uint32_t off = s2_pool_alloc(s, n ? n : 1u);
@@ -169,30 +251,22 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
         }
     }
     d = find_desc(s, id);
-    memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
     s->ev.type = ZDEM_S2_EV_GAME_EVENT;
     s->ev.tick = s->tick;
     s->ev.event_id = id;
     if (d && d->name) {
         s->ev.name = (const char *)s->base + d->name;
         s->ev.name_len = d->name_len;
-    } else if (ename) {
-        s->ev.name = (const char *)ename;
-        s->ev.name_len = ename_len;
+    } else if (m.has_event_name) {
+        s->ev.name = (const char *)m.event_name.ptr;
+        s->ev.name_len = m.event_name.len;
     } else {
         s->ev.name = "unknown_event";
         s->ev.name_len = 13;
     }
     keys = d ? (const s2_evkey *)s2_ptr(s, d->keys) : 0;
-    zdem_s2pb_init(&r, msg, n);
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        zdem_s2_event_key *ek;
-        if (pf.num != 3 || pf.wire != 2)
-            continue;
-        if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS)
-            break;
-        ek = &s->ev.keys[s->ev.nkeys];
-        memset(ek, 0, sizeof *ek);
+    for (ki = 0; ki < s->ev.nkeys; ki++) {
+        zdem_s2_event_key *ek = &s->ev.keys[ki];
         if (keys && ki < d->nkeys) {
             ek->name = (const char *)s->base + keys[ki].name;
             ek->name_len = keys[ki].name_len;
@@ -200,124 +274,114 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
             ek->name = "?";
             ek->name_len = 1;
         }
-        ki++;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            zdem_s2_value *v = &ek->value;
-            switch (f2.num) {
-            case 2:
-                if (f2.wire == 2) {
-                    v->kind = ZDEM_S2_V_STRING;
-                    v->s = f2.ptr;
-                    v->len = f2.len;
-                }
-                break;
-            case 3:
-                v->kind = ZDEM_S2_V_FLOAT;
-                v->v.f[0] = zdem_s2pb_float(&f2);
-                break;
-            case 4: case 5: case 6:
-                v->kind = ZDEM_S2_V_INT;
-                v->v.i = (int32_t)(uint32_t)f2.v;
-                break;
-            case 7:
-                v->kind = ZDEM_S2_V_BOOL;
-                v->v.u = f2.v != 0;
-                break;
-            case 8:
-                v->kind = ZDEM_S2_V_UINT;
-                v->v.u = f2.v;
-                break;
-            default:
-                break;
-            }
-        }
         if (ek->value.kind == ZDEM_S2_V_NONE) {
             /* every value at its default: type decides what the zero is */
-            int type = keys && ki - 1u < d->nkeys ? keys[ki - 1u].type : 0;
+            int type = keys && ki < d->nkeys ? keys[ki].type : 0;
             ek->value.kind = type == 1 ? ZDEM_S2_V_STRING : type == 2 ? ZDEM_S2_V_FLOAT
                            : type == 6 ? ZDEM_S2_V_BOOL : ZDEM_S2_V_INT;
             ek->value.s = (const uint8_t *)"";
         }
-        s->ev.nkeys++;
     }
     return deliver(s);
 }
 
+static zdem_status chat_dota(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                             zdem_error *err)
+{
+    zdem_pb_CDOTAUserMsg_ChatMessage m;
+    zdem_status st = zdem_pb_CDOTAUserMsg_ChatMessage_decode(msg, n, &m, NULL, NULL, err);
+    zdem_s2_event_key *k = s->ev.keys;
+    if (st != ZDEM_OK)
+        return st;
+    if (m.has_source_player_id)
+        key_int(&k[s->ev.nkeys++], "source_player_id", m.source_player_id);
+    if (m.has_channel_type)
+        key_int(&k[s->ev.nkeys++], "channel_type", (int64_t)m.channel_type);
+    if (m.has_message_text)
+        key_str(&k[s->ev.nkeys++], "text", m.message_text.ptr, m.message_text.len);
+    return ZDEM_OK;
+}
+
+static zdem_status chat_saytext2(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                                 zdem_error *err)
+{
+    zdem_pb_CUserMessageSayText2 m;
+    zdem_status st = zdem_pb_CUserMessageSayText2_decode(msg, n, &m, NULL, NULL, err);
+    zdem_s2_event_key *k = s->ev.keys;
+    if (st != ZDEM_OK)
+        return st;
+    if (m.has_entityindex)
+        key_int(&k[s->ev.nkeys++], "entityindex", m.entityindex);
+    if (m.has_messagename)
+        key_str(&k[s->ev.nkeys++], "messagename", m.messagename.ptr, m.messagename.len);
+    if (m.has_param1)
+        key_str(&k[s->ev.nkeys++], "name", m.param1.ptr, m.param1.len);
+    if (m.has_param2)
+        key_str(&k[s->ev.nkeys++], "text", m.param2.ptr, m.param2.len);
+    return ZDEM_OK;
+}
+
+static zdem_status chat_saytext(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                                zdem_error *err)
+{
+    zdem_pb_CUserMessageSayText m;
+    zdem_status st = zdem_pb_CUserMessageSayText_decode(msg, n, &m, NULL, NULL, err);
+    zdem_s2_event_key *k = s->ev.keys;
+    if (st != ZDEM_OK)
+        return st;
+    if (m.has_playerindex)
+        key_int(&k[s->ev.nkeys++], "playerindex", m.playerindex);
+    if (m.has_text)
+        key_str(&k[s->ev.nkeys++], "text", m.text.ptr, m.text.len);
+    return ZDEM_OK;
+}
+
+/* Keys in field-number order (the order they come on the wire). */
 zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
                     size_t n, zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
+    zdem_status st;
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
     s->ev.type = ZDEM_S2_EV_CHAT;
     s->ev.tick = s->tick;
     s->ev.event_id = -1;
     s->ev.name = "chat";
     s->ev.name_len = 4;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        zdem_s2_event_key *ek = &s->ev.keys[s->ev.nkeys];
-        if (s->ev.nkeys >= 8)
-            break;
-        if (type == ZDEM_S2_DOTA_UM_CHATMESSAGE) {
-            if (pf.num == 1) { key_int(ek, "source_player_id", (int32_t)(uint32_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 2) { key_int(ek, "channel_type", (int64_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 3 && pf.wire == 2) { key_str(ek, "text", pf.ptr, pf.len); s->ev.nkeys++; }
-        } else if (type == ZDEM_S2_UM_SAYTEXT2) {
-            if (pf.num == 1) { key_int(ek, "entityindex", (int32_t)(uint32_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 3 && pf.wire == 2) { key_str(ek, "messagename", pf.ptr, pf.len); s->ev.nkeys++; }
-            else if (pf.num == 4 && pf.wire == 2) { key_str(ek, "name", pf.ptr, pf.len); s->ev.nkeys++; }
-            else if (pf.num == 5 && pf.wire == 2) { key_str(ek, "text", pf.ptr, pf.len); s->ev.nkeys++; }
-        } else {
-            if (pf.num == 1) { key_int(ek, "playerindex", (int32_t)(uint32_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 2 && pf.wire == 2) { key_str(ek, "text", pf.ptr, pf.len); s->ev.nkeys++; }
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in chat message");
+    if (type == ZDEM_S2_DOTA_UM_ChatMessage)
+        st = chat_dota(s, msg, n, err);
+    else if (type == ZDEM_S2_UM_SayText2)
+        st = chat_saytext2(s, msg, n, err);
+    else
+        st = chat_saytext(s, msg, n, err);
+    if (st != ZDEM_OK)
+        return st;
     return deliver(s);
 }
 
 /* CNETMsg_SetConVar: one "server_cvar" event per convar (name, value). */
+static zdem_status cvar_one(void *user, const zdem_pb_CMsg_CVars_CVar *m, zdem_view raw)
+{
+    zdem_s2_state *s = (zdem_s2_state *)user;
+    (void)raw;
+    memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
+    s->ev.type = ZDEM_S2_EV_GAME_EVENT;
+    s->ev.tick = s->tick;
+    s->ev.event_id = -1;
+    s->ev.name = "server_cvar";
+    s->ev.name_len = 11;
+    key_str(&s->ev.keys[0], "name", m->has_name ? m->name.ptr : 0, m->name.len);
+    key_str(&s->ev.keys[1], "value", m->has_value ? m->value.ptr : 0, m->value.len);
+    s->ev.nkeys = 2;
+    return deliver(s);
+}
+
 zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n,
                        zdem_error *err)
 {
-    zdem_s2pb r, r2, r3;
-    zdem_s2pb_field pf, f2, f3;
-    zdem_status st = ZDEM_OK;
-    int k;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num != 1 || pf.wire != 2)
-            continue;
-        zdem_s2pb_init(&r2, pf.ptr, pf.len);
-        while (zdem_s2pb_next(&r2, &f2, &st) > 0) {
-            if (f2.num != 1 || f2.wire != 2)
-                continue;
-            memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
-            s->ev.type = ZDEM_S2_EV_GAME_EVENT;
-            s->ev.tick = s->tick;
-            s->ev.event_id = -1;
-            s->ev.name = "server_cvar";
-            s->ev.name_len = 11;
-            key_str(&s->ev.keys[0], "name", 0, 0);
-            key_str(&s->ev.keys[1], "value", 0, 0);
-            s->ev.nkeys = 2;
-            zdem_s2pb_init(&r3, f2.ptr, f2.len);
-            while (zdem_s2pb_next(&r3, &f3, &st) > 0) {
-                if (f3.wire == 2 && (f3.num == 1 || f3.num == 2))
-                    key_str(&s->ev.keys[f3.num - 1], f3.num == 1 ? "name" : "value", f3.ptr, f3.len);
-            }
-            if ((st = deliver(s)) != ZDEM_OK)
-                return st;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in CNETMsg_SetConVar");
-    return ZDEM_OK;
+    static const zdem_pb_CMsg_CVars_cb cvars_cb = {cvar_one};
+    static const zdem_pb_CNETMsg_SetConVar_cb cb = {&cvars_cb};
+    zdem_pb_CNETMsg_SetConVar m;
+    return zdem_pb_CNETMsg_SetConVar_decode(msg, n, &m, &cb, s, err);
 }
 
 /* An event with a fixed name and no keys (temp-entity notifications). */
@@ -359,105 +423,92 @@ static const uint8_t *combat_name(const zdem_s2_state *s, uint64_t idx, uint32_t
     return k;
 }
 
-static zdem_status combat_entry(zdem_s2_state *s, const uint8_t *msg, size_t n,
-                                zdem_error *err)
+static void combat_name_key(zdem_s2_state *s, const char *key, uint32_t idx)
 {
-    static const struct { uint32_t num; const char *name; } names[] = {
-        {2, "target_name"}, {3, "target_source_name"}, {4, "attacker_name"},
-        {5, "damage_source_name"}, {6, "inflictor_name"}};
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
-    uint32_t type = 0;
+    zdem_s2_event_key *ek = &s->ev.keys[s->ev.nkeys++];
+    uint32_t len = 0;
+    const uint8_t *nm = combat_name(s, idx, &len);
+    if (nm)
+        key_str(ek, key, nm, len);
+    else
+        key_int(ek, key, (int64_t)idx);
+}
+
+/* Keys in field-number order (the order they come on the wire). */
+static zdem_status combat_entry(zdem_s2_state *s, const zdem_pb_CMsgDOTACombatLogEntry *m)
+{
+    uint32_t type = (uint32_t)m->type;
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
     s->ev.type = ZDEM_S2_EV_COMBAT_LOG;
     s->ev.tick = s->tick;
     s->ev.event_id = -1;
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        zdem_s2_event_key *ek;
-        unsigned i;
-        if (pf.num == 1) {
-            type = (uint32_t)pf.v;
-            continue;
-        }
-        if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS)
-            continue;
-        ek = &s->ev.keys[s->ev.nkeys];
-        for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-            if (names[i].num == pf.num) {
-                uint32_t len = 0;
-                const uint8_t *nm = combat_name(s, pf.v, &len);
-                if (nm)
-                    key_str(ek, names[i].name, nm, len);
-                else
-                    key_int(ek, names[i].name, (int64_t)pf.v);
-                s->ev.nkeys++;
-                break;
-            }
-        }
-        if (i == sizeof names / sizeof names[0]) {
-            if (pf.num == 8) { key_int(ek, "value", (int64_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 9) { key_int(ek, "health", (int64_t)pf.v); s->ev.nkeys++; }
-            else if (pf.num == 10) {
-                key_int(ek, "timestamp", 0);
-                ek->value.kind = ZDEM_S2_V_FLOAT;
-                ek->value.v.f[0] = zdem_s2pb_float(&pf);
-                s->ev.nkeys++;
-            }
-        }
+    if (m->has_target_name)
+        combat_name_key(s, "target_name", m->target_name);
+    if (m->has_target_source_name)
+        combat_name_key(s, "target_source_name", m->target_source_name);
+    if (m->has_attacker_name)
+        combat_name_key(s, "attacker_name", m->attacker_name);
+    if (m->has_damage_source_name)
+        combat_name_key(s, "damage_source_name", m->damage_source_name);
+    if (m->has_inflictor_name)
+        combat_name_key(s, "inflictor_name", m->inflictor_name);
+    if (m->has_value)
+        key_int(&s->ev.keys[s->ev.nkeys++], "value", (int64_t)m->value);
+    if (m->has_health)
+        key_int(&s->ev.keys[s->ev.nkeys++], "health", m->health);
+    if (m->has_timestamp) {
+        zdem_s2_event_key *ek = &s->ev.keys[s->ev.nkeys++];
+        key_int(ek, "timestamp", 0);
+        ek->value.kind = ZDEM_S2_V_FLOAT;
+        ek->value.v.f[0] = m->timestamp;
     }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in combat log entry");
     s->ev.name = type < sizeof combat_types / sizeof combat_types[0] ? combat_types[type] : "UNKNOWN";
     s->ev.name_len = (uint32_t)strlen(s->ev.name);
     return deliver(s);
 }
 
+static zdem_status combat_bulk_one(void *user, const zdem_pb_CMsgDOTACombatLogEntry *m,
+                                   zdem_view raw)
+{
+    (void)raw;
+    return combat_entry((zdem_s2_state *)user, m);
+}
+
+/* The entry struct is large: decoded here, alone on the stack. */
+static zdem_status combat_hltv(zdem_s2_state *s, const uint8_t *msg, size_t n,
+                               zdem_error *err)
+{
+    zdem_pb_CMsgDOTACombatLogEntry m;
+    zdem_status st = zdem_pb_CMsgDOTACombatLogEntry_decode(msg, n, &m, NULL, NULL, err);
+    if (st != ZDEM_OK)
+        return st;
+    return combat_entry(s, &m);
+}
+
 zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
                           size_t n, zdem_error *err)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int k;
-    if (type == ZDEM_S2_DOTA_UM_COMBATLOGDATAHLTV)
-        return combat_entry(s, msg, n, err);
-    zdem_s2pb_init(&r, msg, n);
-    while ((k = zdem_s2pb_next(&r, &pf, &st)) > 0) {
-        if (pf.num == 1 && pf.wire == 2) {
-            st = combat_entry(s, pf.ptr, pf.len, err);
-            if (st != ZDEM_OK)
-                return st;
-        }
-    }
-    if (k < 0)
-        return zdem_fail(err, st, (uint64_t)(r.p - msg), "bad protobuf in combat log bulk data");
-    return ZDEM_OK;
+    static const zdem_pb_CDOTAUserMsg_CombatLogBulkData_cb cb = {combat_bulk_one};
+    zdem_pb_CDOTAUserMsg_CombatLogBulkData m;
+    if (type == ZDEM_S2_DOTA_UM_CombatLogDataHLTV)
+        return combat_hltv(s, msg, n, err);
+    return zdem_pb_CDOTAUserMsg_CombatLogBulkData_decode(msg, n, &m, &cb, s, err);
 }
 
 /* ---- players --------------------------------------------------------------- */
 
-/* CMsgPlayerInfo: name = 1, fakeplayer = 5, ishltv = 6. */
+/* A userinfo entry that names a real player (not the HLTV client). */
 static int player_info(const uint8_t *v, uint32_t n, const uint8_t **name,
                        uint32_t *len)
 {
-    zdem_s2pb r;
-    zdem_s2pb_field pf;
-    zdem_status st = ZDEM_OK;
-    int hltv = 0;
-    *name = 0;
-    *len = 0;
-    zdem_s2pb_init(&r, v, n);
-    while (zdem_s2pb_next(&r, &pf, &st) > 0) {
-        if (pf.num == 1 && pf.wire == 2) {
-            *name = pf.ptr;
-            *len = pf.len;
-        } else if (pf.num == 6 && pf.wire == 0)
-            hltv = pf.v != 0;
-    }
-    return *name && *len && !hltv;
+    zdem_pb_CMsgPlayerInfo m;
+    zdem_error e;
+    zdem_error_clear(&e);
+    /* a malformed entry keeps what decoded before the error */
+    (void)zdem_pb_CMsgPlayerInfo_decode(v, n, &m, NULL, NULL, &e);
+    *name = m.has_name ? m.name.ptr : 0;
+    *len = m.has_name ? m.name.len : 0;
+    return *name && *len && !m.ishltv;
 }
 
 static const uint8_t *player_at(const zdem_s2_state *s, uint32_t want,
