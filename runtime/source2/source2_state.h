@@ -15,26 +15,9 @@
 #include "source2_demo.h"
 #include "source2_fieldpath.h"
 #include "source2_fielddecode.h"
+#include "source2_ids.h"
 
-/* Inner message ids the state layer consumes. */
-enum {
-    ZDEM_S2_NET_TICK = 4,
-    ZDEM_S2_NET_SETCONVAR = 6,
-    ZDEM_S2_GE_FIREBULLETS = 450,
-    ZDEM_S2_GE_FIREBULLETSID = 452,
-    ZDEM_S2_SVC_SERVERINFO = 40,
-    ZDEM_S2_SVC_CREATESTRINGTABLE = 44,
-    ZDEM_S2_SVC_UPDATESTRINGTABLE = 45,
-    ZDEM_S2_SVC_PACKETENTITIES = 55,
-    ZDEM_S2_GE_GAMEEVENTLIST = 205,
-    ZDEM_S2_GE_GAMEEVENT = 207,
-    ZDEM_S2_UM_SAYTEXT = 117,
-    ZDEM_S2_UM_SAYTEXT2 = 118,
-    ZDEM_S2_DOTA_UM_CHATEVENT = 466,
-    ZDEM_S2_DOTA_UM_COMBATLOGDATAHLTV = 554,
-    ZDEM_S2_DOTA_UM_COMBATLOGBULKDATA = 603,
-    ZDEM_S2_DOTA_UM_CHATMESSAGE = 612
-};
+/* Inner message ids: the generated enums of source2_ids.h. */
 
 typedef struct zdem_s2_state zdem_s2_state;
 

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "source2_state.h"
-#include "source2_pbwire.h"
 #include "source2_fields.h"
 #include "source2_pb.h"
 #include "source2_ids.h"
