@@ -665,7 +665,7 @@ static int alloc_slot(zdem_q3_parser *p, int keep)
         int k, oldest = -1;
         for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
             if (k != keep && p->snap_nents[k] &&
-                (oldest < 0 || p->snaps[k].message_num - p->snaps[oldest].message_num < 0))
+                (oldest < 0 || (int64_t)p->snaps[k].message_num < p->snaps[oldest].message_num))
                 oldest = k;
         if (oldest < 0)
             return -1;
@@ -914,7 +914,9 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     bp->server_time = zdem_q3_read_long(m);
     bp->message_num = p->message_sequence;
     delta = (int32_t)zdem_q3_read_byte(m);
-    bp->delta_num = delta ? bp->message_num - delta : -1;
+    /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
+    bp->delta_num = delta && (int64_t)bp->message_num - delta >= INT32_MIN
+                        ? (int32_t)((int64_t)bp->message_num - delta) : -1;
     bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
@@ -984,11 +986,12 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     /* Invalidate ring slots between the previous valid snapshot and this
      * one, so a dropped message is never used as a delta source. */
     if (p->have_snapshot) {
-        int32_t oldnum = p->last_snapshot_message + 1;
-        if (bp->message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
-            oldnum = bp->message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
+        /* 64-bit: sequence numbers come from the file and may be anything */
+        int64_t oldnum = (int64_t)p->last_snapshot_message + 1;
+        if ((int64_t)bp->message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
+            oldnum = (int64_t)bp->message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
         for (; oldnum < bp->message_num; oldnum++)
-            p->snaps[(uint32_t)oldnum & (ZDEM_Q3_PACKET_BACKUP - 1)].valid = 0;
+            p->snaps[(uint32_t)((uint64_t)oldnum & (ZDEM_Q3_PACKET_BACKUP - 1))].valid = 0;
     }
     p->have_snapshot = 1;
     p->last_snapshot_message = bp->message_num;
