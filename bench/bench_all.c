@@ -16,19 +16,13 @@
 #include "source2_parse.h"
 #include "source2_state.h"
 #include "teeworlds_reader.h"
+#include "bench_common.h"
 
 typedef struct file {
     char name[256];
     uint8_t *data;
     size_t size;
 } file;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static size_t load_dir(const char *corpus, const char *sub, const char *const *exts,
                        file *out, size_t max)
@@ -174,11 +168,11 @@ int main(int argc, char **argv)
         for (j = 0; j < nf; j++)
             bytes += (double)files[j].size;
         for (rep = 0; rep < reps; rep++) { /* best of reps: least disturbed */
-            double t0 = now(), dt;
+            double t0 = bench_now(), dt;
             msgs = 0;
             for (j = 0; j < nf; j++)
                 msgs += fm->parse(&files[j]);
-            dt = now() - t0;
+            dt = bench_now() - t0;
             if (dt < best)
                 best = dt;
         }

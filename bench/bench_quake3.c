@@ -16,6 +16,7 @@
 
 #include "quake3.h"
 #include "quake3_msg.h"
+#include "bench_common.h"
 
 typedef struct demo {
     char name[256];
@@ -26,13 +27,6 @@ typedef struct demo {
 
 static demo demos[128];
 static int n_demos;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint8_t *read_all(const char *path, size_t *size)
 {
@@ -130,7 +124,7 @@ int main(int argc, char **argv)
     closedir(dd);
 
     for (k = 0; k < rounds; k++) {
-        double t0 = now(), t;
+        double t0 = bench_now(), t;
         uint64_t ents = 0;
         zdem_q3_callbacks cb;
         memset(&cb, 0, sizeof cb);
@@ -143,7 +137,7 @@ int main(int argc, char **argv)
             if (p)
                 (void)zdem_q3_parse_file(p, demos[i].data, demos[i].size, &r, &err);
         }
-        t = now() - t0;
+        t = bench_now() - t0;
         if (t < best_full)
             best_full = t;
         entities = ents;
@@ -155,7 +149,7 @@ int main(int argc, char **argv)
         uint32_t acc = 0;
         uint64_t syms = 0;
         size_t bytes = 0;
-        t0 = now();
+        t0 = bench_now();
         for (i = 0; i < n_demos; i++) {
             zdem_q3_reader r;
             zdem_q3_frame f;
@@ -172,7 +166,7 @@ int main(int argc, char **argv)
                 bytes += f.len;
             }
         }
-        t = now() - t0;
+        t = bench_now() - t0;
         if (t < best_table)
             best_table = t;
         symbols = syms;
@@ -180,7 +174,7 @@ int main(int argc, char **argv)
         sink = acc;
 
         acc = 0;
-        t0 = now();
+        t0 = bench_now();
         for (i = 0; i < n_demos; i++) {
             zdem_q3_reader r;
             zdem_q3_frame f;
@@ -193,7 +187,7 @@ int main(int argc, char **argv)
                     acc += tree_byte(f.data, f.len, &bit);
             }
         }
-        t = now() - t0;
+        t = bench_now() - t0;
         if (t < best_tree)
             best_tree = t;
         sink ^= acc;

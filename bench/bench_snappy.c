@@ -16,6 +16,7 @@
 #include "zdem_snappy.h"
 #ifdef ZDEM_HAVE_SNAPPY
 #include <snappy-c.h>
+#include "bench_common.h"
 #endif
 
 typedef struct payload {
@@ -27,13 +28,6 @@ static payload *payloads;
 static size_t n_payloads, cap_payloads, total_in, total_out, max_out;
 static uint8_t *files[256]; /* payloads point into these */
 static size_t n_files;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int read_var(const uint8_t **p, const uint8_t *end, uint32_t *v)
 {
@@ -51,30 +45,11 @@ static int read_var(const uint8_t **p, const uint8_t *end, uint32_t *v)
     return 0;
 }
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-        *size = (size_t)n;
-    }
-    fclose(f);
-    return buf;
-}
-
 /* Collects the Snappy payloads of one demo (the file stays loaded). */
 static void add_file(const char *path)
 {
     size_t size = 0;
-    uint8_t *file = read_file(path, &size);
+    uint8_t *file = bench_read_file(path, &size);
     const uint8_t *p, *end;
     if (!file)
         return;
@@ -206,36 +181,36 @@ int main(int argc, char **argv)
     }
 #endif
 
-    start = now();
+    start = bench_now();
     do {
         double t0, t1;
         int ours_first = rounds % 2 == 0;
         if (ours_first) {
-            t0 = now();
+            t0 = bench_now();
             if (run_ours(out) != 0)
                 return 1;
-            t1 = now();
+            t1 = bench_now();
             if (t1 - t0 < best_ours)
                 best_ours = t1 - t0;
         }
 #ifdef ZDEM_HAVE_SNAPPY
-        t0 = now();
+        t0 = bench_now();
         if (run_lib(out) != 0)
             return 1;
-        t1 = now();
+        t1 = bench_now();
         if (t1 - t0 < best_lib)
             best_lib = t1 - t0;
 #endif
         if (!ours_first) {
-            t0 = now();
+            t0 = bench_now();
             if (run_ours(out) != 0)
                 return 1;
-            t1 = now();
+            t1 = bench_now();
             if (t1 - t0 < best_ours)
                 best_ours = t1 - t0;
         }
         rounds++;
-    } while (rounds < 3 || now() - start < budget);
+    } while (rounds < 3 || bench_now() - start < budget);
 
     printf("snappy: %zu payloads from %zu files, %.2f MB compressed -> %.2f MB, "
            "%d rounds, best round each\n",

@@ -9,35 +9,9 @@
 #include <string.h>
 #include <time.h>
 #include "source2_state.h"
+#include "bench_common.h"
 
 #define ARENA_SIZE ((size_t)256 << 20)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *b;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    rewind(f);
-    b = malloc(n > 0 ? (size_t)n : 1u);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return b;
-}
 
 static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
 {
@@ -50,7 +24,7 @@ static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *e
 static int bench(const char *path, int reps, uint8_t *arena)
 {
     size_t size, need = 0;
-    uint8_t *file = read_file(path, &size), *scratch;
+    uint8_t *file = bench_read_file(path, &size), *scratch;
     double best = 1e9;
     int r;
     zdem_s2_usage use;
@@ -79,13 +53,13 @@ static int bench(const char *path, int reps, uint8_t *arena)
         cfg.on_event = on_event;
         cfg.user = &events;
         zdem_error_clear(&err);
-        t0 = now();
+        t0 = bench_now();
         if (zdem_s2_state_init(&s, arena, ARENA_SIZE, &cfg, &err) != ZDEM_OK ||
             zdem_s2_state_run(s, file, size, scratch, need + 64, -1, &err) != ZDEM_OK) {
             fprintf(stderr, "%s: %s\n", path, err.msg ? err.msg : "?");
             break;
         }
-        t0 = now() - t0;
+        t0 = bench_now() - t0;
         if (t0 < best)
             best = t0;
         zdem_s2_state_usage(s, &use);

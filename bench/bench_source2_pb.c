@@ -16,6 +16,7 @@
 #include "source2_ids.h"
 #include "source2_pb.h"
 #include "zdem_bits.h"
+#include "bench_common.h"
 
 typedef struct { int idx; uint8_t *buf; size_t len; } item;
 static item *items;
@@ -122,13 +123,6 @@ static void load(const char *path)
     free(file);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     const char *corpus = getenv("ZDEM_CORPUS");
@@ -153,19 +147,19 @@ int main(int argc, char **argv)
     closedir(d);
     memset(&sink, 0, sizeof sink); /* on = 0: nanopb callbacks decode, record nothing */
     for (r = 0; r < reps; r++) {
-        t0 = now();
+        t0 = bench_now();
         for (i = 0; i < n_items; i++) {
             zdem_error err;
             zdem_error_clear(&err);
             bad += zdem_pb_s2_messages[items[i].idx].decode_all(items[i].buf, items[i].len, out.b, &err) != ZDEM_OK;
         }
-        t_ours = now() - t0;
-        t0 = now();
+        t_ours = bench_now() - t0;
+        t0 = bench_now();
         for (i = 0; i < n_items; i++) {
             const char *msg;
             bad += !s2nb_nanopb(items[i].idx, items[i].buf, items[i].len, &sink, &msg);
         }
-        t_nb = now() - t0;
+        t_nb = bench_now() - t0;
         if (t_ours < best_ours)
             best_ours = t_ours;
         if (t_nb < best_nb)

@@ -3,11 +3,13 @@
  * decoder against the bit-at-a-time one on the same chunk payloads, in the
  * same run. Prints figures; asserts nothing about time.
  * usage: bench_teeworlds [CORPUS_DIR]   (default $ZDEM_CORPUS/teeworlds) */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "teeworlds_reader.h"
+#include "bench_common.h"
 
 static const char *files[] = {
     "ddnet_demo-edit-cat-catzone.demo",
@@ -22,13 +24,6 @@ static const char *files[] = {
 
 static tw_reader rd;
 static uint8_t out[TW_SNAP_MAX_SIZE];
-
-static double now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static uint8_t *load(const char *dir, const char *name, size_t *n)
 {
@@ -77,7 +72,7 @@ int main(int argc, char **argv)
 
     /* Full parse: every chunk decoded, every snapshot rebuilt. */
     reps = 20;
-    t0 = now();
+    t0 = bench_now();
     for (r = 0; r < reps; r++) {
         for (i = 0; i < NFILES; i++) {
             zdem_error err;
@@ -92,11 +87,11 @@ int main(int argc, char **argv)
                     items += ev.snap->num_items;
         }
     }
-    t_parse = (now() - t0) / reps;
+    t_parse = (bench_now() - t0) / reps;
 
     /* Map verification (CRC32 + SHA-256), reported apart: it is per file,
      * not per chunk. */
-    t0 = now();
+    t0 = bench_now();
     for (i = 0; i < NFILES; i++) {
         zdem_error err;
         zdem_error_clear(&err);
@@ -104,7 +99,7 @@ int main(int argc, char **argv)
         (void)tw_demo_map_crc_ok(&rd.info);
         (void)tw_demo_map_sha256_ok(&rd.info);
     }
-    t_hash = now() - t0;
+    t_hash = bench_now() - t0;
 
     /* Huffman alone: table vs bit-at-a-time on every chunk payload. */
     t_table = t_bit = 0;
@@ -119,17 +114,17 @@ int main(int argc, char **argv)
             tw_reader_open(&rd, data[i], size[i], &err);
             /* Collect payloads first so that only decoding is timed. */
             tw_chunks_init(&cr, &rd.info, data[i], size[i]);
-            a = now();
+            a = bench_now();
             while (tw_chunks_next(&cr, &c, &err) == 1)
                 if (c.kind != TW_CHUNK_TICK && c.size)
                     tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err);
-            t_table += now() - a;
+            t_table += bench_now() - a;
             tw_chunks_init(&cr, &rd.info, data[i], size[i]);
-            a = now();
+            a = bench_now();
             while (tw_chunks_next(&cr, &c, &err) == 1)
                 if (c.kind != TW_CHUNK_TICK && c.size)
                     tw_huff_decode_bitwise(c.data, c.size, out, sizeof out, &n, &err);
-            t_bit += now() - a;
+            t_bit += bench_now() - a;
             if (r == 0) {
                 tw_chunks_init(&cr, &rd.info, data[i], size[i]);
                 while (tw_chunks_next(&cr, &c, &err) == 1)
