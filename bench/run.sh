@@ -5,7 +5,8 @@
 #    a noisy machine, unlike wall time);
 #  - the side-by-side ratios measured in the same run: our Snappy vs
 #    libsnappy, our generated protobuf decoders vs nanopb, our table Huffman
-#    decoders vs bit-at-a-time decoders, and any other bench_*.
+#    decoders vs bit-at-a-time decoders, any other bench_*, and (with npm)
+#    the Source 2 entity parse against @laihoe/demoparser2, whole process.
 # Usage: bench/run.sh [--write]   (--write also replaces bench/RESULTS.md)
 # Numbers only: nothing here asserts on time.
 set -euo pipefail
@@ -58,6 +59,14 @@ for b in "$BUILD"/bench/bench_*; do
     echo '```'
     echo
 done
+if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+    echo "## Source 2 with entities vs @laihoe/demoparser2 (whole process)"
+    echo
+    echo '```'
+    ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_source2_entities.sh" 3 2>&1 || echo "(exit $?)"
+    echo '```'
+    echo
+fi
 } | tee "$out"
 
 if [ "${1:-}" = "--write" ]; then
