@@ -46,6 +46,16 @@ static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
     return st;
 }
 
+/* A decoder's byte offset is relative to the payload; make it a file
+ * offset. Inside a Snappy payload the decompressed position has no file
+ * offset, so the payload's start is reported instead. */
+static void to_file_offset(zdem_error *err, const zdem_s2_outer *m)
+{
+    if (!err || err->offset_is_bits)
+        return;
+    err->offset = m->compressed ? m->payload_offset : err->offset + m->payload_offset;
+}
+
 void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
                          void *user, uint8_t *scratch, size_t scratch_cap)
 {
@@ -86,8 +96,7 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
     if (cbs->demo && zdem_s2_demo_wants(m->cmd, cbs->demo)) {
         st = zdem_s2_dispatch_demo(m->cmd, p, n, cbs->demo, ps->user, err);
         if (st != ZDEM_OK) {
-            if (err && !err->offset_is_bits && !m->compressed)
-                err->offset += m->payload_offset; /* payload offset -> file offset */
+            to_file_offset(err, m);
             return st;
         }
     }
@@ -95,8 +104,7 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
         inner_ctx ic;
         zdem_view data;
         if ((st = packet_data(m->cmd, p, n, &data, err)) != ZDEM_OK) {
-            if (err && !m->compressed)
-                err->offset += m->payload_offset;
+            to_file_offset(err, m);
             return st;
         }
         ic.cbs = cbs;
