@@ -152,6 +152,25 @@ static inline int32_t zdem_bits_read_varint32(zdem_bits *br)
     return zdem_zigzag32(zdem_bits_read_varuint32(br));
 }
 
+/* A NUL-terminated string from the bit stream: reads through the NUL (not
+ * stored), keeps at most cap bytes in out and returns how many it kept.
+ * Bounded by the data left: without a NUL the overflow flag is set. */
+static inline uint32_t zdem_bits_read_cstr(zdem_bits *br, uint8_t *out, uint32_t cap)
+{
+    uint32_t n = 0, c;
+    for (;;) {
+        if (zdem_bits_left(br) < 8u) {
+            br->overflow = 1;
+            return n;
+        }
+        c = zdem_bits_read(br, 8);
+        if (c == 0)
+            return n;
+        if (n < cap)
+            out[n++] = (uint8_t)c;
+    }
+}
+
 /* Copy n bytes from an arbitrary bit position into out. */
 static inline void zdem_bits_read_bytes(zdem_bits *br, uint8_t *out, size_t n)
 {

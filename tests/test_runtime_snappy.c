@@ -20,6 +20,7 @@
 
 #include "zdem_snappy.h"
 #include "zdem_test.h"
+#include "snappy_ref.h"
 
 /* ------------------------------------------------------------ utilities */
 
@@ -50,7 +51,7 @@ static size_t put_varint(uint8_t *p, uint32_t v)
 static int ref_decompress(const uint8_t *s, size_t n, uint8_t *dst, size_t cap,
                           size_t *out_len)
 {
-    size_t i = 0, o = 0, ulen = 0;
+    size_t i = 0, ulen = 0;
     unsigned shift = 0;
     for (;;) { /* preamble: at most 5 bytes, value fits 32 bits */
         uint8_t b;
@@ -66,49 +67,7 @@ static int ref_decompress(const uint8_t *s, size_t n, uint8_t *dst, size_t cap,
     }
     if (ulen > cap)
         return -2;
-    while (i < n) {
-        uint8_t tag = s[i++];
-        uint64_t len, off = 0;
-        unsigned k;
-        if ((tag & 3) == 0) {
-            len = (uint64_t)(tag >> 2) + 1;
-            if (len > 60) {
-                unsigned extra = (unsigned)(len - 60);
-                if (n - i < extra)
-                    return -1;
-                len = 0;
-                for (k = 0; k < extra; k++)
-                    len |= (uint64_t)s[i + k] << (8 * k);
-                len += 1;
-                i += extra;
-            }
-            if (len > n - i || len > ulen - o)
-                return -1;
-            for (k = 0; k < len; k++)
-                dst[o++] = s[i++];
-            continue;
-        }
-        if ((tag & 3) == 1) {
-            if (n - i < 1)
-                return -1;
-            len = 4 + ((tag >> 2) & 7);
-            off = ((uint64_t)(tag >> 5) << 8) | s[i];
-            i += 1;
-        } else {
-            unsigned nb = (tag & 3) == 2 ? 2 : 4;
-            if (n - i < nb)
-                return -1;
-            len = (uint64_t)(tag >> 2) + 1;
-            for (k = 0; k < nb; k++)
-                off |= (uint64_t)s[i + k] << (8 * k);
-            i += nb;
-        }
-        if (off == 0 || off > o || len > ulen - o)
-            return -1;
-        for (k = 0; k < len; k++, o++)
-            dst[o] = dst[o - off];
-    }
-    if (o != ulen)
+    if (snappy_ref_tags(s, n, i, dst, ulen) != 0)
         return -1;
     *out_len = ulen;
     return 0;

@@ -527,20 +527,28 @@ static int is_score_cs(const zdem_q3_parser *p, int idx)
 }
 
 /* Apply "cs N "value"" to the configstring store. */
+/* "<index> <arg>" after the command word of cs/bcsN: -1 on a bad index. */
+static int cs_index_arg(const char *s, size_t n, size_t i, int32_t *idx,
+                        const char **a, size_t *an)
+{
+    while (i < n && s[i] == ' ')
+        i++;
+    if (parse_int(s + i, n - i, idx) != 0 || *idx < 0 || *idx >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+        return -1;
+    while (i < n && s[i] != ' ')
+        i++;
+    command_arg(s, n, i, a, an);
+    return 0;
+}
+
 static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
                     int32_t seq, uint64_t bit)
 {
-    size_t i = skip;
     int32_t idx;
     const char *a;
     size_t an;
-    while (i < n && s[i] == ' ')
-        i++;
-    if (parse_int(s + i, n - i, &idx) != 0 || idx < 0 || idx >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+    if (cs_index_arg(s, n, skip, &idx, &a, &an) != 0)
         return warn(p, ZDEM_ERR_CORRUPT, bit, "cs command: bad index");
-    while (i < n && s[i] != ' ')
-        i++;
-    command_arg(s, n, i, &a, &an);
     if (set_configstring(p, idx, a, an) != 0)
         return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
     if (is_score_cs(p, idx))
@@ -561,17 +569,11 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         return apply_cs(p, s, n, w, seq, bit);
     if (w == 4 && memcmp(s, "bcs", 3) == 0 && s[3] >= '0' && s[3] <= '2') {
         /* big configstring in pieces: bcs0 starts, bcs1 continues, bcs2 ends */
-        size_t i = w;
         int32_t idx;
         const char *a;
         size_t an;
-        while (i < n && s[i] == ' ')
-            i++;
-        if (parse_int(s + i, n - i, &idx) != 0 || idx < 0 || idx >= ZDEM_Q3_MAX_CONFIGSTRINGS)
+        if (cs_index_arg(s, n, w, &idx, &a, &an) != 0)
             return warn(p, ZDEM_ERR_CORRUPT, bit, "bcs command: bad index");
-        while (i < n && s[i] != ' ')
-            i++;
-        command_arg(s, n, i, &a, &an);
         if (s[3] == '0') {
             p->bcs_index = idx;
             p->bcs_len = 0;

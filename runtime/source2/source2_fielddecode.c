@@ -337,26 +337,10 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
             return;
         }
         }
-    case ZDEM_S2_DEC_STRING: {
-        /* NUL-terminated; bounded by the data left, so it always ends. */
-        uint32_t n = 0;
+    case ZDEM_S2_DEC_STRING:
         out->kind = ZDEM_S2_V_STRING;
-        for (;;) {
-            uint32_t c;
-            if (zdem_bits_left(br) < 8u) {
-                br->overflow = 1;
-                break;
-            }
-            c = zdem_bits_read(br, 8);
-            if (c == 0)
-                break;
-            if (n < strcap)
-                strbuf[n] = (uint8_t)c;
-            n++;
-        }
-        out->len = n < strcap ? n : strcap;
+        out->len = zdem_bits_read_cstr(br, strbuf, strcap);
         return;
-    }
     case ZDEM_S2_DEC_BLOB: {
         uint32_t n = zdem_bits_read_varuint32(br), i;
         out->kind = ZDEM_S2_V_STRING;

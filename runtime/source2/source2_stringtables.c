@@ -131,26 +131,6 @@ static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
     return 1;
 }
 
-/* Reads a NUL-terminated string from the bit stream into out (truncated at
- * cap-1); returns the stored length. */
-static uint32_t read_cstr(zdem_bits *br, uint8_t *out, uint32_t cap)
-{
-    uint32_t n = 0;
-    for (;;) {
-        uint32_t c;
-        if (zdem_bits_left(br) < 8u) {
-            br->overflow = 1;
-            break;
-        }
-        c = zdem_bits_read(br, 8);
-        if (!c)
-            break;
-        if (n + 1u < cap)
-            out[n++] = (uint8_t)c;
-    }
-    return n;
-}
-
 static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                                  const uint8_t *data, size_t size,
                                  uint32_t count, zdem_error *err)
@@ -192,9 +172,9 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                     memcpy(key, hist[h], sz);
                     key_len = sz;
                 }
-                key_len += read_cstr(&br, key + key_len, KEY_MAX - key_len);
+                key_len += zdem_bits_read_cstr(&br, key + key_len, KEY_MAX - 1u - key_len);
             } else
-                key_len = read_cstr(&br, key, KEY_MAX);
+                key_len = zdem_bits_read_cstr(&br, key, KEY_MAX - 1u);
             {
                 /* ring of the last 32 keys; position 0 is the oldest */
                 uint32_t slot, keep = key_len < HIST_KEEP ? key_len : HIST_KEEP;

@@ -9,58 +9,9 @@
 #include <string.h>
 
 #include "zdem_snappy.h"
+#include "../snappy_ref.h"
 
 #define MAX_OUT (1u << 20) /* larger preambles test the NO_SPACE path */
-
-static int ref_decompress(const uint8_t *s, size_t n, uint8_t *dst, size_t ulen,
-                          size_t start)
-{
-    size_t i = start, o = 0;
-    while (i < n) {
-        uint8_t tag = s[i++];
-        uint64_t len, off = 0;
-        unsigned k;
-        if ((tag & 3) == 0) {
-            len = (uint64_t)(tag >> 2) + 1;
-            if (len > 60) {
-                unsigned extra = (unsigned)(len - 60);
-                if (n - i < extra)
-                    return -1;
-                len = 0;
-                for (k = 0; k < extra; k++)
-                    len |= (uint64_t)s[i + k] << (8 * k);
-                len += 1;
-                i += extra;
-            }
-            if (len > n - i || len > ulen - o)
-                return -1;
-            memcpy(dst + o, s + i, (size_t)len);
-            o += (size_t)len;
-            i += (size_t)len;
-            continue;
-        }
-        if ((tag & 3) == 1) {
-            if (n - i < 1)
-                return -1;
-            len = 4 + ((tag >> 2) & 7);
-            off = ((uint64_t)(tag >> 5) << 8) | s[i];
-            i += 1;
-        } else {
-            unsigned nb = (tag & 3) == 2 ? 2 : 4;
-            if (n - i < nb)
-                return -1;
-            len = (uint64_t)(tag >> 2) + 1;
-            for (k = 0; k < nb; k++)
-                off |= (uint64_t)s[i + k] << (8 * k);
-            i += nb;
-        }
-        if (off == 0 || off > o || len > ulen - o)
-            return -1;
-        for (k = 0; k < len; k++, o++)
-            dst[o] = dst[o - off];
-    }
-    return o == ulen ? 0 : -1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -91,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (st != ZDEM_ERR_NO_SPACE || e.code != ZDEM_ERR_NO_SPACE)
             abort();
     } else {
-        int rs = ref_decompress(data, size, ref, ulen, pre);
+        int rs = snappy_ref_tags(data, size, pre, ref, ulen);
         if ((rs == 0) != (st == ZDEM_OK))
             abort();
         if (st == ZDEM_OK && (out != ulen || memcmp(dst, ref, ulen) != 0))
