@@ -64,8 +64,6 @@ static size_t load_dir(const char *corpus, const char *sub, const char *const *e
 
 /* ---- per-format full parse: returns messages parsed ------------------------ */
 
-static uint8_t *s2_scratch;
-static size_t s2_scratch_cap;
 static void *s2_arena;
 static const size_t s2_arena_size = (size_t)64 << 20;
 
@@ -81,9 +79,10 @@ static unsigned long parse_source2(const file *f)
     unsigned long frames = 0;
     zdem_error_clear(&err);
     zdem_s2_config_default(&cfg);
+    cfg.gather_buffer = 0; /* whole files */
     if (zdem_s2_state_init(&s, s2_arena, s2_arena_size, &cfg, &err) != ZDEM_OK)
         return 0;
-    zdem_s2_state_run(s, f->data, f->size, s2_scratch, s2_scratch_cap, -1, &err);
+    zdem_s2_state_run(s, f->data, f->size, -1, &err);
     zdem_s2_reader_init(&r, f->data, f->size);
     while (zdem_s2_next(&r, &m, &err) == 1)
         frames++;
@@ -149,8 +148,6 @@ int main(int argc, char **argv)
     }
     if (!corpus)
         corpus = "../shared/corpus";
-    s2_scratch_cap = 64u << 20;
-    s2_scratch = malloc(s2_scratch_cap);
     s2_arena = malloc(s2_arena_size);
     q3_mem = malloc(zdem_q3_parser_size());
     tw = malloc(sizeof *tw);
@@ -181,7 +178,6 @@ int main(int argc, char **argv)
         for (j = 0; j < nf; j++)
             free(files[j].data);
     }
-    free(s2_scratch);
     free(s2_arena);
     free(q3_mem);
     free(tw);

@@ -25,7 +25,12 @@ typedef enum zdem_status {
 typedef struct zdem_error {
     zdem_status code;
     uint8_t offset_is_bits; /* 1: offset counts bits, 0: bytes */
+    /* 1: offset is the file offset of the frame (container record) the
+     * error is in, and payload_pos the byte position inside that frame's
+     * (decompressed) payload: a compressed payload has no file offsets. */
+    uint8_t in_payload;
     uint64_t offset;        /* position in the innermost buffer being read */
+    uint64_t payload_pos;   /* with in_payload */
     const char *msg;        /* static string, never NULL after an error */
 } zdem_error;
 
@@ -43,8 +48,33 @@ static inline void zdem_error_clear(zdem_error *err)
     if (err) {
         err->code = ZDEM_OK;
         err->offset_is_bits = 0;
+        err->in_payload = 0;
         err->offset = 0;
+        err->payload_pos = 0;
         err->msg = 0;
+    }
+}
+
+/* An error found while reading a sub-buffer that starts `base` bytes into
+ * the buffer the caller reads: make its offset relative to the caller's
+ * buffer. A bit offset becomes the byte that holds that bit. */
+static inline void zdem_error_rebase(zdem_error *err, uint64_t base)
+{
+    if (err && err->code != ZDEM_OK && !err->in_payload) {
+        err->offset = base + (err->offset_is_bits ? err->offset / 8u : err->offset);
+        err->offset_is_bits = 0;
+    }
+}
+
+/* The error's offset is a byte position inside the payload of the frame at
+ * file offset frame_offset: record both. */
+static inline void zdem_error_in_frame(zdem_error *err, uint64_t frame_offset)
+{
+    if (err && err->code != ZDEM_OK && !err->in_payload) {
+        err->payload_pos = err->offset_is_bits ? err->offset / 8u : err->offset;
+        err->offset = frame_offset;
+        err->offset_is_bits = 0;
+        err->in_payload = 1;
     }
 }
 

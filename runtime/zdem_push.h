@@ -21,6 +21,12 @@ typedef zdem_status (*zdem_push_sink)(void *ctx, const uint8_t *frame,
                                       size_t len, uint64_t offset,
                                       zdem_error *err);
 
+/* Optional: a frame longer than the gathering buffer that does not lie
+ * inside one piece is skipped instead of failing the input (its bytes are
+ * discarded as they arrive); len is its full length. */
+typedef zdem_status (*zdem_push_skip)(void *ctx, uint64_t offset, size_t len,
+                                      zdem_error *err);
+
 typedef struct zdem_push {
     uint8_t *buf;     /* caller's gathering buffer */
     size_t cap;
@@ -29,6 +35,9 @@ typedef struct zdem_push {
     uint64_t offset;  /* file offset of the current frame */
     zdem_push_sizer sizer;
     zdem_push_sink sink;
+    zdem_push_skip skip; /* NULL: an oversized frame is an error */
+    int skipping;        /* discarding the current frame's bytes */
+    int last;            /* the piece being fed is the end of the input */
     void *ctx;
     zdem_status failed; /* sticky: feeding after an error repeats it */
 } zdem_push;
@@ -36,11 +45,19 @@ typedef struct zdem_push {
 void zdem_push_init(zdem_push *ps, uint8_t *buf, size_t cap,
                     zdem_push_sizer sizer, zdem_push_sink sink, void *ctx);
 
+/* Skip oversized frames (reported through skip) instead of failing. */
+void zdem_push_set_skip(zdem_push *ps, zdem_push_skip skip);
+
 /* Feeds n more bytes of the file. */
 zdem_status zdem_push_feed(zdem_push *ps, const uint8_t *data, size_t n,
                            zdem_error *err);
 
 /* End of input: ZDEM_ERR_TRUNCATED if a frame was cut off. */
 zdem_status zdem_push_end(zdem_push *ps, zdem_error *err);
+
+/* Feeds the rest of the input and ends it (a mapped file: one call). A
+ * frame cut off by the end is not gathered, only reported. */
+zdem_status zdem_push_feed_last(zdem_push *ps, const uint8_t *data, size_t n,
+                                zdem_error *err);
 
 #endif

@@ -145,8 +145,18 @@ static void full_parse(const entry *e, const uint8_t *d, size_t n)
         s2_cbs(&cbs);
         st = zdem_s2_parse(d, n, &cbs, &count, s2_scratch, s2_scratch_cap, &err);
         zdem_s2_config_default(&cfg);
-        if (st == ZDEM_OK && zdem_s2_state_init(&s, s2_arena, s2_arena_size, &cfg, &err) == ZDEM_OK)
-            st = zdem_s2_state_run(s, d, n, s2_scratch, s2_scratch_cap, -1, &err);
+        cfg.frame_buffer = s2_scratch_cap / 2;
+        cfg.gather_buffer = 0;
+        /* the state layer goes on past damage: it runs whatever the
+         * container said */
+        if (zdem_s2_state_init(&s, s2_arena, s2_arena_size, &cfg, &err) == ZDEM_OK) {
+            zdem_error e2;
+            zdem_error_clear(&e2);
+            if (zdem_s2_state_run(s, d, n, -1, &e2) != ZDEM_OK && st == ZDEM_OK) {
+                st = e2.code;
+                err = e2;
+            }
+        }
     }
     if (st == ZDEM_OK) {
         successes++;
@@ -218,16 +228,14 @@ static void push_every_prefix(const entry *e, const uint8_t *d, size_t n)
     } else if (e->fmt == F_S2) {
         zdem_s2_parse_cbs cbs;
         zdem_s2_parser ps;
-        zdem_s2_push s;
         unsigned long count = 0;
         s2_cbs(&cbs);
-        zdem_s2_parser_init(&ps, &cbs, &count, s2_scratch, s2_scratch_cap);
-        zdem_s2_push_init(&s, &ps, gather, gather_cap);
+        zdem_s2_parser_init(&ps, &cbs, &count, s2_scratch, s2_scratch_cap, gather, gather_cap);
         for (i = 0; i < n && st == ZDEM_OK; i++) {
             zdem_error e2;
             zdem_error_clear(&e2);
-            if (zdem_s2_push_end(&s, &e2) == ZDEM_OK) ends_ok++; else ends_err++;
-            st = zdem_s2_push_feed(&s, d + i, 1, &err);
+            if (zdem_s2_parser_end(&ps, &e2) == ZDEM_OK) ends_ok++; else ends_err++;
+            st = zdem_s2_parser_feed(&ps, d + i, 1, &err);
         }
     } else {
         return;

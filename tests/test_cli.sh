@@ -32,7 +32,7 @@ printf 'PBDEMS2\0' > "$tmp/short.dem"
 [ $rc -eq 2 ] && grep -q "^zdem: $tmp/short.dem: offset [0-9]*: " "$tmp/err" && ok || bad "short file: rc=$rc $(cat "$tmp/err")"
 head -c 100000 "$C/source2/cs2_demofile-net-gotv-14132-de-ancient.dem" > "$tmp/cut.dem"
 "$BIN" info --json "$tmp/cut.dem" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "offset [0-9]*: frame payload extends past the end" "$tmp/err" && ok || bad "truncated: rc=$rc $(cat "$tmp/err")"
+[ $rc -eq 2 ] && grep -q "offset [0-9]*: the file ends inside a frame" "$tmp/err" && ok || bad "truncated: rc=$rc $(cat "$tmp/err")"
 cp "$C/source2/cs2_demofile-net-gotv-14132-de-ancient.dem" "$tmp/off.dem"
 printf '\x10\x00\x00\x00' | dd of="$tmp/off.dem" bs=1 seek=8 conv=notrunc 2>/dev/null
 "$BIN" info "$tmp/off.dem" 2>"$tmp/err" >/dev/null; rc=$?

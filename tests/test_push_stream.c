@@ -111,7 +111,7 @@ static zdem_status s2_inner(void *u, zdem_s2_game g, const zdem_s2_outer *m, con
 
 static void s2_case(const char *rel, uint32_t want_outer)
 {
-    size_t size = 0, need = 0, modes[] = {1, 13, 65536, 1000000}, m, biggest = 0;
+    size_t size = 0, need = 2u << 20, modes[] = {1, 13, 65536, 1000000}, m, biggest = 0;
     uint8_t *file = zt_read_file(zt_corpus_path(rel), &size), *scratch, *buf;
     zdem_s2_parse_cbs cbs;
     s2_counts whole = {0, 0, 0};
@@ -121,12 +121,11 @@ static void s2_case(const char *rel, uint32_t want_outer)
     if (!CHECK(file != NULL))
         return;
     zdem_error_clear(&err);
-    CHECK_EQ_INT(zdem_s2_scratch_needed(file, size, &need, &err), ZDEM_OK);
     zdem_s2_reader_init(&r, file, size);
     while (zdem_s2_next(&r, &o, &err) == 1) /* the gathering buffer bound */
         if (o.stored_size + 15 > biggest)
             biggest = o.stored_size + 15;
-    scratch = malloc(need);
+    scratch = malloc(need); /* 2 x 1 MiB: corpus frames are < 400 KB */
     buf = malloc(biggest);
     memset(&cbs, 0, sizeof cbs);
     cbs.on_outer = s2_outer;
@@ -137,54 +136,50 @@ static void s2_case(const char *rel, uint32_t want_outer)
     for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         s2_counts got = {0, 0, 0};
         zdem_s2_parser ps;
-        zdem_s2_push s;
         zdem_status st = ZDEM_OK;
         size_t pos = 0;
-        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
-        zdem_s2_push_init(&s, &ps, buf, biggest);
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need, buf, biggest);
         while (pos < size && st == ZDEM_OK) {
             size_t n = next_piece(modes[m]);
             if (n > size - pos)
                 n = size - pos;
-            st = zdem_s2_push_feed(&s, file + pos, n, &err);
+            st = zdem_s2_parser_feed(&ps, file + pos, n, &err);
             pos += n;
         }
         if (st == ZDEM_OK)
-            st = zdem_s2_push_end(&s, &err);
+            st = zdem_s2_parser_end(&ps, &err);
         CHECK_EQ_INT(st, ZDEM_OK);
         CHECK_EQ_INT(got.outer, whole.outer);
         CHECK_EQ_INT(got.inner, whole.inner);
         CHECK_EQ_INT(got.inner_bytes, whole.inner_bytes);
     }
-    { /* a buffer smaller than the largest frame is a clean NO_SPACE error */
+    { /* a gather buffer smaller than the frames split across pieces: those
+         frames are skipped and reported, every other one is delivered */
         zdem_s2_parser ps;
-        zdem_s2_push s;
         s2_counts got = {0, 0, 0};
-        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
-        zdem_s2_push_init(&s, &ps, buf, 64);
+        zdem_status st = ZDEM_OK;
+        size_t pos = 0;
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need, buf, 64);
         zdem_error_clear(&err);
-        {
-            zdem_status st = ZDEM_OK;
-            size_t pos = 0;
-            while (pos < size && st == ZDEM_OK) { /* 1000-byte pieces split big frames */
-                size_t n = size - pos < 1000 ? size - pos : 1000;
-                st = zdem_s2_push_feed(&s, file + pos, n, &err);
-                pos += n;
-            }
-            CHECK_EQ_INT(st, ZDEM_ERR_NO_SPACE);
+        while (pos < size && st == ZDEM_OK) { /* 1000-byte pieces split big frames */
+            size_t n = size - pos < 1000 ? size - pos : 1000;
+            st = zdem_s2_parser_feed(&ps, file + pos, n, &err);
+            pos += n;
         }
-        CHECK_EQ_INT(zdem_s2_push_feed(&s, file, 1, &err), ZDEM_ERR_NO_SPACE); /* sticky */
+        CHECK_EQ_INT(st, ZDEM_OK);
+        CHECK_EQ_INT(zdem_s2_parser_end(&ps, &err), ZDEM_OK);
+        CHECK(ps.warn.count[ZDEM_S2_W_FRAME_LIMIT] > 0);
+        CHECK_EQ_INT(got.outer + ps.warn.count[ZDEM_S2_W_FRAME_LIMIT], whole.outer);
     }
-    { /* truncated input: an error at the cut frame, never a crash */
+    { /* truncated input: everything before the cut, then an error at the
+         cut frame, never a crash */
         zdem_s2_parser ps;
-        zdem_s2_push s;
         s2_counts got = {0, 0, 0};
-        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need);
-        zdem_s2_push_init(&s, &ps, buf, biggest);
+        zdem_s2_parser_init(&ps, &cbs, &got, scratch, need, buf, biggest);
         zdem_error_clear(&err);
-        CHECK_EQ_INT(zdem_s2_push_feed(&s, file, size / 2, &err), ZDEM_OK);
-        CHECK_EQ_INT(zdem_s2_push_end(&s, &err), ZDEM_ERR_TRUNCATED);
-        CHECK(got.outer < whole.outer);
+        CHECK_EQ_INT(zdem_s2_parser_feed(&ps, file, size / 2, &err), ZDEM_OK);
+        CHECK_EQ_INT(zdem_s2_parser_end(&ps, &err), ZDEM_ERR_TRUNCATED);
+        CHECK(got.outer > 0 && got.outer < whole.outer);
     }
     free(buf);
     free(scratch);

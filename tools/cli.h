@@ -22,6 +22,8 @@ typedef struct zdem_cli_args {
     int has_tick;
     const char *class_name; /* --class NAME */
     const char *out;      /* -o OUT */
+    unsigned long memory_mib; /* --memory MIB (0: default) */
+    unsigned long frame_mib;  /* --max-frame MIB (0: default) */
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -32,8 +34,13 @@ int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f);
 
-/* "zdem: FILE: offset N: message" on stderr; returns ZDEM_EXIT_BAD_INPUT. */
+/* "zdem: FILE: offset N: message" on stderr (offset N (payload byte P)
+ * for an error inside a frame's payload); returns ZDEM_EXIT_BAD_INPUT. */
 int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err);
+/* "offset N" or "offset N (payload byte P)" of an error. */
+void zdem_cli_where(FILE *out, const zdem_error *err);
+/* ,"error":{"offset":N,["payload_byte":P,]"message":"..."} */
+void zdem_cli_error_json(FILE *out, const zdem_error *err);
 /* Same, for a message without an error record. */
 int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char *msg);
 /* "zdem: COMMAND is not supported for FORMAT files"; returns ZDEM_EXIT_USAGE. */

@@ -2,16 +2,37 @@
 
 #include <string.h>
 
+void zdem_cli_where(FILE *out, const zdem_error *err)
+{
+    /* bit offsets are an inner layer's; the byte that holds the bit is
+     * what a file offset can say */
+    unsigned long long off = err ? (unsigned long long)err->offset : 0;
+    if (err && err->offset_is_bits)
+        off /= 8u;
+    fprintf(out, "offset %llu", off);
+    if (err && err->in_payload)
+        fprintf(out, " (payload byte %llu)", (unsigned long long)err->payload_pos);
+}
+
 int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err)
 {
-    const char *msg = err && err->msg ? err->msg : "error";
-    if (err && err->offset_is_bits)
-        fprintf(stderr, "zdem: %s: bit offset %llu: %s\n", f->path,
-                (unsigned long long)err->offset, msg);
-    else
-        fprintf(stderr, "zdem: %s: offset %llu: %s\n", f->path,
-                (unsigned long long)(err ? err->offset : 0), msg);
+    fprintf(stderr, "zdem: %s: ", f->path);
+    zdem_cli_where(stderr, err);
+    fprintf(stderr, ": %s\n", err && err->msg ? err->msg : "error");
     return ZDEM_EXIT_BAD_INPUT;
+}
+
+void zdem_cli_error_json(FILE *out, const zdem_error *err)
+{
+    unsigned long long off = (unsigned long long)err->offset;
+    if (err->offset_is_bits)
+        off /= 8u;
+    fprintf(out, ",\"error\":{\"offset\":%llu", off);
+    if (err->in_payload)
+        fprintf(out, ",\"payload_byte\":%llu", (unsigned long long)err->payload_pos);
+    fputs(",\"message\":", out);
+    zdem_json_cstr(out, err->msg ? err->msg : "error");
+    fputc('}', out);
 }
 
 int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char *msg)

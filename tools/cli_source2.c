@@ -1,4 +1,6 @@
-/* zdem info / dump for Source 2 demos. */
+/* zdem info / dump for Source 2 demos (events and entities are in
+ * cli_source2_state.c). Every command is one forward pass over the file;
+ * on damage it prints what it decoded, then the error, and exits 2. */
 #include "cli.h"
 #include "cli_source2_state.h"
 
@@ -11,93 +13,105 @@
 #include "source2_ids.h"
 #include "source2_pb.h"
 
+/* A string of the file header, copied: the payload it came from is gone
+ * once the next frame decompresses. */
+typedef struct copied {
+    char *p;
+    size_t n;
+    int has;
+} copied;
+
+enum { FH_MAP, FH_SERVER, FH_CLIENT, FH_GAMEDIR, FH_STAMP, FH_VERSION, FH_COUNT };
+
 typedef struct s2_summary {
-    zdem_s2_header hdr;
-    zdem_pb_CDemoFileHeader fh;
-    int have_fh;
-    zdem_pb_CDemoFileInfo fi;
+    copied fh[FH_COUNT];
+    int have_fh, have_fi;
+    long network_protocol, build_num;
+    long playback_ticks, playback_frames;
+    double playback_time;
     zdem_s2_game game;
-    uint32_t outer;
-    uint32_t compressed;
+    uint32_t outer, compressed;
     uint32_t cmd_count[64];
     uint32_t unknown_cmds;
     int64_t first_tick, last_tick, max_tick;
 } s2_summary;
 
-static zdem_s2_game game_of(const zdem_view *dir)
+static void copy_view(copied *c, const zdem_view *v, int has)
 {
-    return dir->ptr ? zdem_s2_game_from_dir(dir->ptr, dir->len) : ZDEM_S2_GAME_UNKNOWN;
-}
-
-/* Largest payload scratch any frame needs; the CLI mallocs it once. */
-static uint8_t *alloc_scratch(const zdem_cli_file *f, size_t *cap, zdem_error *err)
-{
-    size_t need = 0;
-    uint8_t *p;
-    if (zdem_s2_scratch_needed(f->data, f->size, &need, err) != ZDEM_OK)
-        return NULL;
-    *cap = need ? need : 1;
-    p = malloc(*cap);
-    if (!p)
-        zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "out of memory for decompression scratch");
-    return p;
-}
-
-static int summarize(const zdem_cli_file *f, s2_summary *s, uint8_t *scratch,
-                     size_t cap, zdem_error *err)
-{
-    zdem_s2_reader r;
-    zdem_s2_outer m;
-    const uint8_t *data;
-    size_t size;
-    int rc;
-
-    memset(s, 0, sizeof *s);
-    s->first_tick = s->last_tick = s->max_tick = -1;
-    if (zdem_s2_read_header(f->data, f->size, &s->hdr, err) != ZDEM_OK)
-        return -1;
-    zdem_s2_reader_init(&r, f->data, f->size);
-    while ((rc = zdem_s2_next(&r, &m, err)) == 1) {
-        if (s->outer == 0)
-            s->first_tick = m.tick;
-        s->outer++;
-        s->compressed += m.compressed ? 1u : 0u;
-        if (m.cmd < 64)
-            s->cmd_count[m.cmd]++;
-        else
-            s->unknown_cmds++;
-        if (m.tick >= 0) {
-            s->last_tick = m.tick; /* last in stream order: POV demos rewind at SyncTick */
-            if (m.tick > s->max_tick)
-                s->max_tick = m.tick;
-        }
-        if (m.cmd == ZDEM_S2_DEM_FILEHEADER && !s->have_fh) {
-            if (zdem_s2_payload(&m, scratch, cap, &data, &size, err) != ZDEM_OK)
-                return -1;
-            if (zdem_pb_CDemoFileHeader_decode(data, size, &s->fh, NULL, NULL, err) != ZDEM_OK) {
-                err->offset += m.payload_offset; /* report a file offset */
-                return -1;
-            }
-            s->have_fh = 1;
-            s->game = game_of(&s->fh.game_directory);
-        }
+    c->has = has;
+    c->n = has ? v->len : 0;
+    c->p = malloc(c->n + 1);
+    if (!c->p) {
+        c->has = 0;
+        c->n = 0;
+        return;
     }
-    if (rc < 0)
-        return -1;
-    if (zdem_s2_read_fileinfo(f->data, f->size, &s->hdr, scratch, cap, &data, &size, err) != ZDEM_OK)
-        return -1;
-    if (zdem_pb_CDemoFileInfo_decode(data, size, &s->fi, NULL, NULL, err) != ZDEM_OK) {
-        err->offset += s->hdr.fileinfo_offset;
-        return -1;
-    }
-    return 0;
+    if (c->n)
+        memcpy(c->p, v->ptr, c->n);
+    c->p[c->n] = 0;
 }
 
-static void json_view(FILE *o, const char *key, const zdem_view *v, int has)
+static zdem_status on_frame(void *user, zdem_s2_state *st, const zdem_s2_outer *m,
+                            const uint8_t *p, size_t n)
+{
+    s2_summary *s = (s2_summary *)user;
+    zdem_error ignore;
+    (void)st;
+    if (s->outer == 0)
+        s->first_tick = m->tick;
+    s->outer++;
+    s->compressed += m->compressed ? 1u : 0u;
+    if (m->cmd < 64)
+        s->cmd_count[m->cmd]++;
+    else
+        s->unknown_cmds++;
+    if (m->tick >= 0) {
+        s->last_tick = m->tick; /* last in stream order: POV demos rewind at SyncTick */
+        if (m->tick > s->max_tick)
+            s->max_tick = m->tick;
+    }
+    zdem_error_clear(&ignore);
+    /* a header that does not decode keeps what came before the error (the
+     * state layer reports the damage) */
+    if (p && m->cmd == ZDEM_S2_DEM_FILEHEADER && !s->have_fh) {
+        zdem_pb_CDemoFileHeader fh;
+        (void)zdem_pb_CDemoFileHeader_decode(p, n, &fh, NULL, NULL, &ignore);
+        copy_view(&s->fh[FH_MAP], &fh.map_name, fh.has_map_name);
+        copy_view(&s->fh[FH_SERVER], &fh.server_name, fh.has_server_name);
+        copy_view(&s->fh[FH_CLIENT], &fh.client_name, fh.has_client_name);
+        copy_view(&s->fh[FH_GAMEDIR], &fh.game_directory, fh.has_game_directory);
+        copy_view(&s->fh[FH_STAMP], &fh.demo_file_stamp, fh.has_demo_file_stamp);
+        copy_view(&s->fh[FH_VERSION], &fh.demo_version_name, fh.has_demo_version_name);
+        s->network_protocol = (long)fh.network_protocol;
+        s->build_num = (long)fh.build_num;
+        s->game = fh.has_game_directory
+                      ? zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len)
+                      : ZDEM_S2_GAME_UNKNOWN;
+        s->have_fh = 1;
+    }
+    if (p && m->cmd == ZDEM_S2_DEM_FILEINFO && !s->have_fi) {
+        zdem_pb_CDemoFileInfo fi;
+        (void)zdem_pb_CDemoFileInfo_decode(p, n, &fi, NULL, NULL, &ignore);
+        s->playback_ticks = (long)fi.playback_ticks;
+        s->playback_frames = (long)fi.playback_frames;
+        s->playback_time = (double)fi.playback_time;
+        s->have_fi = 1;
+    }
+    return ZDEM_OK;
+}
+
+static void free_summary(s2_summary *s)
+{
+    int i;
+    for (i = 0; i < FH_COUNT; i++)
+        free(s->fh[i].p);
+}
+
+static void json_copied(FILE *o, const char *key, const copied *c)
 {
     fprintf(o, ",\"%s\":", key);
-    if (has)
-        zdem_json_str(o, v->ptr, v->len);
+    if (c->has)
+        zdem_json_str(o, (const uint8_t *)c->p, c->n);
     else
         fputs("null", o);
 }
@@ -111,82 +125,158 @@ static void print_cmd_name(FILE *o, uint32_t id)
         fprintf(o, "DEM_%u", id);
 }
 
+static int print_player(void *user, const uint8_t *name, uint32_t len)
+{
+    FILE *o = ((FILE **)user)[0];
+    int *n = (int *)((FILE **)user)[1];
+    if ((*n)++)
+        fputs(", ", o);
+    zdem_json_str(o, name, len);
+    return 0;
+}
+
+static int print_player_text(void *user, const uint8_t *name, uint32_t len)
+{
+    fprintf((FILE *)user, "  %.*s\n", (int)len, (const char *)name);
+    return 0;
+}
+
+static void info_json(FILE *o, const s2_summary *s, zdem_s2_state *st, const zdem_error *err,
+                      uint32_t *tmp, uint32_t cap)
+{
+    uint32_t i, n;
+    int first = 1, np = 0;
+    void *pp[2];
+    fprintf(o, "{\"format\":\"source2\",\"game\":\"%s\"", zdem_s2_game_name(s->game));
+    json_copied(o, "map_name", &s->fh[FH_MAP]);
+    json_copied(o, "server_name", &s->fh[FH_SERVER]);
+    json_copied(o, "client_name", &s->fh[FH_CLIENT]);
+    json_copied(o, "game_directory", &s->fh[FH_GAMEDIR]);
+    json_copied(o, "demo_file_stamp", &s->fh[FH_STAMP]);
+    json_copied(o, "demo_version_name", &s->fh[FH_VERSION]);
+    if (s->have_fh)
+        fprintf(o, ",\"network_protocol\":%ld,\"build_num\":%ld", s->network_protocol, s->build_num);
+    else
+        fputs(",\"network_protocol\":null,\"build_num\":null", o);
+    fprintf(o, ",\"fileinfo_offset\":%lu,\"spawngroups_offset\":%lu",
+            (unsigned long)zdem_s2_state_header(st)->fileinfo_offset,
+            (unsigned long)zdem_s2_state_header(st)->spawngroups_offset);
+    if (s->have_fi)
+        fprintf(o, ",\"playback_ticks\":%ld,\"playback_frames\":%ld,\"playback_time\":%.4f",
+                s->playback_ticks, s->playback_frames, s->playback_time);
+    else /* no DEM_FileInfo: a demo cut short or still being written */
+        fputs(",\"playback_ticks\":null,\"playback_frames\":null,\"playback_time\":null", o);
+    fprintf(o, ",\"outer_messages\":%lu,\"compressed_messages\":%lu", (unsigned long)s->outer,
+            (unsigned long)s->compressed);
+    fputs(",\"commands\":{", o);
+    for (i = 0; i < 64; i++) {
+        if (!s->cmd_count[i])
+            continue;
+        fputs(first ? "\"" : ",\"", o);
+        first = 0;
+        print_cmd_name(o, i);
+        fprintf(o, "\":%lu", (unsigned long)s->cmd_count[i]);
+    }
+    fputs("}", o);
+    if (s->unknown_cmds)
+        fprintf(o, ",\"unknown_commands\":%lu", (unsigned long)s->unknown_cmds);
+    fprintf(o, ",\"first_tick\":%lld,\"last_tick\":%lld,\"max_tick\":%lld",
+            (long long)s->first_tick, (long long)s->last_tick, (long long)s->max_tick);
+    fprintf(o, ",\"entity_classes\":%u,\"serializers\":%u,\"string_tables\":{",
+            zdem_s2_class_count(st), zdem_s2_serializer_count(st));
+    n = zdem_s2_string_table_count(st);
+    for (i = 0; i < n; i++) {
+        uint32_t entries = 0, len = 0;
+        const char *name = zdem_s2_string_table_name(st, i, &len);
+        zdem_s2_string_table_info(st, i, &entries);
+        if (i)
+            fputs(",", o);
+        zdem_json_str(o, (const uint8_t *)name, len);
+        fprintf(o, ":%u", entries);
+    }
+    fprintf(o, "},\"entities_at_end\":%u,\"players\":[", zdem_s2_entity_count(st));
+    pp[0] = o;
+    pp[1] = &np;
+    zdem_s2_players(st, print_player, pp, tmp, cap);
+    fputc(']', o);
+    zdem_cli_s2_warnings_json(o, zdem_s2_state_warnings(st));
+    if (err->code != ZDEM_OK)
+        zdem_cli_error_json(o, err);
+    fputs("}\n", o);
+}
+
+static void info_text(FILE *o, const s2_summary *s, zdem_s2_state *st, const zdem_error *err,
+                      uint32_t *tmp, uint32_t cap)
+{
+    uint32_t i;
+    fprintf(o, "format:            source2 (%s)\n", zdem_s2_game_name(s->game));
+    fprintf(o, "map:               %s\n", s->fh[FH_MAP].has ? s->fh[FH_MAP].p : "");
+    fprintf(o, "server:            %s\n", s->fh[FH_SERVER].has ? s->fh[FH_SERVER].p : "");
+    fprintf(o, "client:            %s\n", s->fh[FH_CLIENT].has ? s->fh[FH_CLIENT].p : "");
+    fprintf(o, "network protocol:  %ld\n", s->network_protocol);
+    fprintf(o, "build:             %ld\n", s->build_num);
+    if (s->have_fi)
+        fprintf(o, "playback:          %ld ticks, %ld frames, %.3f s\n", s->playback_ticks,
+                s->playback_frames, s->playback_time);
+    else
+        fputs("playback:          unknown (no DEM_FileInfo)\n", o);
+    fprintf(o, "outer messages:    %lu (%lu compressed)\n", (unsigned long)s->outer,
+            (unsigned long)s->compressed);
+    fprintf(o, "ticks:             first %lld, last %lld\n", (long long)s->first_tick,
+            (long long)s->last_tick);
+    for (i = 0; i < 64; i++)
+        if (s->cmd_count[i]) {
+            fputs("  ", o);
+            print_cmd_name(o, i);
+            fprintf(o, ": %lu\n", (unsigned long)s->cmd_count[i]);
+        }
+    fprintf(o, "classes:           %u (%u serializers)\n", zdem_s2_class_count(st),
+            zdem_s2_serializer_count(st));
+    fprintf(o, "string tables:     %u\n", zdem_s2_string_table_count(st));
+    fprintf(o, "entities at end:   %u\n", zdem_s2_entity_count(st));
+    fputs("players:\n", o);
+    zdem_s2_players(st, print_player_text, o, tmp, cap);
+    zdem_cli_s2_warnings_text(o, zdem_s2_state_warnings(st));
+    if (err->code != ZDEM_OK) {
+        fputs("error:             ", o);
+        zdem_cli_where(o, err);
+        fprintf(o, ": %s\n", err->msg ? err->msg : "error");
+    }
+}
+
 static int info(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     s2_summary s;
-    zdem_error err;
-    size_t cap = 0;
-    uint8_t *scratch;
-    uint32_t i;
-    int first = 1;
-    FILE *o = stdout;
+    zdem_s2_config cfg;
+    zdem_cli_s2_run r;
+    uint32_t *tmp;
+    const uint32_t cap = 1u << 16;
+    int rc;
 
-    zdem_error_clear(&err);
-    scratch = alloc_scratch(f, &cap, &err);
-    if (!scratch)
-        return zdem_cli_fail(f, &err);
-    if (summarize(f, &s, scratch, cap, &err) < 0) {
-        free(scratch);
-        return zdem_cli_fail(f, &err);
+    memset(&s, 0, sizeof s);
+    s.first_tick = s.last_tick = s.max_tick = -1;
+    zdem_s2_config_default(&cfg);
+    cfg.skip_events = 1;
+    cfg.on_frame = on_frame;
+    cfg.frame_payloads = (1u << ZDEM_S2_DEM_FILEHEADER) | (1u << ZDEM_S2_DEM_FILEINFO);
+    cfg.user = &s;
+    if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
+        return rc;
+    tmp = malloc(sizeof(uint32_t) * cap);
+    if (!tmp) {
+        zdem_cli_s2_close(&r);
+        return zdem_cli_failf(f, 0, "out of memory");
     }
-    free(scratch);
-    if (a->json) {
-        fprintf(o, "{\"format\":\"source2\",\"game\":\"%s\"", zdem_s2_game_name(s.game));
-        json_view(o, "map_name", &s.fh.map_name, s.fh.has_map_name);
-        json_view(o, "server_name", &s.fh.server_name, s.fh.has_server_name);
-        json_view(o, "client_name", &s.fh.client_name, s.fh.has_client_name);
-        json_view(o, "game_directory", &s.fh.game_directory, s.fh.has_game_directory);
-        json_view(o, "demo_file_stamp", &s.fh.demo_file_stamp, s.fh.has_demo_file_stamp);
-        json_view(o, "demo_version_name", &s.fh.demo_version_name, s.fh.has_demo_version_name);
-        fprintf(o, ",\"network_protocol\":%ld", (long)s.fh.network_protocol);
-        fprintf(o, ",\"build_num\":%ld", (long)s.fh.build_num);
-        fprintf(o, ",\"fileinfo_offset\":%lu,\"spawngroups_offset\":%lu",
-                (unsigned long)s.hdr.fileinfo_offset, (unsigned long)s.hdr.spawngroups_offset);
-        fprintf(o, ",\"playback_ticks\":%ld,\"playback_frames\":%ld,\"playback_time\":%.4f",
-                (long)s.fi.playback_ticks, (long)s.fi.playback_frames, (double)s.fi.playback_time);
-        fprintf(o, ",\"outer_messages\":%lu,\"compressed_messages\":%lu",
-                (unsigned long)s.outer, (unsigned long)s.compressed);
-        fputs(",\"commands\":{", o);
-        for (i = 0; i < 64; i++) {
-            if (!s.cmd_count[i])
-                continue;
-            fputs(first ? "\"" : ",\"", o);
-            first = 0;
-            print_cmd_name(o, i);
-            fprintf(o, "\":%lu", (unsigned long)s.cmd_count[i]);
-        }
-        fputs("}", o);
-        fprintf(o, ",\"first_tick\":%lld,\"last_tick\":%lld,\"max_tick\":%lld",
-                (long long)s.first_tick, (long long)s.last_tick, (long long)s.max_tick);
-        {
-            int rc = zdem_cli_source2_info_state(o, f); /* entities, tables, players */
-            if (rc != 0) {
-                fputs("}\n", o);
-                return rc;
-            }
-        }
-        fputs("}\n", o);
-    } else {
-        fprintf(o, "format:            source2 (%s)\n", zdem_s2_game_name(s.game));
-        fprintf(o, "map:               %.*s\n", (int)s.fh.map_name.len, (const char *)s.fh.map_name.ptr);
-        fprintf(o, "server:            %.*s\n", (int)s.fh.server_name.len, (const char *)s.fh.server_name.ptr);
-        fprintf(o, "client:            %.*s\n", (int)s.fh.client_name.len, (const char *)s.fh.client_name.ptr);
-        fprintf(o, "network protocol:  %ld\n", (long)s.fh.network_protocol);
-        fprintf(o, "build:             %ld\n", (long)s.fh.build_num);
-        fprintf(o, "playback:          %ld ticks, %ld frames, %.3f s\n", (long)s.fi.playback_ticks,
-                (long)s.fi.playback_frames, (double)s.fi.playback_time);
-        fprintf(o, "outer messages:    %lu (%lu compressed)\n", (unsigned long)s.outer,
-                (unsigned long)s.compressed);
-        fprintf(o, "ticks:             first %lld, last %lld\n", (long long)s.first_tick,
-                (long long)s.last_tick);
-        for (i = 0; i < 64; i++)
-            if (s.cmd_count[i]) {
-                fputs("  ", o);
-                print_cmd_name(o, i);
-                fprintf(o, ": %lu\n", (unsigned long)s.cmd_count[i]);
-            }
-    }
-    return ZDEM_EXIT_OK;
+    zdem_cli_s2_go(&r, f, -1, 0);
+    if (a->json)
+        info_json(stdout, &s, r.s, &r.err, tmp, cap);
+    else
+        info_text(stdout, &s, r.s, &r.err, tmp, cap);
+    free(tmp);
+    free_summary(&s);
+    rc = zdem_cli_s2_report(&r, f);
+    zdem_cli_s2_close(&r);
+    return rc;
 }
 
 /* ---- dump ------------------------------------------------------------------ */
@@ -256,21 +346,25 @@ static zdem_status dump_inner(void *user, zdem_s2_game game, const zdem_s2_outer
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_parse_cbs cbs;
+    zdem_s2_parser p;
     zdem_error err;
     uint8_t *scratch;
-    size_t cap = 0;
-    zdem_status st;
+    size_t cap = (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 21;
+    int rc;
 
     zdem_error_clear(&err);
-    scratch = alloc_scratch(f, &cap, &err);
+    /* two frame buffers: payloads, unaligned inner messages */
+    scratch = malloc(cap);
     if (!scratch)
-        return zdem_cli_fail(f, &err);
+        return zdem_cli_failf(f, 0, "out of memory for the frame buffers (see --max-frame)");
     memset(&cbs, 0, sizeof cbs);
     cbs.on_outer = dump_outer;
     cbs.on_inner = dump_inner;
-    st = zdem_s2_parse(f->data, f->size, &cbs, (void *)a, scratch, cap, &err);
+    zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, NULL, 0);
+    (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
+    rc = zdem_cli_s2_verdict(f, &p.warn, &err);
     free(scratch);
-    return st == ZDEM_OK ? ZDEM_EXIT_OK : zdem_cli_fail(f, &err);
+    return rc;
 }
 
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f)

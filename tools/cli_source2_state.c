@@ -1,51 +1,117 @@
-/* Source 2 state commands: events, entities, and the state part of info. */
+/* Source 2 state commands: the run, events, entities. */
 #include "cli_source2_state.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "source2_state.h"
 
-/* The arena is allocated once with calloc: pages the parse never touches
- * are never faulted in, so the resident size follows what the demo needs. */
-#define ARENA_SIZE ((size_t)256 << 20)
-
-typedef struct run {
-    uint8_t *arena, *scratch;
-    size_t scratch_cap;
-    zdem_s2_state *s;
-} run;
-
-static int run_open(run *r, const zdem_cli_file *f, zdem_s2_config *cfg)
+int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
+                     const zdem_cli_file *f, zdem_s2_config *cfg)
 {
+    size_t mem = (size_t)(a->memory_mib ? a->memory_mib : ZDEM_CLI_S2_MEMORY_MIB) << 20;
     zdem_error err;
-    size_t need = 0;
     memset(r, 0, sizeof *r);
     zdem_error_clear(&err);
-    if (zdem_s2_scratch_needed(f->data, f->size, &need, &err) != ZDEM_OK)
-        return zdem_cli_fail(f, &err);
-    r->scratch_cap = need + 64u;
-    r->scratch = malloc(r->scratch_cap);
-    r->arena = calloc(1, ARENA_SIZE);
-    if (!r->scratch || !r->arena) {
-        free(r->scratch);
-        free(r->arena);
-        return zdem_cli_failf(f, 0, "out of memory");
+    cfg->frame_buffer = (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
+    cfg->gather_buffer = 0; /* the file is mapped whole: nothing to gather */
+    if (zdem_s2_state_fixed_size(cfg) > mem) {
+        fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
+                        "need (lower --max-frame or raise --memory)\n",
+                f->path, (unsigned long)(mem >> 20),
+                (unsigned long)((zdem_s2_state_fixed_size(cfg) + (1u << 20) - 1u) >> 20));
+        return ZDEM_EXIT_USAGE;
     }
-    if (zdem_s2_state_init(&r->s, r->arena, ARENA_SIZE, cfg, &err) != ZDEM_OK) {
-        free(r->scratch);
+    /* calloc: pages the run never touches are never faulted in, so the
+     * resident size follows what the demo needs, up to the bound */
+    r->arena = calloc(1, mem);
+    if (!r->arena)
+        return zdem_cli_failf(f, 0, "out of memory for the state arena (see --memory)");
+    if (zdem_s2_state_init(&r->s, r->arena, mem, cfg, &err) != ZDEM_OK) {
         free(r->arena);
+        r->arena = NULL;
         return zdem_cli_fail(f, &err);
     }
     return 0;
 }
 
-static void run_close(run *r)
+void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, int seek)
 {
-    free(r->scratch);
-    free(r->arena);
+    zdem_error_clear(&r->err);
+    if (seek)
+        (void)zdem_s2_state_seek(r->s, f->data, f->size, tick, &r->err);
+    else
+        (void)zdem_s2_state_run(r->s, f->data, f->size, tick, &r->err);
 }
 
-static void json_value(FILE *out, const zdem_s2_value *v)
+int zdem_cli_s2_report(const zdem_cli_s2_run *r, const zdem_cli_file *f)
+{
+    return zdem_cli_s2_verdict(f, zdem_s2_state_warnings(r->s), &r->err);
+}
+
+int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
+                        const zdem_error *err)
+{
+    unsigned k;
+    fflush(stdout); /* everything decoded comes before the verdict */
+    for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
+        const zdem_error *e = &w->first[k];
+        /* fallbacks that lose nothing (an enum read by the generic decoder)
+         * are counted in info, not shouted on every run */
+        if (!w->count[k] || k == ZDEM_S2_W_UNKNOWN_TYPES || k == ZDEM_S2_W_UNKNOWN_ENCODERS)
+            continue;
+        fprintf(stderr, "zdem: %s: ", f->path);
+        zdem_cli_where(stderr, e);
+        fprintf(stderr, ": warning: %s: %lu (%s); first: %s\n", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+                (unsigned long)w->count[k], zdem_s2_warn_text((zdem_s2_warn_kind)k),
+                e->msg ? e->msg : "?");
+    }
+    if (err->code != ZDEM_OK)
+        return zdem_cli_fail(f, err);
+    return ZDEM_EXIT_OK;
+}
+
+void zdem_cli_s2_close(zdem_cli_s2_run *r)
+{
+    free(r->arena);
+    r->arena = NULL;
+}
+
+void zdem_cli_s2_warnings_json(FILE *out, const zdem_s2_warnings *w)
+{
+    unsigned k, n = 0;
+    for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
+        if (!w->count[k])
+            continue;
+        fputs(n++ ? "," : ",\"warnings\":{", out);
+        fprintf(out, "\"%s\":%lu", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+                (unsigned long)w->count[k]);
+    }
+    if (n)
+        fputc('}', out);
+}
+
+void zdem_cli_s2_warnings_text(FILE *out, const zdem_s2_warnings *w)
+{
+    unsigned k;
+    for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
+        if (!w->count[k])
+            continue;
+        fprintf(out, "warning:           %s: %lu (%s), first at ",
+                zdem_s2_warn_name((zdem_s2_warn_kind)k), (unsigned long)w->count[k],
+                zdem_s2_warn_text((zdem_s2_warn_kind)k));
+        zdem_cli_where(out, &w->first[k]);
+        fprintf(out, ": %s\n", w->first[k].msg ? w->first[k].msg : "?");
+    }
+}
+
+static void json_float(FILE *out, double x)
+{
+    if (x != x || x > 1.7e308 || x < -1.7e308)
+        fputs("null", out); /* NaN / inf are not JSON */
+    else
+        fprintf(out, "%.9g", x);
+}
+
+void zdem_cli_s2_value_json(FILE *out, const zdem_s2_value *v)
 {
     unsigned i;
     switch (v->kind) {
@@ -59,10 +125,7 @@ static void json_value(FILE *out, const zdem_s2_value *v)
         fprintf(out, "%llu", (unsigned long long)v->v.u);
         break;
     case ZDEM_S2_V_FLOAT:
-        if (v->v.f[0] != v->v.f[0] || v->v.f[0] > 3.4e38f || v->v.f[0] < -3.4e38f)
-            fputs("null", out); /* NaN / inf are not JSON */
-        else
-            fprintf(out, "%.9g", (double)v->v.f[0]);
+        json_float(out, (double)v->v.f[0]);
         break;
     case ZDEM_S2_V_DOUBLE:
         if (v->v.d != v->v.d || v->v.d > 1.7e308 || v->v.d < -1.7e308)
@@ -73,13 +136,9 @@ static void json_value(FILE *out, const zdem_s2_value *v)
     case ZDEM_S2_V_VEC:
         fputc('[', out);
         for (i = 0; i < v->n && i < 4u; i++) {
-            float x = v->v.f[i];
             if (i)
                 fputc(',', out);
-            if (x != x || x > 3.4e38f || x < -3.4e38f)
-                fputs("null", out);
-            else
-                fprintf(out, "%.9g", (double)x);
+            json_float(out, (double)v->v.f[i]);
         }
         fputc(']', out);
         break;
@@ -90,16 +149,6 @@ static void json_value(FILE *out, const zdem_s2_value *v)
         fputs("null", out);
         break;
     }
-}
-
-static void report_fallbacks(const zdem_cli_file *f, zdem_s2_state *s)
-{
-    zdem_s2_stats st;
-    zdem_s2_state_stats(s, &st);
-    if (st.bad_entity_packets)
-        fprintf(stderr, "zdem: %s: %u entity packets skipped (first: %s)\n", f->path,
-                st.bad_entity_packets,
-                st.first_entity_error.msg ? st.first_entity_error.msg : "?");
 }
 
 /* ---- events ---------------------------------------------------------------- */
@@ -120,7 +169,7 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
                 fputc(',', out);
             zdem_json_str(out, (const uint8_t *)ev->keys[i].name, ev->keys[i].name_len);
             fputc(':', out);
-            json_value(out, &ev->keys[i].value);
+            zdem_cli_s2_value_json(out, &ev->keys[i].value);
         }
         fputc('}', out);
     }
@@ -131,25 +180,18 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
 int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
-    run r;
-    zdem_error err;
+    zdem_cli_s2_run r;
     int rc;
-    FILE *out = stdout;
-    (void)a;
     zdem_s2_config_default(&cfg);
     cfg.skip_entities = 1; /* events need no entity state */
     cfg.on_event = print_event;
-    cfg.user = out;
-    if ((rc = run_open(&r, f, &cfg)) != 0)
+    cfg.user = stdout;
+    if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
-    zdem_error_clear(&err);
-    if (zdem_s2_state_run(r.s, f->data, f->size, r.scratch, r.scratch_cap, -1, &err) != ZDEM_OK) {
-        rc = zdem_cli_fail(f, &err);
-        run_close(&r);
-        return rc;
-    }
-    run_close(&r);
-    return 0;
+    zdem_cli_s2_go(&r, f, -1, 0);
+    rc = zdem_cli_s2_report(&r, f);
+    zdem_cli_s2_close(&r);
+    return rc;
 }
 
 /* ---- entities --------------------------------------------------------------- */
@@ -159,23 +201,22 @@ typedef struct prop_out {
     int n;
 } prop_out;
 
-static int print_prop(void *user, const char *name, const zdem_s2_value *v)
+static int print_prop(void *user, const char *name, size_t name_len, const zdem_s2_value *v)
 {
     prop_out *po = (prop_out *)user;
     if (po->n++)
         fputc(',', po->out);
-    zdem_json_cstr(po->out, name);
+    zdem_json_str(po->out, (const uint8_t *)name, name_len);
     fputc(':', po->out);
-    json_value(po->out, v);
+    zdem_cli_s2_value_json(po->out, v);
     return 0;
 }
 
 int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
-    run r;
+    zdem_cli_s2_run r;
     zdem_error err;
-    zdem_status st;
     int rc;
     uint32_t i, lim;
     uint64_t *tmp;
@@ -183,24 +224,18 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
     FILE *out = stdout;
     zdem_s2_config_default(&cfg);
     cfg.skip_events = 1;
-    if ((rc = run_open(&r, f, &cfg)) != 0)
+    if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
     tmp = malloc(sizeof(uint64_t) * tmp_cap);
     if (!tmp) {
-        run_close(&r);
+        zdem_cli_s2_close(&r);
         return zdem_cli_failf(f, 0, "out of memory");
     }
-    zdem_error_clear(&err);
-    if (a->has_tick)
-        st = zdem_s2_state_seek(r.s, f->data, f->size, r.scratch, r.scratch_cap, a->tick, &err);
-    else
-        st = zdem_s2_state_run(r.s, f->data, f->size, r.scratch, r.scratch_cap, -1, &err);
-    if (st != ZDEM_OK) {
-        free(tmp);
-        run_close(&r);
-        return zdem_cli_fail(f, &err);
-    }
-    report_fallbacks(f, r.s);
+    zdem_cli_s2_go(&r, f, a->has_tick ? a->tick : -1, a->has_tick);
+    if (a->has_tick && zdem_s2_state_tick(r.s) < a->tick)
+        fprintf(stderr, "zdem: %s: warning: the demo ends at tick %d, before tick %lld: "
+                        "the entities at its end follow\n",
+                f->path, zdem_s2_state_tick(r.s), a->tick);
     lim = zdem_s2_entity_limit(r.s);
     for (i = 0; i < lim; i++) {
         zdem_s2_entity e;
@@ -216,56 +251,13 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
                 e.serial, e.active ? "true" : "false");
         po.out = out;
         po.n = 0;
+        zdem_error_clear(&err);
         if (zdem_s2_entity_props(r.s, (int32_t)i, print_prop, &po, tmp, tmp_cap, &err) != ZDEM_OK)
             fprintf(stderr, "zdem: %s: entity %u: %s\n", f->path, i, err.msg ? err.msg : "?");
         fputs("}}\n", out);
     }
     free(tmp);
-    run_close(&r);
-    return 0;
-}
-
-/* ---- info ------------------------------------------------------------------- */
-
-int zdem_cli_source2_info_state(FILE *out, const zdem_cli_file *f)
-{
-    zdem_s2_config cfg;
-    run r;
-    zdem_error err;
-    int rc;
-    uint32_t i, n;
-    zdem_s2_config_default(&cfg);
-    cfg.skip_events = 1;
-    if ((rc = run_open(&r, f, &cfg)) != 0)
-        return rc;
-    zdem_error_clear(&err);
-    if (zdem_s2_state_run(r.s, f->data, f->size, r.scratch, r.scratch_cap, -1, &err) != ZDEM_OK) {
-        rc = zdem_cli_fail(f, &err);
-        run_close(&r);
-        return rc;
-    }
-    report_fallbacks(f, r.s);
-    fprintf(out, ", \"entity_classes\": %u, \"serializers\": %u, \"string_tables\": {",
-            zdem_s2_class_count(r.s), zdem_s2_serializer_count(r.s));
-    n = zdem_s2_string_table_count(r.s);
-    for (i = 0; i < n; i++) {
-        uint32_t entries = 0;
-        const char *name = zdem_s2_string_table_info(r.s, i, &entries);
-        if (i)
-            fputs(", ", out);
-        zdem_json_cstr(out, name);
-        fprintf(out, ": %u", entries);
-    }
-    fprintf(out, "}, \"entities_at_end\": %u, \"players\": [", zdem_s2_entity_count(r.s));
-    n = zdem_s2_player_count(r.s);
-    for (i = 0; i < n; i++) {
-        uint32_t len = 0;
-        const uint8_t *nm = zdem_s2_player_name(r.s, i, &len);
-        if (i)
-            fputs(", ", out);
-        zdem_json_str(out, nm ? nm : (const uint8_t *)"", nm ? len : 0);
-    }
-    fputc(']', out);
-    run_close(&r);
-    return 0;
+    rc = zdem_cli_s2_report(&r, f);
+    zdem_cli_s2_close(&r);
+    return rc;
 }

@@ -3,6 +3,7 @@
  * plausible first block), and hands over to the format's CLI module. */
 #include "cli.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +26,43 @@ static const char usage_main[] =
     "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
     "\n"
     "Run 'zdem COMMAND --help' for a command's options.\n"
-    "exit status: 0 ok, 1 usage error, 2 bad or unreadable input\n";
+    "exit status: 0 ok, 1 usage error, 2 bad, truncated or unreadable input\n"
+    "(everything decoded before the damage is still printed)\n";
+
+#define MEMORY_HELP                                                              \
+    "Source 2 memory (fixed for the run; see README, Memory):\n"                  \
+    "  --memory MIB     state arena, buffers included (default 256)\n"            \
+    "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
+    "                   and reported (default 16)\n"                               \
+    "On a damaged or truncated file, everything before the damage is printed,\n" \
+    "then \"zdem: FILE: offset N: what\" on stderr, and the exit status is 2.\n"
 
 static const struct {
     const char *name;
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] FILE\n"
+     "usage: zdem info [--json] [MEMORY OPTIONS] FILE\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
-     "tick/time span, message counts. --json prints one JSON object.\n"},
+     "tick/time span, message counts, warnings (what was skipped or fell\n"
+     "back, by kind) and the error if the file is damaged. --json prints one\n"
+     "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
+     MEMORY_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] FILE\n"
+     "usage: zdem dump [--json] [--type NAME] [--max-frame MIB] FILE\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
      "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
      "--json prints one JSON object per line.\n"},
     {"events",
-     "usage: zdem events [--json] FILE\n"
+     "usage: zdem events [--json] [MEMORY OPTIONS] FILE\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
-     "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"},
+     "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
+     MEMORY_HELP},
     {"entities",
-     "usage: zdem entities [--json] [--tick N] [--class NAME] FILE\n"
-     "Source 2: prints the live entities and their properties at tick N\n"
-     "(default: the end of the demo), optionally only those of class NAME.\n"},
+     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE\n"
+     "Source 2: prints the live entities and their properties at tick N >= 0\n"
+     "(default: the end of the demo), optionally only those of class NAME.\n"
+     MEMORY_HELP},
     {"map",
      "usage: zdem map FILE -o OUT.map\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
@@ -131,21 +146,33 @@ int main(int argc, char **argv)
         else if (strcmp(s, "--json") == 0)
             a.json = 1;
         else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
-                 strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0) {
+                 strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0 ||
+                 strcmp(s, "--memory") == 0 || strcmp(s, "--max-frame") == 0) {
             if (i + 1 >= argc)
                 return usage_error("option needs a value", s);
-            if (s[2] == 't' && s[3] == 'y')
+            if (strcmp(s, "--type") == 0)
                 a.type = argv[++i];
-            else if (s[2] == 'c')
+            else if (strcmp(s, "--class") == 0)
                 a.class_name = argv[++i];
-            else if (s[1] == 'o')
+            else if (strcmp(s, "-o") == 0)
                 a.out = argv[++i];
-            else {
+            else if (strcmp(s, "--tick") == 0) {
                 char *end;
                 a.tick = strtoll(argv[++i], &end, 10);
                 if (*argv[i] == 0 || *end != 0)
                     return usage_error("--tick needs an integer", argv[i]);
+                if (a.tick < 0)
+                    return usage_error("--tick needs a tick >= 0", argv[i]);
                 a.has_tick = 1;
+            } else {
+                char *end;
+                unsigned long v = strtoul(argv[++i], &end, 10);
+                if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 65536)
+                    return usage_error("needs a size in MiB (1..65536)", argv[i]);
+                if (s[2] == 'm' && s[3] == 'e')
+                    a.memory_mib = v;
+                else
+                    a.frame_mib = v;
             }
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
@@ -158,15 +185,18 @@ int main(int argc, char **argv)
         return usage_error("missing FILE", NULL);
 
     f.path = path;
-    fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
+     * refused below as not a regular file. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0 || fstat(fd, &st) != 0) {
-        perror("zdem: open");
-        fprintf(stderr, "zdem: %s: cannot read file\n", path);
+        fprintf(stderr, "zdem: %s: offset 0: cannot open: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return ZDEM_EXIT_BAD_INPUT;
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        fprintf(stderr, "zdem: %s: not a regular file\n", path);
+        fprintf(stderr, "zdem: %s: offset 0: not a regular file\n", path);
         return ZDEM_EXIT_BAD_INPUT;
     }
     f.size = (size_t)st.st_size;
@@ -175,7 +205,7 @@ int main(int argc, char **argv)
         map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {
             close(fd);
-            fprintf(stderr, "zdem: %s: cannot map file\n", path);
+            fprintf(stderr, "zdem: %s: offset 0: cannot map file: %s\n", path, strerror(errno));
             return ZDEM_EXIT_BAD_INPUT;
         }
         f.data = map;

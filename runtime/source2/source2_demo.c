@@ -30,10 +30,8 @@ void zdem_s2_reader_init(zdem_s2_reader *r, const uint8_t *file, size_t size)
     r->stopped = 0;
 }
 
-/* Reads one frame at pos; shared by the sequential reader and the direct
- * FileInfo lookup. */
-static int read_frame(const uint8_t *file, size_t size, size_t pos,
-                      zdem_s2_outer *out, size_t *next, zdem_error *err)
+int zdem_s2_read_frame(const uint8_t *file, size_t size, size_t pos,
+                       zdem_s2_outer *out, size_t *next, zdem_error *err)
 {
     const uint8_t *p = file + pos, *end = file + size;
     uint32_t cmd, tick, len;
@@ -55,8 +53,8 @@ static int read_frame(const uint8_t *file, size_t size, size_t pos,
         return -1;
     }
     if (len > (size_t)(end - p)) {
-        zdem_fail(err, ZDEM_ERR_TRUNCATED, (uint64_t)(p - file),
-                  "frame payload extends past the end of the file");
+        zdem_fail(err, ZDEM_ERR_TRUNCATED, pos,
+                  "frame runs past the end of the file (cut short)");
         return -1;
     }
     out->offset = pos;
@@ -75,7 +73,7 @@ int zdem_s2_next(zdem_s2_reader *r, zdem_s2_outer *out, zdem_error *err)
     size_t next;
     if (r->pos >= r->size)
         return 0;
-    if (read_frame(r->file, r->size, r->pos, out, &next, err) < 0)
+    if (zdem_s2_read_frame(r->file, r->size, r->pos, out, &next, err) < 0)
         return -1;
     out->index = r->index++;
     r->pos = next;
@@ -117,38 +115,13 @@ zdem_status zdem_s2_read_fileinfo(const uint8_t *file, size_t size,
     if (hdr->fileinfo_offset < ZDEM_S2_HEADER_SIZE || hdr->fileinfo_offset >= size)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 8, "DEM_FileInfo offset in header is out of range");
     zdem_error_clear(&inner);
-    if (read_frame(file, size, hdr->fileinfo_offset, &m, &next, &inner) < 0)
+    if (zdem_s2_read_frame(file, size, hdr->fileinfo_offset, &m, &next, &inner) < 0)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, hdr->fileinfo_offset,
                          "DEM_FileInfo offset in header does not point at a whole frame");
     if (m.cmd != ZDEM_S2_DEM_FILEINFO)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, hdr->fileinfo_offset,
                          "DEM_FileInfo offset in header points at another command");
     return zdem_s2_payload(&m, scratch, scratch_cap, data, size_out, err);
-}
-
-zdem_status zdem_s2_scratch_needed(const uint8_t *file, size_t size,
-                                   size_t *need, zdem_error *err)
-{
-    zdem_s2_reader r;
-    zdem_s2_outer m;
-    size_t most = 0;
-    int rc;
-    zdem_s2_reader_init(&r, file, size);
-    while ((rc = zdem_s2_next(&r, &m, err)) == 1) {
-        size_t n = m.stored_size;
-        if (m.compressed) {
-            zdem_error inner;
-            zdem_error_clear(&inner);
-            if (zdem_snappy_uncompressed_length(m.stored, m.stored_size, &n, &inner) != ZDEM_OK)
-                return zdem_fail(err, inner.code, m.payload_offset + inner.offset, inner.msg);
-        }
-        if (n > most)
-            most = n;
-    }
-    if (rc < 0)
-        return err ? err->code : ZDEM_ERR_CORRUPT;
-    *need = 2 * most;
-    return ZDEM_OK;
 }
 
 /* ---- inner messages ------------------------------------------------------ */
@@ -187,6 +160,7 @@ static int inner_header(zdem_s2_inner_reader *ir, zdem_s2_inner *out,
     out->index = ir->index++;
     out->type = type;
     out->bit_offset = start;
+    out->data_bit = br->pos;
     out->size = size;
     out->data = 0;
     return 1;
@@ -224,6 +198,7 @@ zdem_s2_priority zdem_s2_inner_priority(uint32_t type)
     switch (type) {
     case 44: /* svc_CreateStringTable */
     case 45: /* svc_UpdateStringTable */
+    case 51: /* svc_ClearAllStringTables: in order with the creates */
         return ZDEM_S2_PRIO_STRINGTABLES;
     case 55: /* svc_PacketEntities */
         return ZDEM_S2_PRIO_ENTITIES;
@@ -238,25 +213,35 @@ zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
                                    void *user, zdem_error *err)
 {
     int pass, passes = ordered ? 3 : 1;
+    uint32_t valid = 0xFFFFFFFFu; /* messages before a framing break */
+    zdem_error broken;
+    zdem_error_clear(&broken);
     for (pass = 0; pass < passes; pass++) {
         zdem_s2_inner_reader ir;
         zdem_s2_inner m;
         int rc;
         zdem_s2_inner_init(&ir, data, size, scratch, scratch_cap);
-        while ((rc = inner_header(&ir, &m, err)) == 1) {
+        while (ir.index < valid && (rc = inner_header(&ir, &m, &broken)) == 1) {
             zdem_status st;
             if (ordered && (int)zdem_s2_inner_priority(m.type) != pass) {
                 zdem_bits_skip(&ir.br, (size_t)m.size * 8u); /* no copy */
                 continue;
             }
-            if (inner_payload(&ir, &m, err) < 0)
-                return err ? err->code : ZDEM_ERR_CORRUPT;
+            if (inner_payload(&ir, &m, &broken) < 0) {
+                valid = m.index;
+                break;
+            }
             st = fn(user, &m);
             if (st != ZDEM_OK)
                 return zdem_fail_bits(err, st, m.bit_offset, "inner message handler failed");
         }
-        if (rc < 0)
-            return err ? err->code : ZDEM_ERR_CORRUPT;
+        if (ir.index < valid && broken.code != ZDEM_OK)
+            valid = ir.index; /* the header at this index did not read */
+    }
+    if (broken.code != ZDEM_OK) {
+        if (err && err->code == ZDEM_OK)
+            *err = broken;
+        return broken.code;
     }
     return ZDEM_OK;
 }

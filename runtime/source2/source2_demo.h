@@ -59,6 +59,12 @@ typedef struct zdem_s2_reader {
     int stopped; /* DEM_Stop seen */
 } zdem_s2_reader;
 
+/* Reads the frame header at pos of buf (size bytes): 1 and *out filled
+ * (offsets relative to buf), *next past it; -1 on error. Shared by the
+ * sequential reader, the push input and the FileInfo lookup. */
+int zdem_s2_read_frame(const uint8_t *buf, size_t size, size_t pos,
+                       zdem_s2_outer *out, size_t *next, zdem_error *err);
+
 /* Starts after the 16-byte header (call zdem_s2_read_header first). */
 void zdem_s2_reader_init(zdem_s2_reader *r, const uint8_t *file, size_t size);
 
@@ -81,11 +87,49 @@ zdem_status zdem_s2_read_fileinfo(const uint8_t *file, size_t size,
                                   size_t scratch_cap, const uint8_t **data,
                                   size_t *size_out, zdem_error *err);
 
-/* Largest scratch a demo needs for zdem_s2_payload and the inner reader:
- * twice the largest decompressed payload (one for the payload, one for
- * unaligned inner messages). Walks the framing only. */
-zdem_status zdem_s2_scratch_needed(const uint8_t *file, size_t size,
-                                   size_t *need, zdem_error *err);
+/* Default size of a decompressed-payload buffer: see README ("Memory"). */
+#define ZDEM_S2_FRAME_BUFFER_DEFAULT ((size_t)16 << 20)
+
+/* ---- warnings --------------------------------------------------------------
+ * What a run skipped, fell back on or cut short, counted by kind with the
+ * place each kind happened first. "Damage" kinds are data that could not be
+ * decoded (a run that saw any ends with the first of them as its error);
+ * the others are limits of the configuration and fallbacks. */
+typedef enum zdem_s2_warn_kind {
+    ZDEM_S2_W_BAD_FRAMES = 0,     /* damage: frame payload did not decode */
+    ZDEM_S2_W_BAD_PACKETS,        /* damage: inner message framing broken */
+    ZDEM_S2_W_BAD_MESSAGES,       /* damage: an inner message did not decode */
+    ZDEM_S2_W_BAD_ENTITY_PACKETS, /* damage: PacketEntities abandoned */
+    ZDEM_S2_W_BAD_STRING_TABLES,  /* damage: string-table data abandoned */
+    ZDEM_S2_W_FRAME_LIMIT,        /* limit: frame larger than its buffer */
+    ZDEM_S2_W_ARENA_FULL,         /* limit: state arena exhausted */
+    ZDEM_S2_W_TABLE_LIMIT,        /* limit: string-table buffer too small */
+    ZDEM_S2_W_ENTITY_LIMIT,       /* limit: entity index >= max_entities */
+    ZDEM_S2_W_FIELD_PATH_LIMIT,   /* limit: more paths than max_field_paths */
+    ZDEM_S2_W_EVENT_KEY_LIMIT,    /* limit: game event keys dropped */
+    ZDEM_S2_W_PENDING_LIMIT,      /* limit: early game events not kept */
+    ZDEM_S2_W_PROBE_LIMIT,        /* limit: a hash lookup probed too far */
+    ZDEM_S2_W_UNKNOWN_TYPES,      /* fallback: field type not in the table */
+    ZDEM_S2_W_UNKNOWN_ENCODERS,   /* fallback: encoder not known */
+    ZDEM_S2_W_UNKNOWN_CLASSES,    /* fallback: entity of an unknown class */
+    ZDEM_S2_W_UNSTORED_FIELDS,    /* fallback: value decoded, not stored */
+    ZDEM_S2_W_COUNT
+} zdem_s2_warn_kind;
+
+typedef struct zdem_s2_warnings {
+    uint32_t count[ZDEM_S2_W_COUNT];
+    zdem_error first[ZDEM_S2_W_COUNT]; /* where each kind happened first */
+    zdem_error damage;                 /* first damage of any kind */
+} zdem_s2_warnings;
+
+/* Short name ("bad_frames"), a phrase for people, and whether it is damage. */
+const char *zdem_s2_warn_name(zdem_s2_warn_kind k);
+const char *zdem_s2_warn_text(zdem_s2_warn_kind k);
+int zdem_s2_warn_is_damage(zdem_s2_warn_kind k);
+/* Counts one; where (may be NULL) is kept if it is the first of its kind. */
+void zdem_s2_warn(zdem_s2_warnings *w, zdem_s2_warn_kind k, const zdem_error *where);
+/* Total of the damage kinds. */
+uint32_t zdem_s2_warn_damage(const zdem_s2_warnings *w);
 
 /* ---- inner messages (CDemoPacket.data) ---------------------------------- */
 
@@ -93,6 +137,7 @@ typedef struct zdem_s2_inner {
     uint32_t index;      /* position in the packet */
     uint32_t type;       /* NET/SVC/user message id (ubit_var) */
     uint64_t bit_offset; /* of the frame in the packet data */
+    uint64_t data_bit;   /* of the payload in the packet data */
     const uint8_t *data; /* payload bytes (view, or copy in scratch) */
     uint32_t size;
 } zdem_s2_inner;
@@ -125,7 +170,10 @@ zdem_s2_priority zdem_s2_inner_priority(uint32_t type);
 typedef zdem_status (*zdem_s2_inner_fn)(void *user, const zdem_s2_inner *m);
 
 /* Calls fn for every inner message of a packet. ordered != 0 delivers in
- * priority order (three passes over the framing; payloads are not re-read). */
+ * priority order (three passes over the framing; payloads are not re-read).
+ * When the framing breaks, every message before the break is still
+ * delivered (in each pass), then the framing error is returned (bit offset
+ * in the packet data). A handler's error stops the walk at once. */
 zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
                                    int ordered, uint8_t *scratch,
                                    size_t scratch_cap, zdem_s2_inner_fn fn,

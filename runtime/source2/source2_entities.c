@@ -1,88 +1,71 @@
 /* Entities: CSVCMsg_PacketEntities (create / update / leave / delete),
- * baselines from instancebaseline, field-path driven delta decoding.
+ * class baselines from instancebaseline, field-path driven delta decoding.
  *
  * Each entity's values live in its own open-addressing hash table (a pool
- * block of 2^k 24-byte slots keyed by the packed field path), so memory
- * follows the fields actually set, and a delete returns the block. */
+ * block of 2^k slots keyed by the packed field path), so memory follows
+ * the fields actually set, and a delete returns the block. A class
+ * baseline is decoded once into a table of its own, shared (refcounted)
+ * by the entities created from it: a create costs what its own fields
+ * cost. Live entities are kept in a list, so a full snapshot costs what
+ * its entities cost, not the entity limit. */
 #include "source2_state_int.h"
+#include "zdem_sort.h"
 #ifdef S2_DEBUG
 #include <stdio.h>
 #include <stdlib.h>
 #endif
 
-/* ---- keys ------------------------------------------------------------------
- * bits 63..52 c0 (12), 51..40 c1 (12), 39..30 c2 (10), 29..24 c3, 23..18 c4,
- * 17..12 c5, 11..6 c6 (6 each), 5..3 depth, 2..0 flags. Numeric order is
- * field-path order. */
-static const uint8_t key_bits[7] = {12, 12, 10, 6, 6, 6, 6};
-static const uint8_t key_shift[7] = {52, 40, 30, 24, 18, 12, 6};
+/* ---- keys --------------------------------------------------------------- */
 
-uint64_t s2_fp_key(const zdem_s2_fp *fp)
+void s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
 {
-    uint64_t k = (uint64_t)fp->depth << 3;
-    unsigned i;
-    if (fp->depth < 1 || fp->depth > 7)
-        return 0;
-    for (i = 0; i < fp->depth; i++) {
-        if (fp->path[i] >= (1u << key_bits[i]))
-            return 0;
-        k |= (uint64_t)fp->path[i] << key_shift[i];
-    }
-    return k;
+    uint64_t c[ZDEM_S2_FP_MAX_DEPTH];
+    unsigned i, d = fp->depth <= ZDEM_S2_FP_MAX_DEPTH ? fp->depth : ZDEM_S2_FP_MAX_DEPTH;
+    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH; i++)
+        c[i] = i < d ? fp->path[i] : 0u;
+    *hi = c[0] << 48 | c[1] << 32 | c[2] << 16 | c[3];
+    *lo = c[4] << 48 | c[5] << 32 | c[6] << 16 | (uint64_t)d << 3;
 }
 
-void s2_key_fp(uint64_t key, zdem_s2_fp *fp)
+void s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
 {
     unsigned i;
     memset(fp, 0, sizeof *fp);
-    fp->depth = (uint8_t)((key >> 3) & 7u);
-    for (i = 0; i < fp->depth; i++)
-        fp->path[i] = (uint16_t)((key >> key_shift[i]) & ((1u << key_bits[i]) - 1u));
+    fp->depth = (uint8_t)((lo >> 3) & 7u);
+    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH && i < fp->depth; i++)
+        fp->path[i] = (uint16_t)((i < 4 ? hi >> (48u - 16u * i) : lo >> (48u - 16u * (i - 4u))) & 0xFFFFu);
 }
 
-/* ---- per-entity tables ------------------------------------------------------ */
+/* ---- value tables --------------------------------------------------------- */
 
-static uint32_t slot_hash(uint64_t key, unsigned log2)
+static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
 {
-    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64u - log2));
+    return v->tab ? (s2_slot *)(void *)(s->base + v->tab) : 0;
 }
 
-static s2_slot *ent_slots(const zdem_s2_state *s, const s2_ent *e)
+static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)
 {
-    return e->tab ? (s2_slot *)(void *)(s->base + e->tab) : 0;
+    return zdem_hash_slot(zdem_hash_u128(hi, lo, s->seed), log2);
 }
 
-static s2_slot *ent_find(const zdem_s2_state *s, const s2_ent *e, uint64_t key)
+static s2_slot *vt_find(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo)
 {
-    s2_slot *t = ent_slots(s, e);
+    s2_slot *t = vt_slots(s, v);
     uint32_t mask, j;
     if (!t)
         return 0;
-    mask = (1u << e->tab_log2) - 1u;
-    j = slot_hash(key, e->tab_log2);
-    for (;;) {
-        if (!t[j].key)
-            return 0;
-        if ((t[j].key & ~(uint64_t)7u) == key)
+    mask = (1u << v->log2) - 1u;
+    for (j = vt_home(s, hi, lo, v->log2); t[j].lo; j = (j + 1u) & mask)
+        if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo)
             return &t[j];
-        j = (j + 1u) & mask;
-    }
+    return 0;
 }
 
-static void free_string(zdem_s2_state *s, s2_slot *sl)
+static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
 {
-    if ((sl->key & S2_SLOT_STRING) && (uint32_t)sl->a)
-        s2_pool_free(s, (uint32_t)sl->a, (size_t)(sl->a >> 32) + 1u);
-    sl->key &= ~(uint64_t)S2_SLOT_STRING;
-    sl->a = 0;
-}
-
-static int ent_grow(zdem_s2_state *s, s2_ent *e)
-{
-    unsigned nlog = e->tab ? e->tab_log2 + 1u : 4u;
-    uint32_t off, i, n = e->tab ? (1u << e->tab_log2) : 0u;
-    s2_slot *old = ent_slots(s, e), *t;
-    if (nlog > 20u)
+    uint32_t off, i, n = v->tab ? (1u << v->log2) : 0u;
+    s2_slot *old = vt_slots(s, v), *t;
+    if (nlog > 24u)
         return 0;
     off = s2_pool_alloc(s, (sizeof(s2_slot) << nlog));
     if (!off)
@@ -90,74 +73,145 @@ static int ent_grow(zdem_s2_state *s, s2_ent *e)
     t = (s2_slot *)(void *)(s->base + off);
     memset(t, 0, sizeof(s2_slot) << nlog);
     for (i = 0; i < n; i++) {
-        if (old[i].key) {
-            uint32_t j = slot_hash(old[i].key & ~(uint64_t)7u, nlog);
-            while (t[j].key)
+        if (old[i].lo) {
+            uint32_t j = vt_home(s, old[i].hi, old[i].lo & ~(uint64_t)S2_SLOT_FLAGS, nlog);
+            while (t[j].lo)
                 j = (j + 1u) & ((1u << nlog) - 1u);
             t[j] = old[i];
         }
     }
-    if (e->tab)
-        s2_pool_free(s, e->tab, sizeof(s2_slot) << e->tab_log2);
-    e->tab = off;
-    e->tab_log2 = (uint8_t)nlog;
+    if (v->tab)
+        s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
+    v->tab = off;
+    v->log2 = (uint8_t)nlog;
     return 1;
 }
 
-static s2_slot *ent_insert(zdem_s2_state *s, s2_ent *e, uint64_t key)
+/* The slot for key, created empty if absent; NULL on a full arena. */
+static s2_slot *vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo)
 {
-    s2_slot *t, *f = ent_find(s, e, key);
-    uint32_t j, mask;
+    s2_slot *t, *f = vt_find(s, v, hi, lo);
+    uint32_t j, mask, probes = 0;
     if (f)
         return f;
-    if (!e->tab || (e->count + 1u) * 4u > (3u << e->tab_log2)) {
-        if (!ent_grow(s, e))
+    if (!v->tab || (v->count + 1u) * 4u > (3u << v->log2)) {
+        if (!vt_grow(s, v, v->tab ? v->log2 + 1u : 4u))
             return 0;
     }
-    t = ent_slots(s, e);
-    mask = (1u << e->tab_log2) - 1u;
-    j = slot_hash(key, e->tab_log2);
-    while (t[j].key)
-        j = (j + 1u) & mask;
-    t[j].key = key;
+    t = vt_slots(s, v);
+    mask = (1u << v->log2) - 1u;
+    for (j = vt_home(s, hi, lo, v->log2); t[j].lo; j = (j + 1u) & mask)
+        probes++;
+    if (probes > S2_PROBE_LIMIT) {
+        /* crafted keys collide: a bigger table spreads them, up to 16x */
+        if ((v->count + 1u) * 16u > (1u << v->log2) && v->log2 < 24u) {
+            if (!vt_grow(s, v, v->log2 + 1u))
+                return 0;
+            return vt_insert(s, v, hi, lo);
+        }
+        s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "entity field paths collide in the hash");
+    }
+    t[j].hi = hi;
+    t[j].lo = lo;
     t[j].a = t[j].b = 0;
-    e->count++;
+    v->count++;
     return &t[j];
 }
 
-static void ent_free(zdem_s2_state *s, s2_ent *e)
+static void free_string(zdem_s2_state *s, s2_slot *sl)
 {
-    s2_slot *t = ent_slots(s, e);
+    if ((sl->lo & S2_SLOT_STRING) && (uint32_t)sl->a)
+        s2_pool_free(s, (uint32_t)sl->a, (size_t)(sl->a >> 32) + 1u);
+    sl->lo &= ~(uint64_t)S2_SLOT_STRING;
+    sl->a = 0;
+}
+
+static void vt_free(zdem_s2_state *s, s2_vtab *v)
+{
+    s2_slot *t = vt_slots(s, v);
     uint32_t i;
     if (t) {
-        for (i = 0; i < (1u << e->tab_log2); i++)
-            if (t[i].key & S2_SLOT_STRING)
+        for (i = 0; i < (1u << v->log2); i++)
+            if (t[i].lo & S2_SLOT_STRING)
                 free_string(s, &t[i]);
-        s2_pool_free(s, e->tab, sizeof(s2_slot) << e->tab_log2);
+        s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
     }
-    if (e->cls >= 0 && s->live)
-        s->live--;
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- baselines -------------------------------------------------------------- */
+
+static s2_baseline *bl_ptr(const zdem_s2_state *s, uint32_t off)
+{
+    return (s2_baseline *)s2_ptr(s, off);
+}
+
+static void bl_release(zdem_s2_state *s, uint32_t off)
+{
+    s2_baseline *b = bl_ptr(s, off);
+    if (!b || --b->refs)
+        return;
+    vt_free(s, &b->v);
+    s2_pool_free(s, off, sizeof *b);
+}
+
+void s2_baseline_changed(zdem_s2_state *s, uint32_t class_id)
+{
+    if (class_id < s->nclasses && s->classes[class_id].bl) {
+        bl_release(s, s->classes[class_id].bl);
+        s->classes[class_id].bl = 0;
+    }
+}
+
+/* The value of e at key: its own first, then its baseline's. */
+static const s2_slot *ent_lookup(const zdem_s2_state *s, const s2_ent *e, uint64_t hi,
+                                 uint64_t lo)
+{
+    const s2_slot *sl = vt_find(s, &e->v, hi, lo);
+    if (!sl && e->bl)
+        sl = vt_find(s, &bl_ptr(s, e->bl)->v, hi, lo);
+    return sl;
+}
+
+/* ---- live entities ---------------------------------------------------------- */
+
+static void live_add(zdem_s2_state *s, uint32_t idx)
+{
+    s->ents[idx].live_pos = s->live;
+    s->live_list[s->live++] = idx;
+}
+
+static void ent_free(zdem_s2_state *s, uint32_t idx)
+{
+    s2_ent *e = &s->ents[idx];
+    if (e->cls < 0)
+        return;
+    vt_free(s, &e->v);
+    if (e->bl)
+        bl_release(s, e->bl);
+    if (s->live) {
+        uint32_t last = s->live_list[--s->live];
+        s->live_list[e->live_pos] = last;
+        s->ents[last].live_pos = e->live_pos;
+    }
     memset(e, 0, sizeof *e);
     e->cls = -1;
 }
 
 void s2_entities_clear_all(zdem_s2_state *s)
 {
-    uint32_t i;
-    for (i = 0; i < s->max_ents; i++)
-        if (s->ents[i].cls >= 0)
-            ent_free(s, &s->ents[i]);
-    s->live = 0;
+    while (s->live)
+        ent_free(s, s->live_list[s->live - 1u]);
 }
 
 /* Stores a decoded value; returns 0 on a full arena. */
-static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t key,
+static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
                      const zdem_s2_raw *v)
 {
-    s2_slot *sl = ent_insert(s, e, key);
+    s2_slot *sl = vt_insert(s, &e->v, hi, lo);
     if (!sl)
         return 0;
-    if (sl->key & S2_SLOT_STRING)
+    if (sl->lo & S2_SLOT_STRING)
         free_string(s, sl);
     if (v->kind == ZDEM_S2_V_STRING) {
         uint32_t off = s2_pool_alloc(s, (size_t)v->len + 1u);
@@ -166,7 +220,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t key,
         memcpy(s->base + off, s->strbuf, v->len);
         s->base[off + v->len] = 0;
         sl->a = (uint64_t)off | ((uint64_t)v->len << 32);
-        sl->key |= S2_SLOT_STRING;
+        sl->lo |= S2_SLOT_STRING;
         return 1;
     }
     memcpy(&sl->a, &v->v, 8);
@@ -180,70 +234,42 @@ int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
 {
     zdem_s2_fp pre = *fp;
     const s2_slot *sl;
-    uint64_t key;
-    unsigned i;
+    uint64_t hi, lo;
     pre.depth = (uint8_t)depth;
-    for (i = depth; i < ZDEM_S2_FP_MAX_DEPTH; i++)
-        pre.path[i] = 0;
-    if (!(key = s2_fp_key(&pre)) || !(sl = ent_find(s, e, key)))
+    s2_fp_pack(&pre, &hi, &lo);
+    if (!(sl = ent_lookup(s, e, hi, lo)))
         return 0;
     *out = sl->a;
     return 1;
 }
 
-/* ---- baselines ------------------------------------------------------------ */
-
-void s2_baseline_changed(zdem_s2_state *s)
-{
-    s->baseline_dirty = 1;
-}
-
-static void rebuild_baselines(zdem_s2_state *s)
-{
-    uint32_t i;
-    const s2_table *t;
-    const s2_st_entry *en;
-    s->baseline_dirty = 0;
-    for (i = 0; i < s->nclasses; i++)
-        s->classes[i].baseline = 0;
-    if (s->baseline_table < 0)
-        return;
-    t = &s->tables[s->baseline_table];
-    en = (const s2_st_entry *)(s->base + t->entries);
-    for (i = 0; i < t->n; i++) {
-        const uint8_t *k = en[i].key ? s->base + en[i].key : 0;
-        uint32_t id = 0, j;
-        if (!k || !en[i].key_len || en[i].key_len > 6)
-            continue;
-        for (j = 0; j < en[i].key_len; j++) {
-            if (k[j] < '0' || k[j] > '9')
-                break;
-            id = id * 10u + (uint32_t)(k[j] - '0');
-        }
-        if (j == en[i].key_len && id < s->nclasses)
-            s->classes[id].baseline = i + 1u;
-    }
-}
-
 /* ---- decoding ---------------------------------------------------------------- */
+
+/* Why entity_data stopped, when it is not damage. */
+typedef struct pe_out {
+    zdem_s2_warn_kind limit; /* ZDEM_S2_W_COUNT: none */
+} pe_out;
 
 /* Reads field paths and values from br into entity e. *nfp receives the
  * path count (paths are in s->fps). */
 static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
-                               uint32_t *nfp, zdem_error *err)
+                               uint32_t *nfp, pe_out *po, zdem_error *err)
 {
     uint32_t n, i;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
     zdem_status st = zdem_s2_fp_read_all(br, s->fps, s->max_fps, &n, err);
     *nfp = 0;
-    if (st != ZDEM_OK)
+    if (st != ZDEM_OK) {
+        if (st == ZDEM_ERR_LIMIT)
+            po->limit = ZDEM_S2_W_FIELD_PATH_LIMIT;
         return st;
+    }
     if (n > s->usage.max_field_paths)
         s->usage.max_field_paths = n;
     for (i = 0; i < n; i++) {
         const zdem_s2_fdec *fd = s2_resolve_ent(s, ser, &s->fps[i], e);
         zdem_s2_raw v;
-        uint64_t key;
+        uint64_t hi, lo;
         if (!fd) {
 #ifdef S2_DEBUG
             {
@@ -254,34 +280,79 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                     fprintf(stderr, " %u", s->fps[i].path[q]);
                 zdem_s2_fp_name(s, e->cls, &s->fps[i], nm, sizeof nm);
                 fprintf(stderr, " name %s (i=%u of %u)\n", nm, i, n);
-                if (i) {
-                    zdem_s2_fp_name(s, e->cls, &s->fps[i-1], nm, sizeof nm);
-                    fprintf(stderr, "  prev %s\n", nm);
-                }
             }
 #endif
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                   "field path does not name a field of the class");
         }
         zdem_s2_decode_value(fd, br, s->tick_interval, &v, s->strbuf, S2_STRBUF);
-#ifdef S2_DEBUG
-        if (getenv("S2_VALTRACE")) {
-            char nm[256];
-            zdem_s2_fp_name(s, e->cls, &s->fps[i], nm, sizeof nm);
-            fprintf(stderr, "  %s dec %d fk %d = %llu / %g bit %zu\n", nm, fd->dec, fd->fkind, (unsigned long long)v.v.u, (double)v.v.f[0], br->pos);
-        }
-#endif
         if (br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "entity field value runs past the data");
-        key = s2_fp_key(&s->fps[i]);
-        if (!key)
-            s->stats.unstored_fields++;
-        else if (!ent_store(s, e, key, &v))
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for entity values");
+        if (v.kind == ZDEM_S2_V_STRING && v.full_len > v.len)
+            s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
+                        "string value longer than the 4096-byte string buffer: cut");
+        s2_fp_pack(&s->fps[i], &hi, &lo);
+        if (!ent_store(s, e, hi, lo, &v))
+            return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     s->stats.fields_decoded += n;
     *nfp = n;
+    return ZDEM_OK;
+}
+
+/* A baseline key names its class: checked again at use, as the entry's
+ * key may have changed since it was mapped. */
+static int key_is_class(const zdem_s2_state *s, const s2_st_entry *e, uint32_t cls)
+{
+    const uint8_t *k = e->key ? s->base + e->key : 0;
+    uint32_t id = 0, j;
+    if (!k || !e->key_len || e->key_len > 6)
+        return 0;
+    for (j = 0; j < e->key_len; j++) {
+        if (k[j] < '0' || k[j] > '9')
+            return 0;
+        id = id * 10u + (uint32_t)(k[j] - '0');
+    }
+    return id == cls;
+}
+
+/* The class's decoded baseline (0: none), decoded on first use. */
+static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
+                                  pe_out *po, zdem_error *err)
+{
+    s2_class *c = &s->classes[cls];
+    const s2_st_entry *be;
+    s2_ent tmp;
+    zdem_bits bb;
+    uint32_t nfp, off;
+    zdem_status st;
+    s2_baseline *b;
+    *out = 0;
+    if (c->bl) {
+        *out = c->bl;
+        return ZDEM_OK;
+    }
+    if (!c->bl_entry || s->baseline_table < 0)
+        return ZDEM_OK;
+    be = s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u);
+    if (!be || !be->val || !key_is_class(s, be, cls))
+        return ZDEM_OK;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.cls = (int32_t)cls;
+    zdem_bits_init(&bb, s->base + be->val, be->val_len);
+    st = read_fields(s, &tmp, &bb, &nfp, po, err);
+    if (st == ZDEM_OK && !(off = s2_pool_alloc(s, sizeof *b)))
+        st = zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for baselines");
+    if (st != ZDEM_OK) {
+        vt_free(s, &tmp.v);
+        return st;
+    }
+    b = bl_ptr(s, off);
+    b->refs = 1; /* the class's */
+    b->v = tmp.v;
+    c->bl = off;
+    *out = off;
     return ZDEM_OK;
 }
 
@@ -298,9 +369,41 @@ static zdem_status emit(zdem_s2_state *s, int32_t idx, unsigned ops, uint32_t nf
     return s->cfg.on_entity(s->cfg.user, s, &pub, ops, s->fps, nfp);
 }
 
+static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
+                          pe_out *po, zdem_error *err)
+{
+    s2_ent *e = &s->ents[index];
+    uint32_t cls = zdem_bits_read(br, s->class_bits);
+    uint32_t serial = zdem_bits_read(br, 17), bl = 0, nfp = 0;
+    zdem_status st;
+    (void)zdem_bits_read_varuint32(br);
+    if (br->overflow)
+        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos, "entity create runs past the data");
+    if (cls >= s->nclasses || s->classes[cls].ser < 0) {
+        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "entity of a class without serializer");
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos, "entity of an unknown class");
+    }
+    if ((st = class_baseline(s, cls, &bl, po, err)) != ZDEM_OK)
+        return st;
+    if (e->cls >= 0)
+        ent_free(s, index); /* created again without a delete */
+    e->cls = (int32_t)cls;
+    e->serial = serial;
+    e->active = 1;
+    live_add(s, index);
+    s->stats.created++;
+    if (bl) {
+        bl_ptr(s, bl)->refs++;
+        e->bl = bl;
+    }
+    if ((st = read_fields(s, e, br, &nfp, po, err)) != ZDEM_OK)
+        return st;
+    return emit(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp);
+}
+
 static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                                size_t size, uint32_t updated, int pvs_bits,
-                               int is_delta, zdem_error *err)
+                               int is_delta, pe_out *po, zdem_error *err)
 {
     zdem_bits br;
     int64_t index = -1;
@@ -308,17 +411,14 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     zdem_status st;
     if (!s->classes || !s->have_sendtables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "entities before serializers and classes");
-    if (s->baseline_dirty)
-        rebuild_baselines(s);
-    if (!is_delta && s->live) {
+    if (!is_delta) {
         /* A full snapshot: what it does not mention is gone. */
-        for (i = 0; i < s->max_ents; i++) {
-            if (s->ents[i].cls >= 0) {
-                ent_free(s, &s->ents[i]);
-                s->stats.deleted++;
-                if ((st = emit(s, (int32_t)i, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
-                    return st;
-            }
+        while (s->live) {
+            uint32_t idx = s->live_list[s->live - 1u];
+            s->stats.deleted++;
+            if ((st = emit(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
+                return st;
+            ent_free(s, idx);
         }
     }
     zdem_bits_init(&br, data, size);
@@ -329,50 +429,16 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
         cmd = zdem_bits_read(&br, 2);
         if (br.overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br.pos, "entity list runs past the data");
-        if (index < 0 || index >= (int64_t)s->max_ents)
+        if (index < 0 || index >= (int64_t)s->max_ents) {
+            po->limit = ZDEM_S2_W_ENTITY_LIMIT;
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br.pos, "entity index beyond max_entities");
+        }
         if ((uint32_t)index + 1u > s->usage.max_entity_index)
             s->usage.max_entity_index = (uint32_t)index + 1u;
         e = &s->ents[index];
-#ifdef S2_DEBUG
-        if (getenv("S2_ENTTRACE"))
-            fprintf(stderr, "ent %lld cmd %u cls %d (%s) bit %zu\n", (long long)index, cmd, e->cls, e->cls >= 0 ? zdem_s2_class_name(s, e->cls, 0) : "-", br.pos);
-#endif
         if ((cmd & 1u) == 0) {
-            if (cmd & 2u) { /* create */
-                uint32_t cls = zdem_bits_read(&br, s->class_bits);
-                uint32_t serial = zdem_bits_read(&br, 17);
-                (void)zdem_bits_read_varuint32(&br);
-                if (br.overflow)
-                    return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br.pos, "entity create runs past the data");
-                if (cls >= s->nclasses || s->classes[cls].ser < 0) {
-                    s->stats.unknown_classes++;
-                    return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos, "entity of an unknown class");
-                }
-                if (e->cls >= 0)
-                    ent_free(s, e);
-                e->cls = (int32_t)cls;
-                e->serial = serial;
-                e->active = 1;
-                s->live++;
-                s->stats.created++;
-                if (s->classes[cls].baseline && s->baseline_table >= 0) {
-                    const s2_table *t = &s->tables[s->baseline_table];
-                    uint32_t bi = s->classes[cls].baseline - 1u;
-                    if (bi < t->n) {
-                        const s2_st_entry *be = &((const s2_st_entry *)(s->base + t->entries))[bi];
-                        if (be->val) {
-                            zdem_bits bb;
-                            zdem_bits_init(&bb, s->base + be->val, be->val_len);
-                            st = read_fields(s, e, &bb, &nfp, err);
-                            if (st != ZDEM_OK)
-                                return st;
-                        }
-                    }
-                }
-                if ((st = read_fields(s, e, &br, &nfp, err)) != ZDEM_OK)
-                    return st;
-                if ((st = emit(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp)) != ZDEM_OK)
+            if (cmd & 2u) {
+                if ((st = create(s, (uint32_t)index, &br, po, err)) != ZDEM_OK)
                     return st;
             } else { /* update */
                 if (pvs_bits) {
@@ -382,7 +448,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                 }
                 if (e->cls < 0)
                     return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos, "update of an entity that does not exist");
-                if ((st = read_fields(s, e, &br, &nfp, err)) != ZDEM_OK)
+                if ((st = read_fields(s, e, &br, &nfp, po, err)) != ZDEM_OK)
                     return st;
                 e->active = 1;
                 s->stats.entity_updates++;
@@ -399,7 +465,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
             if ((st = emit(s, (int32_t)index, ops, 0)) != ZDEM_OK)
                 return st;
             if (cmd & 2u) {
-                ent_free(s, e);
+                ent_free(s, (uint32_t)index);
                 s->stats.deleted++;
             }
         }
@@ -423,7 +489,7 @@ static zdem_status pe_header(const uint8_t *msg, size_t n, pe_hdr *h, zdem_error
         return st;
     h->data = m.entity_data;
     h->has_data = m.has_entity_data;
-    h->updated = (uint32_t)m.updated_entries;
+    h->updated = m.updated_entries > 0 ? (uint32_t)m.updated_entries : 0u;
     h->is_delta = m.legacy_is_delta != 0;
     h->pvs = m.has_pvs_vis_bits != 0;
     return ZDEM_OK;
@@ -433,6 +499,7 @@ zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
                                zdem_error *err)
 {
     pe_hdr h;
+    pe_out po;
     zdem_status st;
     zdem_error e2;
     if ((st = pe_header(msg, n, &h, err)) != ZDEM_OK)
@@ -440,19 +507,19 @@ zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
     if (!h.has_data)
         return ZDEM_OK;
     zdem_error_clear(&e2);
-    st = entity_data(s, h.data.ptr, h.data.len, h.updated, h.pvs, h.is_delta, &e2);
-    if (st == ZDEM_ERR_ABORTED || st == ZDEM_ERR_NO_SPACE) {
-        if (err && err->code == ZDEM_OK)
-            *err = e2;
+    po.limit = ZDEM_S2_W_COUNT;
+    st = entity_data(s, h.data.ptr, h.data.len, h.updated, h.pvs, h.is_delta, &po, &e2);
+    if (st == ZDEM_OK || st == ZDEM_ERR_ABORTED)
         return st;
+    zdem_error_rebase(&e2, (uint64_t)(h.data.ptr - msg));
+    if (po.limit != ZDEM_S2_W_COUNT) {
+        /* a configured limit, not damage: reported, the packet skipped */
+        s2_warn(s, po.limit, &e2);
+        return ZDEM_OK;
     }
-    if (st != ZDEM_OK) {
-        /* The rest of this packet cannot be located: report and go on. */
-        if (!s->stats.bad_entity_packets)
-            s->stats.first_entity_error = e2;
-        s->stats.bad_entity_packets++;
-    }
-    return ZDEM_OK;
+    if (err && err->code == ZDEM_OK)
+        *err = e2;
+    return st;
 }
 
 /* ---- queries -------------------------------------------------------------------- */
@@ -491,7 +558,7 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
                        const zdem_s2_fdec *fd, zdem_s2_value *out)
 {
     memset(out, 0, sizeof *out);
-    if (sl->key & S2_SLOT_STRING) {
+    if (sl->lo & S2_SLOT_STRING) {
         out->kind = ZDEM_S2_V_STRING;
         out->s = s->base + (uint32_t)sl->a;
         out->len = (uint32_t)(sl->a >> 32);
@@ -536,16 +603,17 @@ int zdem_s2_entity_prop_fp(const zdem_s2_state *s, int32_t index,
 {
     const s2_ent *e;
     const s2_slot *sl;
-    uint64_t key;
-    if (index < 0 || (uint32_t)index >= s->max_ents)
+    uint64_t hi, lo;
+    if (index < 0 || (uint32_t)index >= s->max_ents || fp->depth < 1 ||
+        fp->depth > ZDEM_S2_FP_MAX_DEPTH)
         return 0;
     e = &s->ents[index];
-    if (e->cls < 0 || !(key = s2_fp_key(fp)))
+    if (e->cls < 0)
         return 0;
-    sl = ent_find(s, e, key);
-    if (!sl)
+    s2_fp_pack(fp, &hi, &lo);
+    if (!(sl = ent_lookup(s, e, hi, lo)))
         return 0;
-    slot_value(s, sl, s2_resolve(s, s->classes[e->cls].ser, fp), out);
+    slot_value(s, sl, s2_resolve_ent(s, s->classes[e->cls].ser, fp, e), out);
     return 1;
 }
 
@@ -575,27 +643,12 @@ static int name_to_fp(const zdem_s2_state *s, int32_t ser, const char *name,
                 return 0;
             fp->path[fp->depth++] = (uint16_t)v;
         } else {
-            const s2_ser *sr;
-            const uint32_t *idx;
-            uint32_t i;
-            const s2_field *f = 0;
-            if (ser < 0 || (uint32_t)ser >= s->nsers)
+            int32_t k = s2_ser_field(s, ser, p, len);
+            const s2_field *f;
+            if (k < 0 || k > ZDEM_S2_FP_MAX_INDEX)
                 return 0;
-            sr = &s->sers[ser];
-            idx = (const uint32_t *)(s->base + sr->fields);
-            for (i = 0; i < sr->nfields; i++) {
-                const s2_field *c;
-                if (idx[i] >= s->nfields)
-                    continue;
-                c = &s->fields[idx[i]];
-                if (c->name_len == len && memcmp(s->base + c->name, p, len) == 0) {
-                    f = c;
-                    break;
-                }
-            }
-            if (!f)
-                return 0;
-            fp->path[fp->depth++] = (uint16_t)i;
+            f = &s->fields[((const uint32_t *)(s->base + s->sers[ser].fields))[k]];
+            fp->path[fp->depth++] = (uint16_t)k;
             ser = f->ser;
         }
         p = *dot ? dot + 1 : dot;
@@ -678,23 +731,26 @@ size_t zdem_s2_fp_name(const zdem_s2_state *s, int32_t class_id,
     return n;
 }
 
-static void sort_keys(uint64_t *k, uint32_t n)
+/* Ordering of property references: bit 31 set = baseline slot. */
+typedef struct prop_sort_ctx {
+    const s2_slot *own, *bl;
+} prop_sort_ctx;
+
+static const s2_slot *prop_slot(const prop_sort_ctx *c, uint32_t r)
 {
-    /* Shell sort: no libc qsort in the runtime, n is a few hundred. */
-    static const uint32_t gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
-    unsigned g;
-    for (g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
-        uint32_t gap = gaps[g], i;
-        for (i = gap; i < n; i++) {
-            uint64_t t = k[i];
-            uint32_t j = i;
-            while (j >= gap && k[j - gap] > t) {
-                k[j] = k[j - gap];
-                j -= gap;
-            }
-            k[j] = t;
-        }
-    }
+    return r & 0x80000000u ? &c->bl[r & 0x7FFFFFFFu] : &c->own[r];
+}
+
+static int cmp_prop(const void *ctx, uint32_t a, uint32_t b)
+{
+    const s2_slot *x = prop_slot((const prop_sort_ctx *)ctx, a);
+    const s2_slot *y = prop_slot((const prop_sort_ctx *)ctx, b);
+    uint64_t xl = x->lo & ~(uint64_t)S2_SLOT_FLAGS, yl = y->lo & ~(uint64_t)S2_SLOT_FLAGS;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    if (xl != yl)
+        return xl < yl ? -1 : 1;
+    return a < b ? -1 : a > b;
 }
 
 zdem_status zdem_s2_entity_props(const zdem_s2_state *s, int32_t index,
@@ -703,28 +759,41 @@ zdem_status zdem_s2_entity_props(const zdem_s2_state *s, int32_t index,
                                  zdem_error *err)
 {
     const s2_ent *e;
-    const s2_slot *t;
-    uint32_t i, n = 0;
+    const s2_baseline *b;
+    prop_sort_ctx c;
+    uint32_t *ref = (uint32_t *)(void *)tmp, cap = tmp_cap * 2u, i, n = 0;
     char name[512];
     if (index < 0 || (uint32_t)index >= s->max_ents || s->ents[index].cls < 0)
         return ZDEM_OK;
     e = &s->ents[index];
-    t = ent_slots(s, e);
-    if (!t)
-        return ZDEM_OK;
-    if (e->count > tmp_cap)
-        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "property buffer too small");
-    for (i = 0; i < (1u << e->tab_log2); i++)
-        if (t[i].key)
-            tmp[n++] = t[i].key & ~(uint64_t)7u;
-    sort_keys(tmp, n);
+    b = e->bl ? bl_ptr(s, e->bl) : 0;
+    c.own = vt_slots(s, &e->v);
+    c.bl = b ? vt_slots(s, &b->v) : 0;
+    if (c.own)
+        for (i = 0; i < (1u << e->v.log2); i++)
+            if (c.own[i].lo) {
+                if (n >= cap)
+                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "property buffer too small");
+                ref[n++] = i;
+            }
+    if (c.bl)
+        for (i = 0; i < (1u << b->v.log2); i++)
+            if (c.bl[i].lo &&
+                !vt_find(s, &e->v, c.bl[i].hi, c.bl[i].lo & ~(uint64_t)S2_SLOT_FLAGS)) {
+                if (n >= cap)
+                    return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "property buffer too small");
+                ref[n++] = i | 0x80000000u;
+            }
+    zdem_sort_u32(ref, n, cmp_prop, &c);
     for (i = 0; i < n; i++) {
+        const s2_slot *sl = prop_slot(&c, ref[i]);
         zdem_s2_fp fp;
         zdem_s2_value v;
-        s2_key_fp(tmp[i], &fp);
-        zdem_s2_fp_name(s, e->cls, &fp, name, sizeof name);
-        slot_value(s, ent_find(s, e, tmp[i]), s2_resolve(s, s->classes[e->cls].ser, &fp), &v);
-        if (fn(user, name, &v))
+        size_t len;
+        s2_fp_unpack(sl->hi, sl->lo, &fp);
+        len = zdem_s2_fp_name(s, e->cls, &fp, name, sizeof name);
+        slot_value(s, sl, s2_resolve_ent(s, s->classes[e->cls].ser, &fp, e), &v);
+        if (fn(user, name, len, &v))
             return zdem_fail(err, ZDEM_ERR_ABORTED, 0, "stopped by the property callback");
     }
     return ZDEM_OK;

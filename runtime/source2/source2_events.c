@@ -2,6 +2,7 @@
  * CMsgSource1LegacyGameEvent), chat (SayText, SayText2, Dota chat) and
  * the Dota 2 combat log; players from the userinfo string table. */
 #include "source2_state_int.h"
+#include "zdem_sort.h"
 
 typedef struct el_ctx {
     zdem_s2_state *s;
@@ -96,6 +97,15 @@ static zdem_status el_desc(void *user, const zdem_pb_CMsgSource1LegacyGameEventL
     return ZDEM_OK;
 }
 
+/* Descriptors by id, then position (the first of equal ids wins). */
+static int cmp_desc_id(const void *ctx, uint32_t a, uint32_t b)
+{
+    const zdem_s2_state *s = (const zdem_s2_state *)ctx;
+    if (s->evd[a].id != s->evd[b].id)
+        return s->evd[a].id < s->evd[b].id ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
 zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           zdem_error *err)
 {
@@ -119,6 +129,17 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
     s->evd_cap = c.count;
     if ((st = zdem_pb_CMsgSource1LegacyGameEventList_decode(msg, n, &m, &desc_cb, &c, err)) != ZDEM_OK)
         return st;
+    /* by id, for the events: a sorted index, whatever the ids */
+    off = s2_alloc(s, (size_t)s->nevd * 4u + 4u);
+    if (!off)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event descriptors");
+    s->evd_by_id = (uint32_t *)s2_ptr(s, off);
+    {
+        uint32_t i;
+        for (i = 0; i < s->nevd; i++)
+            s->evd_by_id[i] = i;
+        zdem_sort_u32(s->evd_by_id, s->nevd, cmp_desc_id, s);
+    }
     /* replay the events that came first */
     {
         uint32_t i, n = s->npending;
@@ -139,13 +160,19 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
 
 static const s2_evdesc *find_desc(const zdem_s2_state *s, int32_t id)
 {
-    uint32_t i;
+    uint32_t lo = 0, hi = s->evd_by_id ? s->nevd : 0;
     /* Ids are usually dense and in order: try the direct slot first. */
     if (id >= 0 && (uint32_t)id < s->nevd && s->evd[id].id == id)
         return &s->evd[id];
-    for (i = 0; i < s->nevd; i++)
-        if (s->evd[i].id == id)
-            return &s->evd[i];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (s->evd[s->evd_by_id[mid]].id < id)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    if (lo < (s->evd_by_id ? s->nevd : 0) && s->evd[s->evd_by_id[lo]].id == id)
+        return &s->evd[s->evd_by_id[lo]];
     return 0;
 }
 
@@ -185,8 +212,10 @@ static zdem_status ge_key(void *user, const zdem_pb_CMsgSource1LegacyGameEvent_k
     zdem_s2_event_key *ek;
     zdem_s2_value *v;
     (void)raw;
-    if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS)
+    if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS) {
+        s->ev_keys_dropped = 1;
         return ZDEM_OK;
+    }
     ek = &s->ev.keys[s->ev.nkeys++];
     memset(ek, 0, sizeof *ek);
     v = &ek->value;
@@ -235,10 +264,14 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
     const s2_evkey *keys;
     uint32_t ki;
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
+    s->ev_keys_dropped = 0;
     if ((st = zdem_pb_CMsgSource1LegacyGameEvent_decode(msg, n, &m, &key_cb, s, err)) != ZDEM_OK)
         return st;
     id = m.has_eventid ? m.eventid : -1;
-    if (!s->evd && s->npending < 64u) {
+    if (!s->evd && s->npending >= S2_PENDING)
+        s2_warn_msg(s, ZDEM_S2_W_PENDING_LIMIT,
+                    "game event before its descriptors, past the 64 kept: delivered unnamed");
+    if (!s->evd && s->npending < S2_PENDING) {
         /* descriptors not seen yet: keep a copy until they arrive */
         uint32_t off = s2_pool_alloc(s, n ? n : 1u);
         if (off) {
@@ -250,6 +283,8 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
             return ZDEM_OK;
         }
     }
+    if (s->ev_keys_dropped)
+        s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "game event with more than 48 keys: the rest dropped");
     d = find_desc(s, id);
     s->ev.type = ZDEM_S2_EV_GAME_EVENT;
     s->ev.tick = s->tick;
@@ -413,11 +448,11 @@ static const char *const combat_types[] = {
 /* Name from the CombatLogNames table, or NULL. */
 static const uint8_t *combat_name(const zdem_s2_state *s, uint64_t idx, uint32_t *len)
 {
-    int t = zdem_s2_string_table_find(s, "CombatLogNames");
     const uint8_t *k, *v;
     uint32_t kl, vl;
-    if (t < 0 || idx > 0xFFFFFFFFu ||
-        !zdem_s2_string_table_entry(s, (uint32_t)t, (uint32_t)idx, &k, &kl, &v, &vl) || !k)
+    if (s->combatlog_table < 0 || idx > 0xFFFFFFFFu ||
+        !zdem_s2_string_table_entry(s, (uint32_t)s->combatlog_table, (uint32_t)idx, &k, &kl,
+                                    &v, &vl) || !k)
         return 0;
     *len = kl;
     return k;
@@ -511,110 +546,92 @@ static int player_info(const uint8_t *v, uint32_t n, const uint8_t **name,
     return *name && *len && !m.ishltv;
 }
 
-static const uint8_t *player_at(const zdem_s2_state *s, uint32_t want,
-                                uint32_t *len, uint32_t *count)
+typedef struct ui_ctx {
+    zdem_s2_player_fn fn;
+    void *user;
+    uint32_t n;
+} ui_ctx;
+
+static int ui_entry(void *user, uint32_t index, const uint8_t *key, uint32_t key_len,
+                    const uint8_t *val, uint32_t val_len)
 {
-    int t = zdem_s2_string_table_find(s, "userinfo");
-    uint32_t i, n = 0, entries = 0;
-    if (t < 0) {
-        *count = 0;
+    ui_ctx *c = (ui_ctx *)user;
+    const uint8_t *name;
+    uint32_t len;
+    (void)index, (void)key, (void)key_len;
+    if (!val || !player_info(val, val_len, &name, &len))
         return 0;
-    }
-    zdem_s2_string_table_info(s, (uint32_t)t, &entries);
-    for (i = 0; i < entries; i++) {
-        const uint8_t *k, *v, *name;
-        uint32_t kl, vl, nl;
-        if (!zdem_s2_string_table_entry(s, (uint32_t)t, i, &k, &kl, &v, &vl) || !v)
-            continue;
-        if (!player_info(v, vl, &name, &nl))
-            continue;
-        if (n == want) {
-            *len = nl;
-            *count = n + 1u;
-            return name;
-        }
-        n++;
-    }
-    *count = n;
-    return 0;
+    c->n++;
+    return c->fn ? c->fn(c->user, name, len) : 0;
 }
 
-/* Players from entities: Dota's player resource (m_vecPlayerData.N.
- * m_iszPlayerName), else player controllers (CS2, Deadlock) in index
- * order. Returns the count; name and len are set for player `want`. */
-static uint32_t players_from_entities(const zdem_s2_state *s, uint32_t want,
-                                      const uint8_t **name, uint32_t *len)
+/* "m_vecPlayerData.K.m_iszPlayerName" for Dota's player resource. */
+static size_t player_data_name(char *nm, uint32_t k)
+{
+    char d[8];
+    int l = 0;
+    size_t q = 16;
+    memcpy(nm, "m_vecPlayerData.", 16);
+    do {
+        d[l++] = (char)('0' + k % 10u);
+        k /= 10u;
+    } while (k && l < 7);
+    while (l)
+        nm[q++] = d[--l];
+    memcpy(nm + q, ".m_iszPlayerName", 17);
+    return q + 16;
+}
+
+uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
+                         void *user, uint32_t *tmp, uint32_t cap)
 {
     uint32_t i, n = 0;
-    for (i = 0; i < s->max_ents; i++) {
-        zdem_s2_entity e;
+    ui_ctx c;
+    zdem_error e;
+    /* Dota: the player resource lists every player */
+    for (i = 0; i < s->live; i++) {
+        uint32_t idx = s->live_list[i], k, cnt;
+        zdem_s2_entity en;
         zdem_s2_value v;
-        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &e))
+        if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len != 20 ||
+            memcmp(en.class_name, "CDOTA_PlayerResource", 20) != 0 ||
+            !zdem_s2_entity_prop(s, (int32_t)idx, "m_vecPlayerData", &v))
             continue;
-        if (e.class_name_len == 20 && memcmp(e.class_name, "CDOTA_PlayerResource", 20) == 0 &&
-            zdem_s2_entity_prop(s, (int32_t)i, "m_vecPlayerData", &v)) {
-            uint32_t cnt = (uint32_t)v.v.u, k;
+        cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1u ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
+        for (k = 0; k < cnt; k++) {
             char nm[64];
-            for (k = 0; k < cnt && k < 64u; k++) {
-                int l = 0;
-                unsigned x = k;
-                char d[4];
-                memcpy(nm, "m_vecPlayerData.", 16);
-                do { d[l++] = (char)('0' + x % 10u); x /= 10u; } while (x);
-                {
-                    int q = 16;
-                    while (l)
-                        nm[q++] = d[--l];
-                    memcpy(nm + q, ".m_iszPlayerName", 17);
-                }
-                if (!zdem_s2_entity_prop(s, (int32_t)i, nm, &v) || v.kind != ZDEM_S2_V_STRING)
-                    continue;
-                if (n == want) {
-                    *name = v.s;
-                    *len = v.len;
-                }
-                n++;
-            }
-            return n;
+            player_data_name(nm, k);
+            if (!zdem_s2_entity_prop(s, (int32_t)idx, nm, &v) || v.kind != ZDEM_S2_V_STRING)
+                continue;
+            n++;
+            if (fn && fn(user, v.s, v.len))
+                return n;
         }
+        return n;
     }
+    /* CS2, Deadlock: player controllers, in entity order */
     for (i = 0; i < s->max_ents; i++) {
-        zdem_s2_entity e;
+        zdem_s2_entity en;
         zdem_s2_value v;
-        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &e))
+        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &en))
             continue;
-        if (e.class_name_len < 16 ||
-            memcmp(e.class_name + e.class_name_len - 16, "PlayerController", 16) != 0)
+        if (en.class_name_len < 16 ||
+            memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) != 0)
             continue;
         if (!zdem_s2_entity_prop(s, (int32_t)i, "m_iszPlayerName", &v) ||
             v.kind != ZDEM_S2_V_STRING || !v.len)
             continue;
-        if (n == want) {
-            *name = v.s;
-            *len = v.len;
-        }
         n++;
+        if (fn && fn(user, v.s, v.len))
+            return n;
     }
-    return n;
-}
-
-uint32_t zdem_s2_player_count(const zdem_s2_state *s)
-{
-    uint32_t len, count;
-    const uint8_t *nm;
-    count = players_from_entities(s, 0xFFFFFFFFu, &nm, &len);
-    if (count)
-        return count;
-    player_at(s, 0xFFFFFFFFu, &len, &count);
-    return count;
-}
-
-const uint8_t *zdem_s2_player_name(const zdem_s2_state *s, uint32_t i,
-                                   uint32_t *len)
-{
-    uint32_t count;
-    const uint8_t *nm = 0;
-    if (players_from_entities(s, i, &nm, len))
-        return nm;
-    return player_at(s, i, len, &count);
+    if (n || s->userinfo_table < 0)
+        return n;
+    /* no entities: the userinfo table */
+    c.fn = fn;
+    c.user = user;
+    c.n = 0;
+    zdem_error_clear(&e);
+    (void)zdem_s2_string_table_each(s, (uint32_t)s->userinfo_table, ui_entry, &c, tmp, cap, &e);
+    return c.n;
 }

@@ -8,11 +8,21 @@
 static float qf_quantize(const zdem_s2_qfloat *q, float v)
 {
     uint32_t i;
+    float x;
     if (v < q->low)
         return q->low;
     if (v > q->high)
         return q->high;
-    i = (uint32_t)((v - q->low) * q->high_low_mul);
+    /* A float outside uint32's range (NaN, inf, huge: degenerate ranges
+     * from a hostile serializer) must not reach the cast: that is
+     * undefined behaviour. */
+    x = (v - q->low) * q->high_low_mul;
+    if (!(x >= 0.0f))
+        i = 0;
+    else if (x >= 4294967040.0f)
+        i = 0xFFFFFF00u;
+    else
+        i = (uint32_t)x;
     return q->low + (q->high - q->low) * ((float)i * q->dec_mul);
 }
 
@@ -22,7 +32,7 @@ int zdem_s2_qfloat_init(zdem_s2_qfloat *q, int32_t bits, float low,
     uint32_t flags = (uint32_t)flags_in & 15u, steps;
     memset(q, 0, sizeof *q);
     if (bits <= 0 || bits >= 32 || !(low < high) || !isfinite(low) ||
-        !isfinite(high))
+        !isfinite(high) || !isfinite(high - low))
         return -1;
     /* Flag validation, as the engine does it. */
     if (flags) {
@@ -237,6 +247,7 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
 {
     out->n = 0;
     out->len = 0;
+    out->full_len = 0;
     out->v.u = 0;
     switch (d->dec) {
     case ZDEM_S2_DEC_BOOL:
@@ -337,10 +348,16 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
             return;
         }
         }
-    case ZDEM_S2_DEC_STRING:
+    case ZDEM_S2_DEC_STRING: {
+        /* bytes past strcap are consumed and counted, not kept */
+        uint64_t start = br->pos;
         out->kind = ZDEM_S2_V_STRING;
         out->len = zdem_bits_read_cstr(br, strbuf, strcap);
+        out->full_len = (uint32_t)((br->pos - start) / 8u);
+        if (out->full_len)
+            out->full_len--; /* the terminating NUL */
         return;
+    }
     case ZDEM_S2_DEC_BLOB: {
         uint32_t n = zdem_bits_read_varuint32(br), i;
         out->kind = ZDEM_S2_V_STRING;
@@ -354,6 +371,7 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
                 strbuf[i] = (uint8_t)c;
         }
         out->len = n < strcap ? n : strcap;
+        out->full_len = n;
         return;
     }
     case ZDEM_S2_DEC_UNKNOWN:

@@ -86,7 +86,8 @@ typedef struct zdem_s2_raw {
         double d;
         float f[4];
     } v;
-    uint32_t len; /* string length (stored) */
+    uint32_t len;      /* string length (stored) */
+    uint32_t full_len; /* string length in the stream (> len: cut) */
 } zdem_s2_raw;
 
 /* Decodes one value. strbuf (cap bytes) receives string bytes; longer

@@ -264,7 +264,7 @@ zdem_status zdem_s2_fp_read_all(zdem_bits *br, zdem_s2_fp *out, uint32_t cap,
                                   "unknown field-path operation");
         }
         if (bad)
-            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                   "field path deeper than 7 or popped past its root");
         if (br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,

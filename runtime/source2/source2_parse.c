@@ -4,22 +4,38 @@
 #include "source2_pb.h"
 
 typedef struct inner_ctx {
-    const zdem_s2_parse_cbs *cbs;
-    void *user;
+    zdem_s2_parser *ps;
     const zdem_s2_outer *outer;
-    zdem_s2_game game;
-    zdem_error *err;
+    uint64_t data_pos; /* of the packet data in the payload */
 } inner_ctx;
+
+/* Counts a damage kind at a position inside the current frame's payload. */
+static void damage(zdem_s2_parser *ps, zdem_s2_warn_kind k, zdem_error *e,
+                   uint64_t base, const zdem_s2_outer *m)
+{
+    zdem_error_rebase(e, base);
+    zdem_error_in_frame(e, m->offset);
+    zdem_s2_warn(&ps->warn, k, e);
+}
 
 static zdem_status deliver_inner(void *p, const zdem_s2_inner *in)
 {
     inner_ctx *c = p;
+    zdem_s2_parser *ps = c->ps;
+    const zdem_s2_parse_cbs *cbs = ps->cbs;
+    zdem_error e;
     zdem_status st;
-    if (c->cbs->on_inner && (st = c->cbs->on_inner(c->user, c->game, c->outer, in)) != ZDEM_OK)
+    if (cbs->on_inner && (st = cbs->on_inner(ps->user, ps->game, c->outer, in)) != ZDEM_OK)
         return st;
-    if (c->cbs->inner)
-        return zdem_s2_dispatch_inner(c->game, in->type, in->data, in->size,
-                                      c->cbs->inner, c->user, c->err);
+    if (!cbs->inner)
+        return ZDEM_OK;
+    zdem_error_clear(&e);
+    st = zdem_s2_dispatch_inner(ps->game, in->type, in->data, in->size, cbs->inner,
+                                ps->user, &e);
+    if (st == ZDEM_ERR_ABORTED)
+        return st;
+    if (st != ZDEM_OK)
+        damage(ps, ZDEM_S2_W_BAD_MESSAGES, &e, c->data_pos + in->data_bit / 8u, c->outer);
     return ZDEM_OK;
 }
 
@@ -46,24 +62,32 @@ static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
     return st;
 }
 
-/* A decoder's byte offset is relative to the payload; make it a file
- * offset. Inside a Snappy payload the decompressed position has no file
- * offset, so the payload's start is reported instead. */
-static void to_file_offset(zdem_error *err, const zdem_s2_outer *m)
+static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
 {
-    if (!err || err->offset_is_bits)
-        return;
-    err->offset = m->compressed ? m->payload_offset : err->offset + m->payload_offset;
+    return zdem_s2_parse_frame((zdem_s2_parser *)ctx, m, err);
+}
+
+static void on_skip(void *ctx, uint64_t offset, uint64_t len)
+{
+    zdem_s2_parser *ps = ctx;
+    zdem_error e;
+    (void)len;
+    zdem_error_clear(&e);
+    zdem_fail(&e, ZDEM_ERR_NO_SPACE, offset, "frame larger than the gather buffer: skipped");
+    zdem_s2_warn(&ps->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
 }
 
 void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
-                         void *user, uint8_t *scratch, size_t scratch_cap)
+                         void *user, uint8_t *scratch, size_t scratch_cap,
+                         uint8_t *gather, size_t gather_cap)
 {
     p->cbs = cbs;
     p->user = user;
     p->game = cbs->game;
     p->scratch = scratch;
     p->scratch_cap = scratch_cap;
+    memset(&p->warn, 0, sizeof p->warn);
+    zdem_s2_push_init(&p->push, on_frame, on_skip, p, gather, gather ? gather_cap : 0);
 }
 
 zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
@@ -78,13 +102,19 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
     const uint8_t *p;
     size_t n;
     zdem_status st;
+    zdem_error e;
 
     if (cbs->on_outer && (st = cbs->on_outer(ps->user, m)) != ZDEM_OK)
-        return zdem_fail(err, st, m->offset, "outer frame handler failed");
+        return zdem_fail(err, st, m->offset, "stopped by the frame callback");
     if (!want_payload)
         return ZDEM_OK;
-    if ((st = zdem_s2_payload(m, ps->scratch, half, &p, &n, err)) != ZDEM_OK)
-        return st;
+    zdem_error_clear(&e);
+    if ((st = zdem_s2_payload(m, ps->scratch, half, &p, &n, &e)) != ZDEM_OK) {
+        /* a Snappy error's offset is in the stored bytes: a file offset */
+        zdem_s2_warn(&ps->warn, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_FRAME_LIMIT
+                                                         : ZDEM_S2_W_BAD_FRAMES, &e);
+        return ZDEM_OK;
+    }
     if (m->cmd == ZDEM_S2_DEM_FILEHEADER && ps->game == ZDEM_S2_GAME_UNKNOWN) {
         zdem_pb_CDemoFileHeader fh;
         zdem_error ignore;
@@ -94,29 +124,62 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
             ps->game = zdem_s2_game_from_dir(fh.game_directory.ptr, fh.game_directory.len);
     }
     if (cbs->demo && zdem_s2_demo_wants(m->cmd, cbs->demo)) {
-        st = zdem_s2_dispatch_demo(m->cmd, p, n, cbs->demo, ps->user, err);
+        st = zdem_s2_dispatch_demo(m->cmd, p, n, cbs->demo, ps->user, &e);
+        if (st == ZDEM_ERR_ABORTED)
+            return zdem_fail(err, st, m->offset, "stopped by a message callback");
         if (st != ZDEM_OK) {
-            to_file_offset(err, m);
-            return st;
+            damage(ps, ZDEM_S2_W_BAD_FRAMES, &e, 0, m);
+            return ZDEM_OK;
         }
     }
     if (want_inner && is_packet(m->cmd)) {
         inner_ctx ic;
         zdem_view data;
-        if ((st = packet_data(m->cmd, p, n, &data, err)) != ZDEM_OK) {
-            to_file_offset(err, m);
-            return st;
+        if ((st = packet_data(m->cmd, p, n, &data, &e)) != ZDEM_OK) {
+            damage(ps, ZDEM_S2_W_BAD_FRAMES, &e, 0, m);
+            return ZDEM_OK;
         }
-        ic.cbs = cbs;
-        ic.user = ps->user;
+        ic.ps = ps;
         ic.outer = m;
-        ic.game = ps->game;
-        ic.err = err;
-        return zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered,
-                                      ps->scratch + half, ps->scratch_cap - half,
-                                      deliver_inner, &ic, err);
+        ic.data_pos = data.ptr ? (uint64_t)(data.ptr - p) : 0;
+        st = zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered, ps->scratch + half,
+                                    ps->scratch_cap - half, deliver_inner, &ic, &e);
+        if (st == ZDEM_ERR_ABORTED)
+            return zdem_fail(err, st, m->offset, "stopped by a message callback");
+        if (st != ZDEM_OK)
+            damage(ps, ZDEM_S2_W_BAD_PACKETS, &e, ic.data_pos, m);
     }
     return ZDEM_OK;
+}
+
+/* The run's result: how the input ended, else the first damage. */
+static zdem_status result(zdem_s2_parser *p, zdem_status st, zdem_error *err)
+{
+    if (st != ZDEM_OK)
+        return st;
+    if (p->warn.damage.code != ZDEM_OK) {
+        if (err && err->code == ZDEM_OK)
+            *err = p->warn.damage;
+        return p->warn.damage.code;
+    }
+    return ZDEM_OK;
+}
+
+zdem_status zdem_s2_parser_feed(zdem_s2_parser *p, const uint8_t *data,
+                                size_t n, zdem_error *err)
+{
+    return zdem_s2_push_feed(&p->push, data, n, err);
+}
+
+zdem_status zdem_s2_parser_end(zdem_s2_parser *p, zdem_error *err)
+{
+    return result(p, zdem_s2_push_end(&p->push, err), err);
+}
+
+zdem_status zdem_s2_parser_file(zdem_s2_parser *p, const uint8_t *file,
+                                size_t size, zdem_error *err)
+{
+    return result(p, zdem_s2_push_file(&p->push, file, size, err), err);
 }
 
 zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
@@ -124,19 +187,7 @@ zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
                           uint8_t *scratch, size_t scratch_cap,
                           zdem_error *err)
 {
-    zdem_s2_header hdr;
-    zdem_s2_reader r;
-    zdem_s2_outer m;
     zdem_s2_parser ps;
-    zdem_status st;
-    int rc;
-
-    if ((st = zdem_s2_read_header(file, size, &hdr, err)) != ZDEM_OK)
-        return st;
-    zdem_s2_parser_init(&ps, cbs, user, scratch, scratch_cap);
-    zdem_s2_reader_init(&r, file, size);
-    while ((rc = zdem_s2_next(&r, &m, err)) == 1)
-        if ((st = zdem_s2_parse_frame(&ps, &m, err)) != ZDEM_OK)
-            return st;
-    return rc < 0 ? (err ? err->code : ZDEM_ERR_CORRUPT) : ZDEM_OK;
+    zdem_s2_parser_init(&ps, cbs, user, scratch, scratch_cap, NULL, 0);
+    return zdem_s2_parser_file(&ps, file, size, err);
 }

@@ -1,27 +1,46 @@
-/* Source 2 push input: feed the .dem file in pieces of any size; the
- * 16-byte header is checked, then each whole outer frame goes to
- * zdem_s2_parse_frame. Memory: a gathering buffer as large as the largest
- * frame (header + stored payload) that may be split across pieces, plus
- * the parser's scratch (zdem_s2_scratch_needed: twice the largest
- * decompressed payload). */
+/* Source 2 input, pushed in pieces of any size or given whole: the 16-byte
+ * header is checked, then each whole outer frame goes to a frame handler,
+ * in order, once. A frame inside one piece is a view of it (a mapped file
+ * given in one piece is never copied); a frame split across pieces is
+ * gathered in a caller buffer, and one larger than that buffer is skipped
+ * and reported. The end of input checks that the demo is complete: a file
+ * without DEM_Stop (cut short, or still being written) is truncated. */
 #ifndef ZDEM_SOURCE2_PUSH_H
 #define ZDEM_SOURCE2_PUSH_H
 
-#include "source2_parse.h"
+#include "source2_demo.h"
 #include "zdem_push.h"
+
+/* One whole frame (file offsets). A non-OK status stops the input. */
+typedef zdem_status (*zdem_s2_frame_fn)(void *ctx, const zdem_s2_outer *m,
+                                        zdem_error *err);
+/* A frame of len bytes at offset skipped: larger than the gather buffer. */
+typedef void (*zdem_s2_skip_fn)(void *ctx, uint64_t offset, uint64_t len);
 
 typedef struct zdem_s2_push {
     zdem_push in;
-    zdem_s2_parser *parser;
+    zdem_s2_frame_fn on_frame;
+    zdem_s2_skip_fn on_skip;
+    void *ctx;
     zdem_s2_header hdr;
     int have_header;
-    uint32_t index;
+    int stopped;       /* DEM_Stop seen */
+    uint32_t index;    /* frames so far */
+    uint64_t fed;      /* bytes so far */
+    uint64_t fileinfo_at; /* offset of the first DEM_FileInfo frame + 1, 0 none */
 } zdem_s2_push;
 
-void zdem_s2_push_init(zdem_s2_push *s, zdem_s2_parser *parser, uint8_t *buf,
+void zdem_s2_push_init(zdem_s2_push *s, zdem_s2_frame_fn on_frame,
+                       zdem_s2_skip_fn on_skip, void *ctx, uint8_t *buf,
                        size_t cap);
 zdem_status zdem_s2_push_feed(zdem_s2_push *s, const uint8_t *data, size_t n,
                               zdem_error *err);
+/* End of input: ZDEM_ERR_TRUNCATED for a frame cut off, a missing DEM_Stop
+ * or a file that ends before the DEM_FileInfo its header points at;
+ * ZDEM_ERR_CORRUPT when that header offset points elsewhere. */
 zdem_status zdem_s2_push_end(zdem_s2_push *s, zdem_error *err);
+/* A whole file in one call: feed + end, nothing gathered. */
+zdem_status zdem_s2_push_file(zdem_s2_push *s, const uint8_t *file,
+                              size_t size, zdem_error *err);
 
 #endif

@@ -2,6 +2,7 @@
  * info (CDemoClassInfo). Names are copied into the arena; everything a
  * field needs for decoding is resolved here, once. */
 #include "source2_state_int.h"
+#include "zdem_sort.h"
 #ifdef S2_DEBUG
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +123,7 @@ static void raw_from(const zdem_pb_ProtoFlattenedSerializerField_t *m, raw_field
 
 static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
 {
-    s->stats.unknown_types++;
+    s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_TYPES, "field type not in the type table: generic decoder");
     if (!s->stats.first_unknown_type) {
         s->stats.first_unknown_type = name;
         s->stats.first_unknown_type_len = (uint32_t)len;
@@ -142,7 +143,7 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     if (enc && enc_len) {
         ek = zdem_s2_encoder_kind(enc, enc_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
-            s->stats.unknown_encoders++;
+            s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field encoder: default decoder");
             ek = ZDEM_S2_ENC_NONE;
         }
     }
@@ -184,13 +185,8 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     }
     if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
                            rf->flags))
-        s->stats.unknown_encoders++;
-}
-
-static uint32_t hash_u64(uint64_t k)
-{
-    k *= 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(k >> 32);
+        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS,
+                    "quantized float parameters unusable: read as a plain float");
 }
 
 /* CSVCMsg_FlattenedSerializer is read in three passes over the generated
@@ -393,6 +389,116 @@ static zdem_status fs_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *
 
 #undef SYM_OK
 
+/* Serializer order by (name symbol, version), then position. */
+static int cmp_ser_key(const void *ctx, uint32_t a, uint32_t b)
+{
+    const zdem_s2_state *s = (const zdem_s2_state *)ctx;
+    const s2_ser *x = &s->sers[a], *y = &s->sers[b];
+    if (x->name_sym != y->name_sym)
+        return x->name_sym < y->name_sym ? -1 : 1;
+    if (x->version != y->version)
+        return x->version < y->version ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* The first serializer with this key, or -1 (binary search). */
+static int32_t find_ser_key(const zdem_s2_state *s, const uint32_t *order, uint32_t n,
+                            int32_t sym, int32_t ver)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        const s2_ser *m = &s->sers[order[mid]];
+        if (m->name_sym < sym || (m->name_sym == sym && m->version < ver))
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    if (lo < n && s->sers[order[lo]].name_sym == sym && s->sers[order[lo]].version == ver)
+        return (int32_t)order[lo];
+    return -1;
+}
+
+static int cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    if (c)
+        return c;
+    return an < bn ? -1 : an > bn;
+}
+
+static int cmp_names(const zdem_s2_state *s, uint32_t a, uint32_t b)
+{
+    const s2_ser *x = &s->sers[a], *y = &s->sers[b];
+    return cmp_bytes(s->base + x->name, x->name_len, s->base + y->name, y->name_len);
+}
+
+/* Serializer order by name, highest version first, then position. */
+static int cmp_ser_name(const void *ctx, uint32_t a, uint32_t b)
+{
+    const zdem_s2_state *s = (const zdem_s2_state *)ctx;
+    int c = cmp_names(s, a, b);
+    if (c)
+        return c;
+    if (s->sers[a].version != s->sers[b].version)
+        return s->sers[a].version > s->sers[b].version ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+typedef struct fld_sort_ctx {
+    const zdem_s2_state *s;
+    const uint32_t *idx; /* the serializer's field indexes */
+} fld_sort_ctx;
+
+static const s2_field *ser_field_at(const zdem_s2_state *s, const uint32_t *idx, uint32_t k)
+{
+    return idx[k] < s->nfields ? &s->fields[idx[k]] : 0;
+}
+
+/* A serializer's field positions by name, then position. */
+static int cmp_field_name(const void *ctx, uint32_t a, uint32_t b)
+{
+    const fld_sort_ctx *c = (const fld_sort_ctx *)ctx;
+    const s2_field *x = ser_field_at(c->s, c->idx, a), *y = ser_field_at(c->s, c->idx, b);
+    int r;
+    if (!x || !y)
+        r = x ? -1 : y ? 1 : 0;
+    else
+        r = cmp_bytes(c->s->base + x->name, x->name_len, c->s->base + y->name, y->name_len);
+    if (r)
+        return r;
+    return a < b ? -1 : a > b;
+}
+
+int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len)
+{
+    const s2_ser *sr;
+    const uint32_t *bn, *idx;
+    uint32_t lo = 0, hi;
+    if (ser < 0 || (uint32_t)ser >= s->nsers)
+        return -1;
+    sr = &s->sers[ser];
+    bn = (const uint32_t *)s2_ptr(s, sr->by_name);
+    idx = (const uint32_t *)(s->base + sr->fields);
+    if (!bn)
+        return -1;
+    hi = sr->nfields;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        const s2_field *f = ser_field_at(s, idx, bn[mid]);
+        if (f && cmp_bytes(s->base + f->name, f->name_len, (const uint8_t *)name, len) < 0)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    if (lo < sr->nfields) {
+        const s2_field *f = ser_field_at(s, idx, bn[lo]);
+        if (f && f->name_len == len && memcmp(s->base + f->name, name, len) == 0)
+            return (int32_t)bn[lo];
+    }
+    return -1;
+}
+
 static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                                   zdem_error *err)
 {
@@ -408,7 +514,7 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     fs_ctx c;
     zdem_status st;
     uint32_t i, si, fi, nser, nfld;
-    uint32_t syms_off, hash_off = 0, hash_cap = 0;
+    uint32_t syms_off, idx_off;
 
     memset(&c, 0, sizeof c);
     c.s = s;
@@ -435,63 +541,29 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     s->nfields = fi;
     s->nsers = si;
 
-    /* Nested serializers: (name symbol, version) -> index via a temporary
-     * open-addressing table. */
-    hash_cap = 16;
-    while (hash_cap < nser * 2u + 2u)
-        hash_cap <<= 1;
-    hash_off = s2_pool_alloc(s, (size_t)hash_cap * 4u);
-    if (!hash_off)
+    /* Nested serializers: (name symbol, version) -> index through a
+     * sorted index (a crafted list cannot make it slow); the first of
+     * equal keys wins. */
+    idx_off = s2_pool_alloc(s, (size_t)si * 4u + 4u);
+    if (!idx_off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
     {
-        uint32_t *h = (uint32_t *)s2_ptr(s, hash_off);
-        memset(h, 0xFF, (size_t)hash_cap * 4u);
-        for (i = 0; i < si; i++) {
-            uint64_t key = ((uint64_t)(uint32_t)s->sers[i].name_sym << 32) | (uint32_t)s->sers[i].version;
-            uint32_t j = hash_u64(key) & (hash_cap - 1u);
-            while (h[j] != 0xFFFFFFFFu)
-                j = (j + 1u) & (hash_cap - 1u);
-            h[j] = i;
-        }
+        uint32_t *order = (uint32_t *)s2_ptr(s, idx_off);
+        for (i = 0; i < si; i++)
+            order[i] = i;
+        zdem_sort_u32(order, si, cmp_ser_key, s);
         for (i = 0; i < fi; i++) {
             s2_field *f = &s->fields[i];
-            uint64_t key;
-            uint32_t j;
             if (f->ser_sym < 0)
                 continue;
-            key = ((uint64_t)(uint32_t)f->ser_sym << 32) | (uint32_t)f->ser_ver;
-            j = hash_u64(key) & (hash_cap - 1u);
-            while (h[j] != 0xFFFFFFFFu) {
-                const s2_ser *c = &s->sers[h[j]];
-                if (c->name_sym == f->ser_sym && c->version == f->ser_ver) {
-                    f->ser = (int32_t)h[j];
-                    break;
-                }
-                j = (j + 1u) & (hash_cap - 1u);
-            }
+            f->ser = find_ser_key(s, order, si, f->ser_sym, f->ser_ver);
             if (f->npoly) {
                 /* candidates: (sym, version) pairs -> serializer indexes,
                  * packed in place as one int32 each */
                 int32_t *pp = (int32_t *)s2_ptr(s, f->poly);
                 uint32_t q;
-                for (q = 0; q < f->npoly; q++) {
-                    uint64_t pk = ((uint64_t)(uint32_t)pp[2 * q] << 32) | (uint32_t)pp[2 * q + 1];
-                    uint32_t pj = hash_u64(pk) & (hash_cap - 1u);
-                    int32_t found = -1;
-                    while (h[pj] != 0xFFFFFFFFu) {
-                        const s2_ser *c = &s->sers[h[pj]];
-                        if (c->name_sym == pp[2 * q] && c->version == pp[2 * q + 1]) {
-                            found = (int32_t)h[pj];
-                            break;
-                        }
-                        pj = (pj + 1u) & (hash_cap - 1u);
-                    }
-                    pp[q] = found;
-#ifdef S2_DEBUG
-                    if (getenv("S2_POLY"))
-                        fprintf(stderr, "poly %.*s cand %u sym %d ver %d -> %d\n", f->name_len, s->base + f->name, q, pp[2 * q], pp[2 * q + 1], found);
-#endif
-                }
+                for (q = 0; q < f->npoly; q++)
+                    pp[q] = find_ser_key(s, order, si, pp[2 * q], pp[2 * q + 1]);
                 f->fd.abits = 1; /* pointer reads a type index */
             }
             if (f->ser < 0) {
@@ -501,28 +573,34 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                 f->unknown = 1;
             }
         }
-        s2_pool_free(s, hash_off, (size_t)hash_cap * 4u);
+        s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
     }
-    /* distinct names (several versions of one name count once) */
-    {
-        uint32_t *h2;
-        uint32_t off2 = s2_pool_alloc(s, (size_t)hash_cap * 4u);
-        s->nser_names = si;
-        if (off2) {
-            h2 = (uint32_t *)s2_ptr(s, off2);
-            memset(h2, 0xFF, (size_t)hash_cap * 4u);
-            s->nser_names = 0;
-            for (i = 0; i < si; i++) {
-                uint32_t j = hash_u64((uint64_t)(uint32_t)s->sers[i].name_sym) & (hash_cap - 1u);
-                while (h2[j] != 0xFFFFFFFFu && s->sers[h2[j]].name_sym != s->sers[i].name_sym)
-                    j = (j + 1u) & (hash_cap - 1u);
-                if (h2[j] == 0xFFFFFFFFu) {
-                    h2[j] = i;
-                    s->nser_names++;
-                }
-            }
-            s2_pool_free(s, off2, (size_t)hash_cap * 4u);
-        }
+    /* By name (highest version first), kept for class info; distinct
+     * names are the runs of it. */
+    s->ser_by_name = (uint32_t *)s2_ptr(s, s2_alloc(s, (size_t)si * 4u + 4u));
+    if (!s->ser_by_name)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
+    for (i = 0; i < si; i++)
+        s->ser_by_name[i] = i;
+    zdem_sort_u32(s->ser_by_name, si, cmp_ser_name, s);
+    s->nser_names = 0;
+    for (i = 0; i < si; i++)
+        if (i == 0 || cmp_names(s, s->ser_by_name[i - 1], s->ser_by_name[i]) != 0)
+            s->nser_names++;
+    /* Each serializer's fields by name, for property lookups by name. */
+    for (i = 0; i < si; i++) {
+        s2_ser *sr = &s->sers[i];
+        uint32_t *bn, k;
+        fld_sort_ctx fc;
+        sr->by_name = s2_alloc(s, (size_t)sr->nfields * 4u + 4u);
+        if (!sr->by_name)
+            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
+        bn = (uint32_t *)s2_ptr(s, sr->by_name);
+        for (k = 0; k < sr->nfields; k++)
+            bn[k] = k;
+        fc.s = s;
+        fc.idx = (const uint32_t *)(s->base + sr->fields);
+        zdem_sort_u32(bn, sr->nfields, cmp_field_name, &fc);
     }
     s->stats.serializers = si;
     s->stats.fields = fi;
@@ -552,95 +630,44 @@ zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n,
     return load_flattened(s, q, len, err);
 }
 
-static int32_t find_serializer(const zdem_s2_state *s, const uint8_t *name,
-                               uint32_t len)
-{
-    uint32_t i;
-    int32_t best = -1;
-    for (i = 0; i < s->nsers; i++) {
-        const s2_ser *sr = &s->sers[i];
-        if (sr->name_len == len && memcmp(s->base + sr->name, name, len) == 0) {
-            if (best < 0 || sr->version > s->sers[best].version)
-                best = (int32_t)i;
-        }
-    }
-    return best;
-}
-
 typedef struct ci_ctx {
     zdem_s2_state *s;
     zdem_error *err;
     uint32_t maxid;  /* class ids 0..maxid-1 */
-    uint32_t *hash;  /* serializer by name (in s->tmp), NULL: linear search */
-    uint32_t hcap;
+    int over;        /* a class id past the limit was seen */
 } ci_ctx;
 
-static uint32_t name_hash(const uint8_t *p, uint32_t n)
+/* Class names -> serializers: a binary search in the serializers sorted by
+ * name; the first of a name is its highest version. */
+static int32_t ci_find(const zdem_s2_state *s, const uint8_t *name, uint32_t len)
 {
-    uint32_t h = 2166136261u, i;
-    for (i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-/* Class names -> serializers is classes x serializers string compares;
- * an open-addressing table in the string-table scratch (free while class
- * info loads, so the arena does not grow) makes it one probe each. */
-static void ci_hash_build(zdem_s2_state *s, ci_ctx *c)
-{
-    uint32_t cap = 16, i;
-    c->hash = 0;
-    if (!s->nsers || !s->tmp)
-        return;
-    while (cap < s->nsers * 2u + 2u)
-        cap <<= 1;
-    if ((size_t)cap * 4u > s->tmp_size)
-        return;
-    c->hash = (uint32_t *)(void *)s->tmp;
-    c->hcap = cap;
-    memset(c->hash, 0xFF, (size_t)cap * 4u);
-    for (i = 0; i < s->nsers; i++) {
-        const s2_ser *sr = &s->sers[i];
-        uint32_t j = name_hash(s->base + sr->name, sr->name_len) & (cap - 1u);
-        for (;; j = (j + 1u) & (cap - 1u)) {
-            const s2_ser *o;
-            if (c->hash[j] == 0xFFFFFFFFu) {
-                c->hash[j] = i;
-                break;
-            }
-            o = &s->sers[c->hash[j]];
-            if (o->name_len == sr->name_len &&
-                memcmp(s->base + o->name, s->base + sr->name, sr->name_len) == 0) {
-                /* as find_serializer: the first of the highest version */
-                if (sr->version > o->version)
-                    c->hash[j] = i;
-                break;
-            }
-        }
+    uint32_t lo = 0, hi = s->ser_by_name ? s->nsers : 0;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        const s2_ser *m = &s->sers[s->ser_by_name[mid]];
+        if (cmp_bytes(s->base + m->name, m->name_len, name, len) < 0)
+            lo = mid + 1u;
+        else
+            hi = mid;
     }
-}
-
-static int32_t ci_find(const zdem_s2_state *s, const ci_ctx *c, const uint8_t *name,
-                       uint32_t len)
-{
-    uint32_t j;
-    if (!c->hash)
-        return find_serializer(s, name, len);
-    for (j = name_hash(name, len) & (c->hcap - 1u); c->hash[j] != 0xFFFFFFFFu;
-         j = (j + 1u) & (c->hcap - 1u)) {
-        const s2_ser *o = &s->sers[c->hash[j]];
-        if (o->name_len == len && memcmp(s->base + o->name, name, len) == 0)
-            return (int32_t)c->hash[j];
+    if (lo < (s->ser_by_name ? s->nsers : 0)) {
+        const s2_ser *m = &s->sers[s->ser_by_name[lo]];
+        if (m->name_len == len && memcmp(s->base + m->name, name, len) == 0)
+            return (int32_t)s->ser_by_name[lo];
     }
     return -1;
 }
+
+/* Class ids index a dense array: ids past this are reported, not kept. */
+#define S2_CLASS_ID_LIMIT 65536
 
 static zdem_status ci_max(void *user, const zdem_pb_CDemoClassInfo_class_t *m, zdem_view raw)
 {
     ci_ctx *c = (ci_ctx *)user;
     (void)raw;
-    if (m->has_class_id && m->class_id >= 0 && m->class_id < 65536 &&
-        (uint32_t)m->class_id + 1u > c->maxid)
+    if (m->has_class_id && (m->class_id < 0 || m->class_id >= S2_CLASS_ID_LIMIT))
+        c->over = 1;
+    else if (m->has_class_id && (uint32_t)m->class_id + 1u > c->maxid)
         c->maxid = (uint32_t)m->class_id + 1u;
     return ZDEM_OK;
 }
@@ -663,7 +690,7 @@ static zdem_status ci_add(void *user, const zdem_pb_CDemoClassInfo_class_t *m, z
     s->base[off + name_len] = 0;
     k->name = off;
     k->name_len = (uint16_t)(name_len > 0xFFFFu ? 0xFFFFu : name_len);
-    k->ser = ci_find(s, c, m->network_name.ptr, name_len);
+    k->ser = ci_find(s, m->network_name.ptr, name_len);
     s->nclass_names++;
     return ZDEM_OK;
 }
@@ -682,10 +709,11 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     c.s = s;
     c.err = err;
     c.maxid = 0;
-    c.hash = 0;
-    c.hcap = 0;
+    c.over = 0;
     if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &max_cb, &c, err)) != ZDEM_OK)
         return st;
+    if (c.over)
+        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "class id outside 0..65535: class not kept");
     maxid = c.maxid;
     s->classes = (s2_class *)s2_ptr(s, s2_alloc(s, (size_t)maxid * sizeof(s2_class) + 8u));
     if (!s->classes)
@@ -694,7 +722,6 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     for (i = 0; i < maxid; i++)
         s->classes[i].ser = -1;
     s->nclasses = maxid;
-    ci_hash_build(s, &c);
     if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &add_cb, &c, err)) != ZDEM_OK)
         return st;
     s->stats.classes = s->nclass_names;
@@ -704,7 +731,7 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
             b++;
         s->class_bits = b ? b : 1u;
     }
-    s->baseline_dirty = 1;
+    s2_st_map_baselines(s); /* tables that came first */
     return ZDEM_OK;
 }
 

@@ -1,4 +1,6 @@
-/* Source 2 state: arena, frame dispatch, whole-file run, seeking, queries. */
+/* Source 2 state: arena, warnings, the one-pass frame driver (push input
+ * and whole files alike), frame and inner-message dispatch, seeking,
+ * queries. */
 #include "source2_state_int.h"
 #include "zdem_snappy.h"
 
@@ -8,6 +10,8 @@ void zdem_s2_config_default(zdem_s2_config *cfg)
     cfg->max_entities = 16384;
     cfg->max_field_paths = 8192;
     cfg->tmp_size = 4u << 20;
+    cfg->frame_buffer = ZDEM_S2_FRAME_BUFFER_DEFAULT;
+    cfg->gather_buffer = ZDEM_S2_FRAME_BUFFER_DEFAULT;
 }
 
 /* ---- arena --------------------------------------------------------------- */
@@ -68,10 +72,72 @@ void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n)
     s->free_head[c] = off;
 }
 
+/* ---- warnings ---------------------------------------------------------- */
+
+void s2_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e)
+{
+    zdem_error w;
+    if (e && e->code != ZDEM_OK) {
+        w = *e;
+        zdem_error_rebase(&w, s->cur_base);
+    } else {
+        zdem_error_clear(&w);
+        zdem_fail(&w, zdem_s2_warn_is_damage(k) ? ZDEM_ERR_CORRUPT : ZDEM_ERR_LIMIT,
+                  s->cur_base, zdem_s2_warn_text(k));
+    }
+    zdem_error_in_frame(&w, s->cur_frame);
+    zdem_s2_warn(&s->warn, k, &w);
+}
+
+void s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg)
+{
+    zdem_error e;
+    zdem_error_clear(&e);
+    zdem_fail(&e, zdem_s2_warn_is_damage(k) ? ZDEM_ERR_CORRUPT : ZDEM_ERR_LIMIT, 0, msg);
+    s2_warn(s, k, &e);
+}
+
+/* A handler's result: a callback's stop goes on up; anything else it could
+ * not decode is counted under `damage` (a full arena under its own kind)
+ * and the run goes on. */
+static zdem_status handled(zdem_s2_state *s, zdem_status st, zdem_error *e,
+                           zdem_s2_warn_kind damage)
+{
+    if (st == ZDEM_OK)
+        return ZDEM_OK;
+    if (st == ZDEM_ERR_ABORTED)
+        return st;
+    s2_warn(s, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_ARENA_FULL : damage, e);
+    return ZDEM_OK;
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
 size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 {
-    return sizeof(zdem_s2_state) + 64u + (size_t)cfg->max_entities * sizeof(s2_ent) +
-           (size_t)cfg->max_field_paths * sizeof(zdem_s2_fp) + cfg->tmp_size + 64u;
+    return sizeof(zdem_s2_state) + 128u +
+           (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
+           (size_t)cfg->max_field_paths * sizeof(zdem_s2_fp) + cfg->tmp_size +
+           2u * cfg->frame_buffer + cfg->gather_buffer + 64u;
+}
+
+static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+static void on_skip(void *ctx, uint64_t offset, uint64_t len);
+
+/* A buffer from the arena; NULL (and *cap 0) for a zero size. */
+static int carve(zdem_s2_state *s, size_t n, uint8_t **p, size_t *cap)
+{
+    uint32_t off;
+    *p = 0;
+    *cap = 0;
+    if (!n)
+        return 1;
+    off = s2_alloc(s, n);
+    if (!off)
+        return 0;
+    *p = s->base + off;
+    *cap = n;
+    return 1;
 }
 
 zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
@@ -80,8 +146,8 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
 {
     zdem_s2_state *s;
     uintptr_t a = (uintptr_t)arena;
-    size_t pad = (size_t)((8u - (a & 7u)) & 7u);
-    uint32_t off;
+    size_t pad = (size_t)((8u - (a & 7u)) & 7u), tmp_cap;
+    uint32_t off, i;
     *out = 0;
     if (!arena || arena_size < pad + sizeof(zdem_s2_state) + 64u)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena smaller than the state header");
@@ -96,40 +162,44 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     s->cap = arena_size - pad;
     s->used = sizeof *s;
     s->peak = s->used;
-    s->baseline_table = -1;
+    s->seed = s->cfg.hash_seed ? s->cfg.hash_seed : 0x5A44454D53325F31ull; /* "ZDEMS2_1" */
+    s->baseline_table = s->userinfo_table = s->combatlog_table = -1;
     s->tick = -1;
+    s->stop_tick = -1;
     s->tick_interval = 1.0f / 30.0f;
     s->max_ents = s->cfg.max_entities;
     off = s2_alloc(s, (size_t)s->max_ents * sizeof(s2_ent));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
     s->ents = (s2_ent *)s2_ptr(s, off);
-    {
-        uint32_t i;
-        for (i = 0; i < s->max_ents; i++) {
-            memset(&s->ents[i], 0, sizeof(s2_ent));
-            s->ents[i].cls = -1;
-        }
+    for (i = 0; i < s->max_ents; i++) {
+        memset(&s->ents[i], 0, sizeof(s2_ent));
+        s->ents[i].cls = -1;
     }
+    off = s2_alloc(s, (size_t)s->max_ents * 4u);
+    if (!off)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
+    s->live_list = (uint32_t *)s2_ptr(s, off);
     s->max_fps = s->cfg.max_field_paths;
     off = s2_alloc(s, (size_t)s->max_fps * sizeof(zdem_s2_fp));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->fps = (zdem_s2_fp *)s2_ptr(s, off);
-    s->tmp_size = s->cfg.tmp_size;
-    if (s->tmp_size) {
-        off = s2_alloc(s, s->tmp_size);
-        if (!off)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
-        s->tmp = s->base + off;
-    }
+    if (!carve(s, s->cfg.tmp_size, &s->tmp, &tmp_cap))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
+    s->tmp_size = (uint32_t)tmp_cap;
+    if (!carve(s, s->cfg.frame_buffer, &s->frame_buf, &s->frame_cap) ||
+        !carve(s, s->cfg.frame_buffer, &s->inner_buf, &s->inner_cap) ||
+        !carve(s, s->cfg.gather_buffer, &s->gather_buf, &s->gather_cap))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for the frame buffers");
+    zdem_s2_push_init(&s->push, on_frame, on_skip, s, s->gather_buf, s->gather_cap);
     *out = s;
     return ZDEM_OK;
 }
 
 /* ---- inner messages --------------------------------------------------- */
 
-static zdem_status server_info(zdem_s2_state *s, const uint8_t *msg, size_t n)
+static void server_info(zdem_s2_state *s, const uint8_t *msg, size_t n)
 {
     zdem_pb_CSVCMsg_ServerInfo m;
     zdem_error e;
@@ -146,7 +216,6 @@ static zdem_status server_info(zdem_s2_state *s, const uint8_t *msg, size_t n)
     }
     if (m.has_tick_interval && m.tick_interval > 0.0f && m.tick_interval < 1.0f)
         s->tick_interval = m.tick_interval;
-    return ZDEM_OK;
 }
 
 /* The server tick; "tick" everywhere else is the demo (frame) tick, the
@@ -161,18 +230,27 @@ static void net_tick(zdem_s2_state *s, const uint8_t *msg, size_t n)
         s->server_tick = (int32_t)m.tick;
 }
 
+typedef struct inner_ctx {
+    zdem_s2_state *s;
+    uint64_t data_pos; /* of the packet data in the frame's payload */
+} inner_ctx;
+
 static zdem_status on_inner(void *user, const zdem_s2_inner *m)
 {
-    zdem_s2_state *s = (zdem_s2_state *)user;
+    inner_ctx *c = (inner_ctx *)user;
+    zdem_s2_state *s = c->s;
     zdem_error e;
     zdem_status st = ZDEM_OK;
+    zdem_s2_warn_kind kind = ZDEM_S2_W_BAD_MESSAGES;
     zdem_error_clear(&e);
+    s->cur_base = c->data_pos + m->data_bit / 8u;
+    s->stats.inner_messages++;
     switch (m->type) {
     case ZDEM_S2_net_Tick:
         net_tick(s, m->data, m->size);
         break;
     case ZDEM_S2_svc_ServerInfo:
-        st = server_info(s, m->data, m->size);
+        server_info(s, m->data, m->size);
         break;
     case ZDEM_S2_net_SetConVar:
         if (!s->cfg.skip_events)
@@ -182,16 +260,21 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
         if (!s->cfg.skip_events)
             st = s2_simple_event(s, "fire_bullets", &e);
         break;
+    case ZDEM_S2_svc_ClearAllStringTables:
+        s2_st_clear_all(s);
+        break;
     case ZDEM_S2_svc_CreateStringTable:
         st = s2_st_create(s, m->data, m->size, &e);
+        kind = ZDEM_S2_W_BAD_STRING_TABLES;
         break;
     case ZDEM_S2_svc_UpdateStringTable:
-        if (s2_st_update(s, m->data, m->size, &e) != ZDEM_OK)
-            s->stats.bad_string_updates++; /* reported, not fatal */
+        st = s2_st_update(s, m->data, m->size, &e);
+        kind = ZDEM_S2_W_BAD_STRING_TABLES;
         break;
     case ZDEM_S2_svc_PacketEntities:
         if (!s->cfg.skip_entities)
             st = s2_packet_entities(s, m->data, m->size, &e);
+        kind = ZDEM_S2_W_BAD_ENTITY_PACKETS;
         break;
     case ZDEM_S2_GE_Source1LegacyGameEventList:
         st = s2_event_list(s, m->data, m->size, &e);
@@ -214,175 +297,267 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
     default:
         break;
     }
-    /* Only a callback abort or a full arena stops the run: a malformed
-     * message of one kind is counted and skipped. */
-    if (st == ZDEM_ERR_ABORTED || st == ZDEM_ERR_NO_SPACE)
+    return handled(s, st, &e, kind);
+}
+
+/* The inner messages of a packet's data (a view into payload). */
+static zdem_status packet_data(zdem_s2_state *s, const uint8_t *payload,
+                               zdem_view data)
+{
+    inner_ctx c;
+    zdem_error e;
+    zdem_status st;
+    if (!data.ptr || !data.len)
+        return ZDEM_OK;
+    c.s = s;
+    c.data_pos = (uint64_t)(data.ptr - payload);
+    zdem_error_clear(&e);
+    st = zdem_s2_for_each_inner(data.ptr, data.len, 1, s->inner_buf, s->inner_cap,
+                                on_inner, &c, &e);
+    if (st == ZDEM_ERR_ABORTED)
         return st;
+    if (st != ZDEM_OK) {
+        s->cur_base = c.data_pos; /* the framing error is a bit offset in data */
+        s2_warn(s, ZDEM_S2_W_BAD_PACKETS, &e);
+    }
     return ZDEM_OK;
 }
 
-static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n,
-                          uint8_t *scratch, size_t scratch_cap, zdem_error *err)
+static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
 {
     zdem_pb_CDemoPacket m;
-    zdem_status st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, err);
-    if (st != ZDEM_OK || !m.has_data)
-        return st;
-    return zdem_s2_for_each_inner(m.data.ptr, m.data.len, 1, scratch, scratch_cap,
-                                  on_inner, s, err);
+    zdem_error e;
+    zdem_status st;
+    zdem_error_clear(&e);
+    st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, &e);
+    if (st != ZDEM_OK)
+        return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
+    return m.has_data ? packet_data(s, msg, m.data) : ZDEM_OK;
 }
 
 /* CDemoFullPacket: the string tables go through their callbacks while it
  * decodes, then the packet. */
-static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n,
-                               uint8_t *scratch, size_t scratch_cap, zdem_error *err)
+static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
 {
     static const zdem_pb_CDemoFullPacket_cb cb = {&s2_st_demo_tables_cb};
     zdem_pb_CDemoFullPacket m;
     s2_pbctx c;
+    zdem_error e;
     zdem_status st;
+    zdem_error_clear(&e);
     c.s = s;
-    c.err = err;
+    c.err = &e;
+    c.msg = msg;
     s->in_fullpacket = 1;
-    st = zdem_pb_CDemoFullPacket_decode(msg, n, &m, &cb, &c, err);
-    if (st == ZDEM_OK && m.has_packet && m.packet.has_data)
-        st = zdem_s2_for_each_inner(m.packet.data.ptr, m.packet.data.len, 1, scratch,
-                                    scratch_cap, on_inner, s, err);
+    st = zdem_pb_CDemoFullPacket_decode(msg, n, &m, &cb, &c, &e);
     s->in_fullpacket = 0;
-    return st;
+    s->cur_base = 0;
+    if (st != ZDEM_OK)
+        return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
+    return m.has_packet && m.packet.has_data ? packet_data(s, msg, m.packet.data) : ZDEM_OK;
+}
+
+static zdem_status demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n)
+{
+    zdem_error e;
+    zdem_status st;
+    zdem_error_clear(&e);
+    st = s2_st_demo_tables(s, msg, n, &e);
+    s->cur_base = 0;
+    return handled(s, st, &e, ZDEM_S2_W_BAD_STRING_TABLES);
 }
 
 zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
                                 const uint8_t *payload, size_t size,
-                                uint8_t *scratch, size_t scratch_cap,
                                 zdem_error *err)
 {
     zdem_status st = ZDEM_OK;
-    if (m->tick >= 0 && m->cmd != ZDEM_S2_DEM_SYNCTICK)
-        s->tick = m->tick;
+    zdem_error e;
+    s->cur_frame = m->offset;
+    s->cur_base = 0;
+    /* the demo tick is the game state's: header and file info frames,
+     * written at the end, do not move it */
+    if (m->tick >= 0 && m->cmd != ZDEM_S2_DEM_SYNCTICK && m->cmd != ZDEM_S2_DEM_FILEHEADER &&
+        m->cmd != ZDEM_S2_DEM_FILEINFO)
+        s->tick = (int32_t)(m->tick > 0x7FFFFFFF ? 0x7FFFFFFF : m->tick);
+    zdem_error_clear(&e);
     switch (m->cmd) {
     case ZDEM_S2_DEM_SENDTABLES:
-        st = s2_ser_load(s, payload, size, err);
-        if (st == ZDEM_ERR_CORRUPT || st == ZDEM_ERR_TRUNCATED || st == ZDEM_ERR_BAD_LENGTH ||
-            st == ZDEM_ERR_VARINT || st == ZDEM_ERR_WIRE_TYPE)
-            st = ZDEM_OK; /* entities will report; the rest still works */
+        st = handled(s, s2_ser_load(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
         break;
     case ZDEM_S2_DEM_CLASSINFO:
-        st = s2_classinfo(s, payload, size, err);
+        st = handled(s, s2_classinfo(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
         break;
     case ZDEM_S2_DEM_STRINGTABLES:
-        st = s2_st_demo_tables(s, payload, size, err);
+        st = demo_tables(s, payload, size);
         break;
     case ZDEM_S2_DEM_PACKET:
     case ZDEM_S2_DEM_SIGNONPACKET:
-        st = packet(s, payload, size, scratch, scratch_cap, err);
+        st = packet(s, payload, size);
         break;
     case ZDEM_S2_DEM_FULLPACKET:
-        st = full_packet(s, payload, size, scratch, scratch_cap, err);
+        st = full_packet(s, payload, size);
         break;
+    case ZDEM_S2_DEM_FILEHEADER: {
+        /* checked so that a damaged header is reported like any frame */
+        zdem_pb_CDemoFileHeader fh;
+        st = handled(s, zdem_pb_CDemoFileHeader_decode(payload, size, &fh, NULL, NULL, &e), &e,
+                     ZDEM_S2_W_BAD_FRAMES);
+        break;
+    }
+    case ZDEM_S2_DEM_FILEINFO: {
+        zdem_pb_CDemoFileInfo fi;
+        st = handled(s, zdem_pb_CDemoFileInfo_decode(payload, size, &fi, NULL, NULL, &e), &e,
+                     ZDEM_S2_W_BAD_FRAMES);
+        break;
+    }
     default:
         break;
     }
     if (st == ZDEM_OK && s->cfg.on_tick &&
         (m->cmd == ZDEM_S2_DEM_PACKET || m->cmd == ZDEM_S2_DEM_FULLPACKET))
         st = s->cfg.on_tick(s->cfg.user, s, s->tick);
-    return st;
+    if (st != ZDEM_OK)
+        return zdem_fail(err, st, m->offset, "stopped by a callback");
+    return ZDEM_OK;
+}
+
+/* ---- the frame driver ------------------------------------------------------ */
+
+static int state_cmd(uint32_t cmd)
+{
+    return cmd == ZDEM_S2_DEM_SENDTABLES || cmd == ZDEM_S2_DEM_CLASSINFO ||
+           cmd == ZDEM_S2_DEM_STRINGTABLES || cmd == ZDEM_S2_DEM_PACKET ||
+           cmd == ZDEM_S2_DEM_SIGNONPACKET || cmd == ZDEM_S2_DEM_FULLPACKET ||
+           cmd == ZDEM_S2_DEM_FILEHEADER || cmd == ZDEM_S2_DEM_FILEINFO;
+}
+
+static int game_cmd(uint32_t cmd)
+{
+    return cmd == ZDEM_S2_DEM_PACKET || cmd == ZDEM_S2_DEM_FULLPACKET;
+}
+
+/* The frame's payload in the frame buffer (or a view), or NULL after a
+ * warning: a size over the buffer is a limit, a bad stream damage. */
+static const uint8_t *frame_payload(zdem_s2_state *s, const zdem_s2_outer *m,
+                                    size_t *n)
+{
+    const uint8_t *p = 0;
+    zdem_error e;
+    zdem_error_clear(&e);
+    if (m->compressed) {
+        size_t claim = 0;
+        if (zdem_snappy_uncompressed_length(m->stored, m->stored_size, &claim, &e) == ZDEM_OK &&
+            claim > s->frame_cap) {
+            zdem_error_clear(&e);
+            zdem_fail(&e, ZDEM_ERR_NO_SPACE, m->offset,
+                      "frame decompresses to more than the frame buffer: skipped");
+            zdem_s2_warn(&s->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
+            return 0;
+        }
+        zdem_error_clear(&e);
+    }
+    if (zdem_s2_payload(m, s->frame_buf, s->frame_cap, &p, n, &e) != ZDEM_OK) {
+        /* a Snappy error's offset is in the stored bytes: a file offset */
+        zdem_s2_warn(&s->warn, ZDEM_S2_W_BAD_FRAMES, &e);
+        return 0;
+    }
+    if (*n > s->usage.max_frame)
+        s->usage.max_frame = *n;
+    return p;
+}
+
+static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
+{
+    zdem_s2_state *s = (zdem_s2_state *)ctx;
+    const uint8_t *p = 0;
+    size_t n = 0;
+    int want_state, want_user;
+    zdem_status st;
+    s->stats.frames++;
+    if (game_cmd(m->cmd)) {
+        if (s->seek_from && m->offset < s->seek_from)
+            return ZDEM_OK; /* before the full packet a seek starts from */
+        if (s->stop_tick >= 0 && m->tick > s->stop_tick)
+            s->done = 1;
+    }
+    want_state = !s->done && state_cmd(m->cmd);
+    want_user = s->cfg.on_frame && m->cmd < 32u && ((s->cfg.frame_payloads >> m->cmd) & 1u);
+    s->cur_frame = m->offset;
+    s->cur_base = 0;
+    if (want_state || want_user)
+        p = frame_payload(s, m, &n);
+    if (s->cfg.on_frame) {
+        st = s->cfg.on_frame(s->cfg.user, s, m, want_user ? p : 0, want_user && p ? n : 0);
+        if (st != ZDEM_OK)
+            return zdem_fail(err, st, m->offset, "stopped by the frame callback");
+    }
+    if (want_state && p)
+        return zdem_s2_state_frame(s, m, p, n, err);
+    return ZDEM_OK;
+}
+
+static void on_skip(void *ctx, uint64_t offset, uint64_t len)
+{
+    zdem_s2_state *s = (zdem_s2_state *)ctx;
+    zdem_error e;
+    (void)len;
+    zdem_error_clear(&e);
+    zdem_fail(&e, ZDEM_ERR_NO_SPACE, offset, "frame larger than the gather buffer: skipped");
+    zdem_s2_warn(&s->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
+}
+
+/* How the input ended, else the first damage. */
+static zdem_status result(zdem_s2_state *s, zdem_status st, zdem_error *err)
+{
+    if (st != ZDEM_OK)
+        return st;
+    if (s->warn.damage.code != ZDEM_OK) {
+        if (err && err->code == ZDEM_OK)
+            *err = s->warn.damage;
+        return s->warn.damage.code;
+    }
+    return ZDEM_OK;
+}
+
+zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
+                               zdem_error *err)
+{
+    return zdem_s2_push_feed(&s->push, data, n, err);
+}
+
+zdem_status zdem_s2_state_end(zdem_s2_state *s, zdem_error *err)
+{
+    return result(s, zdem_s2_push_end(&s->push, err), err);
 }
 
 zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
-                              size_t size, uint8_t *scratch, size_t scratch_cap,
-                              int64_t stop_tick, zdem_error *err)
+                              size_t size, int64_t stop_tick, zdem_error *err)
 {
-    zdem_s2_header hdr;
-    zdem_s2_reader rd;
-    zdem_s2_outer m;
-    zdem_status st;
-    int r;
-    size_t half = scratch_cap / 2u;
-    if ((st = zdem_s2_read_header(file, size, &hdr, err)) != ZDEM_OK)
-        return st;
-    zdem_s2_reader_init(&rd, file, size);
-    while ((r = zdem_s2_next(&rd, &m, err)) > 0) {
-        const uint8_t *data;
-        size_t n;
-        if (stop_tick >= 0 && m.tick > stop_tick && m.cmd != ZDEM_S2_DEM_STOP &&
-            (m.cmd == ZDEM_S2_DEM_PACKET || m.cmd == ZDEM_S2_DEM_FULLPACKET))
-            break;
-        if (m.cmd != ZDEM_S2_DEM_SENDTABLES && m.cmd != ZDEM_S2_DEM_CLASSINFO &&
-            m.cmd != ZDEM_S2_DEM_PACKET && m.cmd != ZDEM_S2_DEM_SIGNONPACKET &&
-            m.cmd != ZDEM_S2_DEM_FULLPACKET && m.cmd != ZDEM_S2_DEM_STRINGTABLES)
-            continue; /* nothing for the state layer: do not even decompress */
-        if ((st = zdem_s2_payload(&m, scratch, half, &data, &n, err)) != ZDEM_OK)
-            return st;
-        st = zdem_s2_state_frame(s, &m, data, n, scratch + half, scratch_cap - half, err);
-        if (st != ZDEM_OK)
-            return st;
-        if (m.cmd == ZDEM_S2_DEM_STOP)
-            break;
-    }
-    if (r < 0)
-        return err ? err->code : ZDEM_ERR_CORRUPT;
-    return ZDEM_OK;
+    s->stop_tick = stop_tick;
+    return result(s, zdem_s2_push_file(&s->push, file, size, err), err);
 }
 
 zdem_status zdem_s2_state_seek(zdem_s2_state *s, const uint8_t *file,
-                               size_t size, uint8_t *scratch,
-                               size_t scratch_cap, int64_t tick,
-                               zdem_error *err)
+                               size_t size, int64_t tick, zdem_error *err)
 {
-    zdem_s2_header hdr;
-    zdem_s2_reader rd;
     zdem_s2_outer m;
-    zdem_status st;
-    int r;
-    size_t half = scratch_cap / 2u;
-    size_t best = 0; /* offset of the full packet to start from */
-    int64_t best_tick = -2;
-    if ((st = zdem_s2_read_header(file, size, &hdr, err)) != ZDEM_OK)
-        return st;
-    /* Pass 1: framing only, find the last full packet at or before tick. */
-    zdem_s2_reader_init(&rd, file, size);
-    while ((r = zdem_s2_next(&rd, &m, err)) > 0) {
-        if (m.cmd == ZDEM_S2_DEM_FULLPACKET && m.tick <= tick && m.tick >= best_tick) {
-            best = (size_t)m.offset;
-            best_tick = m.tick;
-        }
+    zdem_error e;
+    size_t pos = ZDEM_S2_HEADER_SIZE, next;
+    uint64_t best = 0;
+    /* Frame headers only, up to the target: the last full packet at or
+     * before it. A framing error ends the look-ahead; the run reports it. */
+    zdem_error_clear(&e);
+    while (size >= ZDEM_S2_HEADER_SIZE && pos < size &&
+           zdem_s2_read_frame(file, size, pos, &m, &next, &e) == 1) {
+        if (game_cmd(m.cmd) && m.tick > tick)
+            break;
+        if (m.cmd == ZDEM_S2_DEM_FULLPACKET)
+            best = pos;
+        pos = next;
     }
-    if (r < 0)
-        return err ? err->code : ZDEM_ERR_CORRUPT;
-    if (!best)
-        return zdem_s2_state_run(s, file, size, scratch, scratch_cap, tick, err);
-    /* Pass 2: set-up frames up to the first game packet, then jump to the
-     * full packet and play forward. */
-    zdem_s2_reader_init(&rd, file, size);
-    {
-        int jumped = 0;
-        while ((r = zdem_s2_next(&rd, &m, err)) > 0) {
-            const uint8_t *data;
-            size_t n;
-            int game = m.cmd == ZDEM_S2_DEM_PACKET || m.cmd == ZDEM_S2_DEM_FULLPACKET;
-            if (!jumped && game) {
-                jumped = 1;
-                if ((size_t)m.offset != best) {
-                    rd.pos = best;
-                    continue;
-                }
-            }
-            if (jumped && game && m.tick > tick)
-                break;
-            if (m.cmd != ZDEM_S2_DEM_SENDTABLES && m.cmd != ZDEM_S2_DEM_CLASSINFO &&
-                m.cmd != ZDEM_S2_DEM_SIGNONPACKET && !game)
-                continue;
-            if ((st = zdem_s2_payload(&m, scratch, half, &data, &n, err)) != ZDEM_OK)
-                return st;
-            st = zdem_s2_state_frame(s, &m, data, n, scratch + half, scratch_cap - half, err);
-            if (st != ZDEM_OK)
-                return st;
-        }
-    }
-    if (r < 0)
-        return err ? err->code : ZDEM_ERR_CORRUPT;
-    return ZDEM_OK;
+    s->seek_from = best;
+    return zdem_s2_state_run(s, file, size, tick, err);
 }
 
 /* ---- queries --------------------------------------------------------------- */
@@ -403,6 +578,16 @@ void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out)
     *out = s->usage;
     out->arena_used = s->used;
     out->arena_peak = s->peak;
+}
+
+const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s)
+{
+    return &s->warn;
+}
+
+const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s)
+{
+    return &s->push.hdr;
 }
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s)

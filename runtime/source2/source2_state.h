@@ -87,34 +87,48 @@ typedef zdem_status (*zdem_s2_event_fn)(void *user, zdem_s2_state *s,
                                         const zdem_s2_event *ev);
 typedef zdem_status (*zdem_s2_tick_fn)(void *user, zdem_s2_state *s,
                                        int32_t tick);
+/* Every outer frame, in order. payload is NULL unless the frame's command
+ * is in cfg.frame_payloads (then it is the decompressed payload, valid
+ * for the call). */
+typedef zdem_status (*zdem_s2_frame_hook)(void *user, zdem_s2_state *s,
+                                          const zdem_s2_outer *m,
+                                          const uint8_t *payload, size_t size);
 
+/* Everything a run uses comes from the arena given to zdem_s2_state_init;
+ * these sizes fix its parts (zdem_s2_state_fixed_size adds them up). */
 typedef struct zdem_s2_config {
     uint32_t max_entities;    /* entity index limit (default 16384) */
     uint32_t max_field_paths; /* per entity update (default 8192) */
     uint32_t tmp_size;        /* string-table decompression buffer (default 4 MiB) */
+    size_t frame_buffer;      /* largest decompressed frame payload (default
+                                 ZDEM_S2_FRAME_BUFFER_DEFAULT); also the
+                                 buffer for unaligned inner messages */
+    size_t gather_buffer;     /* push input: largest frame split across
+                                 pieces, larger ones are skipped (default
+                                 ZDEM_S2_FRAME_BUFFER_DEFAULT; 0 when only
+                                 whole files are given, which never
+                                 gather) */
+    uint64_t hash_seed;       /* seeds the hash tables (0: built-in) */
     int skip_entities;        /* do not decode PacketEntities */
     int skip_events;          /* do not decode game events / chat / combat log */
+    uint32_t frame_payloads;  /* bit c: give command c's payload to on_frame */
     void *user;
     zdem_s2_entity_fn on_entity; /* may be NULL */
     zdem_s2_event_fn on_event;   /* may be NULL */
     zdem_s2_tick_fn on_tick;     /* net_Tick and frame ticks; may be NULL */
+    zdem_s2_frame_hook on_frame; /* may be NULL */
 } zdem_s2_config;
 
 void zdem_s2_config_default(zdem_s2_config *cfg);
 
-/* Counters of what was decoded and of every fallback taken. */
+/* Counters of what was decoded; fallbacks and damage are warnings
+ * (zdem_s2_state_warnings). */
 typedef struct zdem_s2_stats {
     uint32_t serializers, fields, classes, string_tables;
-    uint32_t unknown_types;      /* fields whose base type is not in the table */
-    uint32_t unknown_encoders;   /* fields with an encoder we do not know */
-    uint32_t unknown_classes;    /* creates of a class id without serializer */
-    uint32_t bad_entity_packets; /* PacketEntities abandoned (reported, skipped) */
-    uint32_t bad_string_updates; /* string-table updates abandoned */
-    uint32_t unstored_fields;    /* values decoded but too deep/wide to store */
     uint64_t entity_updates, fields_decoded, events, created, deleted;
+    uint64_t frames, inner_messages;
     const char *first_unknown_type; /* a static-lifetime pointer into the arena */
     uint32_t first_unknown_type_len;
-    zdem_error first_entity_error;  /* why the first bad packet was abandoned */
 } zdem_s2_stats;
 
 typedef struct zdem_s2_usage {
@@ -122,10 +136,11 @@ typedef struct zdem_s2_usage {
     size_t arena_peak;  /* high-water mark: the arena this demo needs */
     uint32_t max_entity_index; /* highest entity index seen + 1 */
     uint32_t max_field_paths;  /* most field paths in one update */
+    size_t max_frame;          /* largest decompressed payload decoded */
 } zdem_s2_usage;
 
-/* Bytes of arena the fixed part of the state takes for cfg (the rest holds
- * serializers, tables and entity values). */
+/* Bytes of arena the fixed part of the state takes for cfg (buffers,
+ * entity slots); the rest holds serializers, tables and entity values. */
 size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg);
 
 /* Initializes the state in arena (8-byte aligned is best). */
@@ -133,34 +148,44 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
                                size_t arena_size, const zdem_s2_config *cfg,
                                zdem_error *err);
 
-/* ---- feeding ------------------------------------------------------------- */
-/* One outer frame with its (decompressed) payload. scratch is used for
- * inner messages that are not byte aligned. */
+/* ---- feeding ---------------------------------------------------------------
+ * One forward pass; every frame is read once, in order. Damage is skipped
+ * where the format allows (a frame, an inner message, the rest of a
+ * packet) and counted in the warnings; the run's result is then the
+ * truncation (a cut frame, no DEM_Stop) or else the first damage, after
+ * everything else has been delivered. Only a callback's error stops a run
+ * early. */
+
+/* Push input: pieces of any size. */
+zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
+                               zdem_error *err);
+zdem_status zdem_s2_state_end(zdem_s2_state *s, zdem_error *err);
+
+/* A whole file (through the same code). stop_tick >= 0 stops decoding game
+ * frames after the last one at or before that tick. */
+zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
+                              size_t size, int64_t stop_tick, zdem_error *err);
+
+/* Seeking in a whole file: set-up frames, then a jump to the last
+ * DEM_FullPacket at or before tick (frames in between are only framed),
+ * then forward to tick. Without a usable full packet: a plain run. */
+zdem_status zdem_s2_state_seek(zdem_s2_state *s, const uint8_t *file,
+                               size_t size, int64_t tick, zdem_error *err);
+
+/* One outer frame with its (decompressed) payload, for callers that frame
+ * the file themselves. Damage goes to the warnings, as above; returns
+ * non-OK only when a callback stopped the run. */
 zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
                                 const uint8_t *payload, size_t size,
-                                uint8_t *scratch, size_t scratch_cap,
                                 zdem_error *err);
-
-/* Whole file: header, every frame until the end. scratch as for
- * zdem_s2_scratch_needed(). stop_tick >= 0 stops after the last frame at
- * or before that tick. */
-zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
-                              size_t size, uint8_t *scratch, size_t scratch_cap,
-                              int64_t stop_tick, zdem_error *err);
-
-/* Seeking: parses the set-up frames (serializers, classes, signon), then
- * jumps to the last DEM_FullPacket at or before tick without decoding the
- * packets in between, then plays forward to tick. Falls back to a plain
- * run when the demo has no usable full packet. */
-zdem_status zdem_s2_state_seek(zdem_s2_state *s, const uint8_t *file,
-                               size_t size, uint8_t *scratch,
-                               size_t scratch_cap, int64_t tick,
-                               zdem_error *err);
 
 /* ---- queries ------------------------------------------------------------- */
 int32_t zdem_s2_state_tick(const zdem_s2_state *s);
 void zdem_s2_state_stats(const zdem_s2_state *s, zdem_s2_stats *out);
 void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out);
+const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s);
+/* The demo header (valid once the first 16 bytes went through). */
+const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s);
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s);
 uint32_t zdem_s2_serializer_count(const zdem_s2_state *s);
@@ -169,13 +194,25 @@ const char *zdem_s2_class_name(const zdem_s2_state *s, int32_t class_id,
                                uint32_t *len);
 
 uint32_t zdem_s2_string_table_count(const zdem_s2_state *s);
-/* Name and entry count of table i. */
+/* Name (name_len bytes, NUL-terminated) and entry count of table i. */
 const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
                                       uint32_t *entries);
-/* Entry j of table i: key and value views (NULL when absent). */
+const char *zdem_s2_string_table_name(const zdem_s2_state *s, uint32_t i,
+                                      uint32_t *name_len);
+/* Entry at index j of table i: key and value views (NULL when absent);
+ * 0 when the table has no entry at j. */
 int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
                                const uint8_t **key, uint32_t *key_len,
                                const uint8_t **val, uint32_t *val_len);
+/* Calls fn for every entry of table i in index order; tmp (cap uint32s,
+ * at least the entry count) holds the ordering. */
+typedef int (*zdem_s2_entry_fn)(void *user, uint32_t index, const uint8_t *key,
+                                uint32_t key_len, const uint8_t *val,
+                                uint32_t val_len);
+zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
+                                      zdem_s2_entry_fn fn, void *user,
+                                      uint32_t *tmp, uint32_t cap,
+                                      zdem_error *err);
 /* Table index by name, or -1. */
 int zdem_s2_string_table_find(const zdem_s2_state *s, const char *name);
 
@@ -192,9 +229,10 @@ int zdem_s2_entity_prop(const zdem_s2_state *s, int32_t index,
 /* Value at a field path (as given to the entity callback). 1 = found. */
 int zdem_s2_entity_prop_fp(const zdem_s2_state *s, int32_t index,
                            const zdem_s2_fp *fp, zdem_s2_value *out);
-/* Calls fn for every stored property of an entity, in field-path order
- * (fills name with the dotted property name; tmp holds the ordering). */
-typedef int (*zdem_s2_prop_fn)(void *user, const char *name,
+/* Calls fn for every stored property of an entity, in field-path order,
+ * with the dotted property name (name_len bytes: names may hold any byte);
+ * tmp (tmp_cap words) holds the ordering. */
+typedef int (*zdem_s2_prop_fn)(void *user, const char *name, size_t name_len,
                                const zdem_s2_value *v);
 zdem_status zdem_s2_entity_props(const zdem_s2_state *s, int32_t index,
                                  zdem_s2_prop_fn fn, void *user,
@@ -207,9 +245,11 @@ size_t zdem_s2_fp_name(const zdem_s2_state *s, int32_t class_id,
 /* Game event descriptor count (CMsgSource1LegacyGameEventList). */
 uint32_t zdem_s2_event_descriptor_count(const zdem_s2_state *s);
 
-/* Player names (userinfo string table, then player controllers). */
-uint32_t zdem_s2_player_count(const zdem_s2_state *s);
-const uint8_t *zdem_s2_player_name(const zdem_s2_state *s, uint32_t i,
-                                   uint32_t *len);
+/* Player names, in one pass: Dota's player resource, else player
+ * controllers (CS2, Deadlock) in entity order, else the userinfo string
+ * table in index order (tmp, cap uint32s, orders it). Returns the count. */
+typedef int (*zdem_s2_player_fn)(void *user, const uint8_t *name, uint32_t len);
+uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
+                         void *user, uint32_t *tmp, uint32_t cap);
 
 #endif

@@ -8,13 +8,19 @@
 #include <stdint.h>
 #include <string.h>
 #include "source2_state.h"
+#include "source2_push.h"
 #include "source2_fields.h"
 #include "source2_pb.h"
 #include "source2_ids.h"
+#include "zdem_hash.h"
 
-#define S2_MAX_TABLES 64
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
+#define S2_PENDING 64      /* game events kept until their descriptors come */
+/* Longest probe a hash lookup may take before the table grows (or, at its
+ * size limit, reports probe_limit): with a bijective mixer only crafted
+ * keys get there. */
+#define S2_PROBE_LIMIT 48u
 
 /* Field models: how a field's sub-paths are laid out. */
 enum {
@@ -45,44 +51,71 @@ typedef struct s2_ser {
     int32_t name_sym, version;
     uint32_t fields;    /* arena offset of uint32 field indexes */
     uint32_t nfields;
+    uint32_t by_name;   /* arena offset of uint32 positions sorted by name */
 } s2_ser;
 
 typedef struct s2_class {
     int32_t ser;        /* serializer, -1 unknown */
     uint32_t name;      /* arena offset */
     uint16_t name_len;
-    uint32_t baseline;  /* instancebaseline entry + 1, 0 = none */
+    uint32_t bl_entry;  /* instancebaseline entry index + 1, 0 = none */
+    uint32_t bl;        /* decoded baseline (s2_baseline), 0 = not yet */
 } s2_class;
 
+/* A string-table entry, in its table's hash by index. */
 typedef struct s2_st_entry {
+    uint32_t used;         /* 0: empty slot */
+    uint32_t index;
     uint32_t key, key_len; /* arena offset, 0 = no key */
     uint32_t val, val_len; /* arena offset, 0 = no value */
 } s2_st_entry;
 
+enum { S2_TK_OTHER = 0, S2_TK_BASELINE, S2_TK_USERINFO, S2_TK_COMBATLOG };
+
 typedef struct s2_table {
-    char name[64];
-    uint32_t n, cap;
-    uint32_t entries; /* arena offset of s2_st_entry[cap] */
-    int user_data_fixed;
+    uint32_t name, name_len; /* arena offset of the name (NUL-terminated) */
+    uint32_t n;              /* entries present */
+    uint32_t max_index;      /* highest index + 1 */
+    uint32_t slots;          /* pool offset of s2_st_entry[1 << log2], 0 none */
+    uint8_t log2;
+    uint8_t kind;            /* S2_TK_* */
+    uint8_t user_data_fixed, varint_bitcounts;
     int32_t user_data_size_bits;
     int32_t flags;
-    int varint_bitcounts;
 } s2_table;
 
+/* An entity value keyed by its packed field path (see s2_fp_pack):
+ * lo == 0 marks an empty slot; lo's low 3 bits are flags. */
 typedef struct s2_slot {
-    uint64_t key; /* 0 = empty; low 3 bits: flags */
+    uint64_t hi, lo;
     uint64_t a, b;
 } s2_slot;
 
 #define S2_SLOT_STRING 1u
+#define S2_SLOT_FLAGS 7u
+
+/* An open-addressing table of slots (entity values, baselines). */
+typedef struct s2_vtab {
+    uint32_t tab;   /* pool offset of s2_slot[1 << log2], 0 none */
+    uint32_t count;
+    uint8_t log2;
+} s2_vtab;
+
+/* A class baseline decoded once, shared by every entity created from it
+ * until its instancebaseline entry changes (then the entities that still
+ * use it keep it alive). */
+typedef struct s2_baseline {
+    uint32_t refs;
+    s2_vtab v;
+} s2_baseline;
 
 typedef struct s2_ent {
     int32_t cls;      /* -1 free */
     uint32_t serial;
-    uint32_t tab;     /* arena offset of s2_slot[1 << tab_log2], 0 none */
-    uint8_t tab_log2;
+    s2_vtab v;        /* values set on this entity */
+    uint32_t bl;      /* shared baseline underneath, 0 none */
+    uint32_t live_pos;
     uint8_t active;
-    uint32_t count;
 } s2_ent;
 
 typedef struct s2_evkey {
@@ -104,6 +137,18 @@ struct zdem_s2_state {
     uint8_t *base;
     size_t cap, used, peak;
     uint32_t free_head[S2_POOL_CLASSES];
+    uint64_t seed; /* hash seed */
+
+    /* frames: one forward pass, push or whole file */
+    zdem_s2_push push;
+    uint8_t *frame_buf, *inner_buf, *gather_buf;
+    size_t frame_cap, inner_cap, gather_cap;
+    int64_t stop_tick; /* >= 0: game frames past it are not decoded */
+    uint64_t seek_from; /* game frames before this offset are only framed */
+    int done;          /* stop_tick passed */
+    uint64_t cur_frame; /* file offset of the frame being decoded */
+    uint64_t cur_base;  /* payload position of the message being decoded */
+    zdem_s2_warnings warn;
 
     /* serializers and classes */
     s2_field *fields;
@@ -111,6 +156,7 @@ struct zdem_s2_state {
     s2_ser *sers;
     uint32_t nsers;
     uint32_t nser_names; /* distinct serializer names */
+    uint32_t *ser_by_name; /* serializer positions sorted by name, version */
     s2_class *classes;
     uint32_t nclasses; /* class ids 0..nclasses-1 */
     uint32_t nclass_names; /* classes with a name */
@@ -119,16 +165,19 @@ struct zdem_s2_state {
     int32_t max_classes; /* from ServerInfo, 0 unknown */
     float tick_interval;
 
-    /* string tables */
-    s2_table tables[S2_MAX_TABLES];
-    uint32_t ntables;
-    int baseline_table;
-    int baseline_dirty;
+    /* string tables: an array in creation order (the table id) and a hash
+     * of their names */
+    s2_table *tables;
+    uint32_t ntables, tables_cap;
+    uint32_t tab_hash;  /* pool offset of uint32 table ids, 0xFFFFFFFF empty */
+    uint8_t tab_hash_log2;
+    int baseline_table, userinfo_table, combatlog_table;
 
     /* entities */
     s2_ent *ents;
     uint32_t max_ents;
     uint32_t live;
+    uint32_t *live_list; /* indexes of the live entities, any order */
     zdem_s2_fp *fps;
     uint32_t max_fps;
     uint8_t *tmp;
@@ -137,9 +186,10 @@ struct zdem_s2_state {
     /* game events */
     s2_evdesc *evd;
     uint32_t nevd, evd_cap;
+    uint32_t *evd_by_id; /* descriptor positions sorted by id */
 
     /* game events that arrive before their descriptor list */
-    struct { uint32_t off, len; int32_t tick; } pending[64];
+    struct { uint32_t off, len; int32_t tick; } pending[S2_PENDING];
     uint32_t npending;
 
     int32_t tick;        /* demo tick of the current frame */
@@ -149,6 +199,7 @@ struct zdem_s2_state {
     zdem_s2_usage usage;
     uint8_t strbuf[S2_STRBUF];
     zdem_s2_event ev;
+    int ev_keys_dropped; /* the event being decoded had too many keys */
 };
 
 /* ---- arena (source2_state.c) -------------------------------------------- */
@@ -166,12 +217,20 @@ static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
     return off ? (void *)(s->base + off) : (void *)0;
 }
 
+/* ---- warnings (source2_state.c) ------------------------------------------
+ * Every warning carries where it happened: the current frame and the
+ * payload position of the message being decoded (s->cur_base), plus e's
+ * offset inside that message when e is given. */
+void s2_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e);
+void s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg);
+
 /* ---- modules -------------------------------------------------------------- */
 /* `user` of the generated decoders' callbacks: they have no error
  * argument, so the state and where to report travel together. */
 typedef struct s2_pbctx {
     zdem_s2_state *s;
     zdem_error *err;
+    const uint8_t *msg; /* the buffer being decoded, for positions */
 } s2_pbctx;
 
 /* CDemoStringTables callbacks (user: s2_pbctx); also what CDemoFullPacket's
@@ -181,9 +240,16 @@ extern const zdem_pb_CDemoStringTables_cb s2_st_demo_tables_cb;
 zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+void s2_st_clear_all(zdem_s2_state *s);
+/* Entry of table t by index, or NULL. */
+const s2_st_entry *s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index);
+/* Baseline entries point their classes at themselves (after class info). */
+void s2_st_map_baselines(zdem_s2_state *s);
 
 zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+/* Position of the field called name (len bytes) in serializer ser, or -1. */
+int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len);
 /* Decoder for a field path in serializer ser, or NULL when the path does
  * not name a field. */
 const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
@@ -198,7 +264,8 @@ int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
 
 zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 void s2_entities_clear_all(zdem_s2_state *s);
-void s2_baseline_changed(zdem_s2_state *s);
+/* The value of a class's baseline entry changed (or went away). */
+void s2_baseline_changed(zdem_s2_state *s, uint32_t class_id);
 
 zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
@@ -207,8 +274,10 @@ zdem_status s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err)
 zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 
-/* Packs a field path into a sortable hash key (0 when it does not fit). */
-uint64_t s2_fp_key(const zdem_s2_fp *fp);
-void s2_key_fp(uint64_t key, zdem_s2_fp *fp);
+/* Packs a field path into a 128-bit key whose order is field-path order:
+ * 16 bits a component, then the depth (every path the format can express
+ * fits). */
+void s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo);
+void s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp);
 
 #endif

@@ -1,22 +1,131 @@
 /* String tables: CSVCMsg_CreateStringTable / CSVCMsg_UpdateStringTable
  * (bit-packed entries with a 32-key history, fixed-size or length-prefixed
- * user data, optionally Snappy-compressed) and the full tables of
- * CDemoStringTables. Keys and values are copied into arena pool blocks;
- * a value that still fits its block is overwritten in place. */
+ * user data, Snappy- or LZSS-compressed), CSVCMsg_ClearAllStringTables and
+ * the full tables of CDemoStringTables.
+ *
+ * Tables are an array in creation order (their id) with a hash of their
+ * names; each table's entries are a hash by index, so memory follows the
+ * entries present, not the indexes claimed. Keys and values are copied
+ * into arena pool blocks; a value that still fits its block is
+ * overwritten in place. */
 #include "source2_state_int.h"
+#include "zdem_lzss.h"
 #include "zdem_snappy.h"
+#include "zdem_sort.h"
 
 #define KEY_MAX 1024u
 #define HIST 32u
 #define HIST_KEEP 32u /* a history reference copies at most 31 bytes */
+#define NO_TABLE 0xFFFFFFFFu
+
+/* ---- tables by name -------------------------------------------------------- */
+
+static uint32_t *tab_hash(const zdem_s2_state *s)
+{
+    return (uint32_t *)s2_ptr(s, s->tab_hash);
+}
+
+static int name_is(const zdem_s2_state *s, const s2_table *t, const uint8_t *name, size_t n)
+{
+    return t->name_len == n && memcmp(s->base + t->name, name, n) == 0;
+}
 
 static int find_table(const zdem_s2_state *s, const uint8_t *name, size_t n)
 {
-    uint32_t i;
-    for (i = 0; i < s->ntables; i++)
-        if (strlen(s->tables[i].name) == n && memcmp(s->tables[i].name, name, n) == 0)
-            return (int)i;
+    const uint32_t *h = tab_hash(s);
+    uint32_t mask, j;
+    if (!h)
+        return -1;
+    mask = (1u << s->tab_hash_log2) - 1u;
+    j = zdem_hash_slot(zdem_hash_bytes(name, n, s->seed), s->tab_hash_log2);
+    for (; h[j] != NO_TABLE; j = (j + 1u) & mask)
+        if (name_is(s, &s->tables[h[j]], name, n))
+            return (int)h[j];
     return -1;
+}
+
+/* Puts table id into a hash of 2^log2 slots; returns the probe length. */
+static uint32_t hash_put(const zdem_s2_state *s, uint32_t *h, unsigned log2, uint32_t id)
+{
+    const s2_table *t = &s->tables[id];
+    uint32_t mask = (1u << log2) - 1u, probes = 0;
+    uint32_t j = zdem_hash_slot(zdem_hash_bytes(s->base + t->name, t->name_len, s->seed), log2);
+    while (h[j] != NO_TABLE) {
+        j = (j + 1u) & mask;
+        probes++;
+    }
+    h[j] = id;
+    return probes;
+}
+
+/* Rebuilds the name hash with 2^log2 slots; 0 on a full arena. */
+static int tab_rehash(zdem_s2_state *s, unsigned log2)
+{
+    uint32_t off = s2_pool_alloc(s, (size_t)4u << log2), i;
+    uint32_t *h;
+    if (!off)
+        return 0;
+    h = (uint32_t *)s2_ptr(s, off);
+    memset(h, 0xFF, (size_t)4u << log2);
+    for (i = 0; i < s->ntables; i++)
+        (void)hash_put(s, h, log2, i);
+    if (s->tab_hash)
+        s2_pool_free(s, s->tab_hash, (size_t)4u << s->tab_hash_log2);
+    s->tab_hash = off;
+    s->tab_hash_log2 = (uint8_t)log2;
+    return 1;
+}
+
+static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
+{
+    s2_table *t;
+    uint32_t id = s->ntables, off;
+    if (n > 0xFFFFu)
+        n = 0xFFFFu;
+    if (s->ntables == s->tables_cap) {
+        uint32_t ncap = s->tables_cap ? s->tables_cap * 2u : 16u;
+        uint32_t noff = ncap < 0x1000000u ? s2_pool_alloc(s, (size_t)ncap * sizeof(s2_table)) : 0;
+        if (!noff)
+            return 0;
+        if (s->tables) {
+            memcpy(s->base + noff, s->tables, (size_t)s->ntables * sizeof(s2_table));
+            s2_pool_free(s, (uint32_t)((uint8_t *)s->tables - s->base),
+                         (size_t)s->tables_cap * sizeof(s2_table));
+        }
+        s->tables = (s2_table *)s2_ptr(s, noff);
+        s->tables_cap = ncap;
+    }
+    off = s2_pool_alloc(s, n + 1u);
+    if (!off)
+        return 0;
+    memcpy(s->base + off, name, n);
+    s->base[off + n] = 0;
+    t = &s->tables[id];
+    memset(t, 0, sizeof *t);
+    t->name = off;
+    t->name_len = (uint32_t)n;
+    s->ntables++;
+    /* the hash keeps at most 3/4 load */
+    if (!s->tab_hash || s->ntables * 4u > (3u << s->tab_hash_log2)) {
+        if (!tab_rehash(s, s->tab_hash ? s->tab_hash_log2 + 1u : 5u)) {
+            s->ntables--;
+            s2_pool_free(s, off, n + 1u);
+            return 0;
+        }
+    } else if (hash_put(s, tab_hash(s), s->tab_hash_log2, id) > S2_PROBE_LIMIT) {
+        /* crafted names collide: a bigger table spreads them, up to 16x */
+        if (s->ntables * 16u > (1u << s->tab_hash_log2) && s->tab_hash_log2 < 30u)
+            (void)tab_rehash(s, s->tab_hash_log2 + 1u);
+        else
+            s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table names collide in the hash");
+    }
+    if (n == 16 && memcmp(name, "instancebaseline", 16) == 0)
+        s->baseline_table = (int)id, t->kind = S2_TK_BASELINE;
+    else if (n == 8 && memcmp(name, "userinfo", 8) == 0)
+        s->userinfo_table = (int)id, t->kind = S2_TK_USERINFO;
+    else if (n == 14 && memcmp(name, "CombatLogNames", 14) == 0)
+        s->combatlog_table = (int)id, t->kind = S2_TK_COMBATLOG;
+    return t;
 }
 
 int zdem_s2_string_table_find(const zdem_s2_state *s, const char *name)
@@ -29,6 +138,16 @@ uint32_t zdem_s2_string_table_count(const zdem_s2_state *s)
     return s->ntables;
 }
 
+const char *zdem_s2_string_table_name(const zdem_s2_state *s, uint32_t i,
+                                      uint32_t *name_len)
+{
+    if (i >= s->ntables)
+        return 0;
+    if (name_len)
+        *name_len = s->tables[i].name_len;
+    return (const char *)s->base + s->tables[i].name;
+}
+
 const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
                                       uint32_t *entries)
 {
@@ -36,19 +155,37 @@ const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
         return 0;
     if (entries)
         *entries = s->tables[i].n;
-    return s->tables[i].name;
+    return (const char *)s->base + s->tables[i].name;
+}
+
+/* ---- entries by index -------------------------------------------------------- */
+
+static s2_st_entry *slots(const zdem_s2_state *s, const s2_table *t)
+{
+    return (s2_st_entry *)s2_ptr(s, t->slots);
+}
+
+const s2_st_entry *s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index)
+{
+    const s2_st_entry *e = slots(s, t);
+    uint32_t mask, j;
+    if (!e)
+        return 0;
+    mask = (1u << t->log2) - 1u;
+    for (j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2); e[j].used;
+         j = (j + 1u) & mask)
+        if (e[j].index == index)
+            return &e[j];
+    return 0;
 }
 
 int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
                                const uint8_t **key, uint32_t *key_len,
                                const uint8_t **val, uint32_t *val_len)
 {
-    const s2_table *t;
     const s2_st_entry *e;
-    if (i >= s->ntables || j >= s->tables[i].n)
+    if (i >= s->ntables || !(e = s2_st_find(s, &s->tables[i], j)))
         return 0;
-    t = &s->tables[i];
-    e = &((const s2_st_entry *)(s->base + t->entries))[j];
     *key = e->key ? s->base + e->key : 0;
     *key_len = e->key_len;
     *val = e->val ? s->base + e->val : 0;
@@ -56,56 +193,145 @@ int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
     return 1;
 }
 
-static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
+/* Places e (from another table) into slots of 2^log2; the probe length. */
+static uint32_t entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
+                          const s2_st_entry *e)
 {
-    s2_table *t;
-    if (s->ntables >= S2_MAX_TABLES)
-        return 0;
-    t = &s->tables[s->ntables++];
-    memset(t, 0, sizeof *t);
-    if (n > sizeof t->name - 1u)
-        n = sizeof t->name - 1u;
-    memcpy(t->name, name, n);
-    t->name[n] = 0;
-    if (strcmp(t->name, "instancebaseline") == 0)
-        s->baseline_table = (int)(t - s->tables);
-    return t;
+    uint32_t mask = (1u << log2) - 1u, probes = 0;
+    uint32_t j = zdem_hash_slot(zdem_hash_u64(e->index, s->seed), log2);
+    while (t[j].used) {
+        j = (j + 1u) & mask;
+        probes++;
+    }
+    t[j] = *e;
+    return probes;
 }
 
-static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t idx)
+static int32_t key_class(const zdem_s2_state *s, const s2_st_entry *e);
+
+/* An entry goes away: its blobs are freed, a baseline's class forgets it. */
+static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e)
 {
-    s2_st_entry *e;
-    if (idx >= t->cap) {
-        uint32_t ncap = t->cap ? t->cap : 16u, off;
-        while (ncap <= idx) {
-            if (ncap >= (1u << 20))
-                return 0; /* beyond any real table */
-            ncap *= 2u;
+    if (t->kind == S2_TK_BASELINE) {
+        int32_t c = key_class(s, e);
+        if (c >= 0 && s->classes[c].bl_entry == e->index + 1u) {
+            s->classes[c].bl_entry = 0;
+            s2_baseline_changed(s, (uint32_t)c);
         }
-        off = s2_pool_alloc(s, (size_t)ncap * sizeof(s2_st_entry));
-        if (!off)
+    }
+    if (e->key)
+        s2_pool_free(s, e->key, (size_t)e->key_len + 1u);
+    if (e->val)
+        s2_pool_free(s, e->val, (size_t)e->val_len + 1u);
+}
+
+/* Moves a table's entries into 2^log2 fresh slots, keeping those with
+ * index < keep_below; 0 on a full arena. */
+static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t keep_below)
+{
+    uint32_t off = s2_pool_alloc(s, sizeof(s2_st_entry) << log2), i, n = 0, top = 0;
+    s2_st_entry *old = slots(s, t), *neu;
+    if (!off)
+        return 0;
+    neu = (s2_st_entry *)s2_ptr(s, off);
+    memset(neu, 0, sizeof(s2_st_entry) << log2);
+    for (i = 0; old && i < (1u << t->log2); i++) {
+        if (!old[i].used)
+            continue;
+        if (old[i].index >= keep_below) {
+            drop_entry(s, t, &old[i]);
+            continue;
+        }
+        (void)entry_put(s, neu, log2, &old[i]);
+        n++;
+        if (old[i].index + 1u > top)
+            top = old[i].index + 1u;
+    }
+    if (old)
+        s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
+    t->slots = off;
+    t->log2 = (uint8_t)log2;
+    t->n = n;
+    t->max_index = top;
+    return 1;
+}
+
+/* The entry at index, created empty if absent; NULL on a full arena. */
+static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t index)
+{
+    s2_st_entry *e = (s2_st_entry *)s2_st_find(s, t, index), *sl;
+    uint32_t mask, j, probes = 0;
+    if (e)
+        return e;
+    if (!t->slots || (t->n + 1u) * 4u > (3u << t->log2)) {
+        if (!entries_rehash(s, t, t->slots ? t->log2 + 1u : 4u, 0xFFFFFFFFu))
             return 0;
-        if (t->entries) {
-            memcpy(s->base + off, s->base + t->entries, (size_t)t->n * sizeof(s2_st_entry));
-            s2_pool_free(s, t->entries, (size_t)t->cap * sizeof(s2_st_entry));
+    }
+    sl = slots(s, t);
+    mask = (1u << t->log2) - 1u;
+    for (j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2); sl[j].used;
+         j = (j + 1u) & mask)
+        probes++;
+    if (probes > S2_PROBE_LIMIT) {
+        if ((t->n + 1u) * 16u > (1u << t->log2) && t->log2 < 27u) {
+            if (!entries_rehash(s, t, t->log2 + 1u, 0xFFFFFFFFu))
+                return 0;
+            return entry_at(s, t, index);
         }
-        t->entries = off;
-        t->cap = ncap;
+        s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table indexes collide in the hash");
     }
-    e = (s2_st_entry *)(s->base + t->entries);
-    while (t->n <= idx) {
-        memset(&e[t->n], 0, sizeof(s2_st_entry));
-        t->n++;
+    e = &sl[j];
+    memset(e, 0, sizeof *e);
+    e->used = 1;
+    e->index = index;
+    t->n++;
+    if (index + 1u > t->max_index)
+        t->max_index = index + 1u;
+    return e;
+}
+
+static int cmp_index(const void *ctx, uint32_t a, uint32_t b)
+{
+    (void)ctx;
+    return a < b ? -1 : a > b;
+}
+
+zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
+                                      zdem_s2_entry_fn fn, void *user,
+                                      uint32_t *tmp, uint32_t cap,
+                                      zdem_error *err)
+{
+    const s2_table *t;
+    const s2_st_entry *e;
+    uint32_t k, n = 0;
+    if (i >= s->ntables)
+        return ZDEM_OK;
+    t = &s->tables[i];
+    if (t->n > cap)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "ordering buffer smaller than the table");
+    e = slots(s, t);
+    for (k = 0; e && k < (1u << t->log2); k++)
+        if (e[k].used)
+            tmp[n++] = e[k].index;
+    zdem_sort_u32(tmp, n, cmp_index, 0);
+    for (k = 0; k < n; k++) {
+        const s2_st_entry *x = s2_st_find(s, t, tmp[k]);
+        if (fn(user, x->index, x->key ? s->base + x->key : 0, x->key_len,
+               x->val ? s->base + x->val : 0, x->val_len))
+            return zdem_fail(err, ZDEM_ERR_ABORTED, 0, "stopped by the entry callback");
     }
-    return &e[idx];
+    return ZDEM_OK;
 }
 
 /* Replaces a blob (key or value): reuses the block when the size class
- * still fits. Returns 0 on a full arena. */
+ * still fits. Returns 0 on a full arena, 1 when set, 2 when the bytes were
+ * already there. */
 static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
                     const uint8_t *p, uint32_t n)
 {
     size_t need = (size_t)n + 1u, have = *off ? (size_t)*len + 1u : 0u;
+    if (*off && *len == n && (n == 0 || memcmp(s->base + *off, p, n) == 0))
+        return 2;
     if (*off) {
         size_t cls_have = 16u, cls_need = 16u;
         while (cls_have < have)
@@ -131,6 +357,145 @@ static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
     return 1;
 }
 
+/* ---- baselines: instancebaseline keys are class ids ------------------------ */
+
+/* Class id named by a baseline key, or -1. */
+static int32_t key_class(const zdem_s2_state *s, const s2_st_entry *e)
+{
+    const uint8_t *k = e->key ? s->base + e->key : 0;
+    uint32_t id = 0, j;
+    if (!k || !e->key_len || e->key_len > 6)
+        return -1;
+    for (j = 0; j < e->key_len; j++) {
+        if (k[j] < '0' || k[j] > '9')
+            return -1;
+        id = id * 10u + (uint32_t)(k[j] - '0');
+    }
+    return id < s->nclasses ? (int32_t)id : -1;
+}
+
+/* A baseline entry was set: its class uses it from now on. */
+static void baseline_set(zdem_s2_state *s, const s2_st_entry *e, int changed)
+{
+    int32_t c = key_class(s, e);
+    if (c < 0)
+        return;
+    if (s->classes[c].bl_entry != e->index + 1u) {
+        s->classes[c].bl_entry = e->index + 1u;
+        changed = 1;
+    }
+    if (changed)
+        s2_baseline_changed(s, (uint32_t)c);
+}
+
+void s2_st_map_baselines(zdem_s2_state *s)
+{
+    const s2_table *t;
+    const s2_st_entry *e;
+    uint32_t k;
+    if (s->baseline_table < 0)
+        return;
+    t = &s->tables[s->baseline_table];
+    e = slots(s, t);
+    for (k = 0; e && k < (1u << t->log2); k++)
+        if (e[k].used && e[k].val)
+            baseline_set(s, &e[k], 1);
+}
+
+/* Sets an entry's key and/or value; 0 on a full arena. */
+static int set_entry(zdem_s2_state *s, s2_table *t, uint32_t index,
+                     const uint8_t *key, uint32_t key_len, int has_key,
+                     const uint8_t *val, uint32_t val_len, int has_val)
+{
+    s2_st_entry *e = entry_at(s, t, index);
+    int rk = 2, rv = 2;
+    if (!e)
+        return 0;
+    if (has_key && !(rk = set_blob(s, &e->key, &e->key_len, key, key_len)))
+        return 0;
+    if (has_val && !(rv = set_blob(s, &e->val, &e->val_len, val, val_len)))
+        return 0;
+    if (t->kind == S2_TK_BASELINE && e->val && (rk == 1 || rv == 1))
+        baseline_set(s, e, rv == 1);
+    return 1;
+}
+
+void s2_st_clear_all(zdem_s2_state *s)
+{
+    uint32_t i;
+    for (i = 0; i < s->ntables; i++) {
+        s2_table *t = &s->tables[i];
+        s2_st_entry *e = slots(s, t);
+        uint32_t k;
+        for (k = 0; e && k < (1u << t->log2); k++)
+            if (e[k].used)
+                drop_entry(s, t, &e[k]);
+        if (t->slots)
+            s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
+        s2_pool_free(s, t->name, (size_t)t->name_len + 1u);
+    }
+    s->ntables = 0;
+    if (s->tab_hash)
+        memset(tab_hash(s), 0xFF, (size_t)4u << s->tab_hash_log2);
+    s->baseline_table = s->userinfo_table = s->combatlog_table = -1;
+}
+
+/* ---- bit-packed entries ---------------------------------------------------- */
+
+typedef struct entry_buf {
+    uint8_t *valbuf; /* unaligned values and their decompression */
+    size_t valcap;
+} entry_buf;
+
+/* Reads one length-prefixed value (maybe Snappy) at br; *val NULL when it
+ * was skipped over a limit (reported). */
+static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br,
+                              const uint8_t *data, const entry_buf *eb,
+                              const uint8_t **val, size_t *val_len, zdem_error *err)
+{
+    int compressed = 0;
+    uint32_t n;
+    if (t->flags & 1)
+        compressed = (int)zdem_bits_read(br, 1);
+    n = t->varint_bitcounts ? zdem_bits_read_ubitvar(br) : zdem_bits_read(br, 17);
+    if (n > zdem_bits_left(br) / 8u)
+        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                              "string-table value runs past the data");
+    *val = 0;
+    *val_len = n;
+    if ((br->pos & 7u) == 0) {
+        *val = data + br->pos / 8u;
+        br->pos += (size_t)n * 8u;
+    } else if (eb->valbuf && n <= eb->valcap) {
+        zdem_bits_read_bytes(br, eb->valbuf, n);
+        *val = eb->valbuf;
+    } else {
+        zdem_bits_skip(br, (size_t)n * 8u);
+        s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT, "string-table value larger than tmp_size/2: not kept");
+        return ZDEM_OK;
+    }
+    if (compressed) {
+        size_t ulen = 0, out = 0, room;
+        uint8_t *dst = (*val == eb->valbuf) ? eb->valbuf + n : eb->valbuf;
+        zdem_error e2;
+        zdem_error_clear(&e2);
+        room = eb->valbuf ? eb->valcap - (size_t)(dst - eb->valbuf) : 0;
+        if (zdem_snappy_uncompressed_length(*val, n, &ulen, &e2) != ZDEM_OK)
+            return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br->pos, "bad Snappy string-table value");
+        if (ulen > room) {
+            *val = 0;
+            s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
+                        "string-table value decompresses past tmp_size/2: not kept");
+            return ZDEM_OK;
+        }
+        if (zdem_snappy_decompress(*val, n, dst, room, &out, &e2) != ZDEM_OK)
+            return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br->pos, "bad Snappy string-table value");
+        *val = dst;
+        *val_len = out;
+    }
+    return ZDEM_OK;
+}
+
 static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                                  const uint8_t *data, size_t size,
                                  uint32_t count, zdem_error *err)
@@ -141,17 +506,17 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
     uint8_t hist_len[HIST];
     uint32_t hist_start = 0, hist_n = 0, i;
     uint8_t key[KEY_MAX];
-    uint8_t *valbuf = s->tmp ? s->tmp + s->tmp_size / 2u : 0;
-    size_t valcap = s->tmp_size - s->tmp_size / 2u;
-    int is_baseline = s->baseline_table >= 0 && t == &s->tables[s->baseline_table];
+    entry_buf eb;
+    zdem_status st;
 
+    eb.valbuf = s->tmp ? s->tmp + s->tmp_size / 2u : 0;
+    eb.valcap = s->tmp_size - s->tmp_size / 2u;
     zdem_bits_init(&br, data, size);
     for (i = 0; i < count; i++) {
         uint32_t key_len = 0;
         int has_key, has_val;
         const uint8_t *val = 0;
         size_t val_len = 0;
-        s2_st_entry *e;
         uint8_t vtmp[256];
 
         if (zdem_bits_read(&br, 1))
@@ -193,7 +558,7 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
             if (t->user_data_fixed) {
                 uint32_t bits = (uint32_t)t->user_data_size_bits;
                 uint32_t nbytes = (bits + 7u) / 8u, b;
-                if (bits > 8u * sizeof vtmp)
+                if (t->user_data_size_bits < 0 || bits > 8u * sizeof vtmp)
                     return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos,
                                           "fixed string-table user data too large");
                 for (b = 0; b < nbytes; b++) {
@@ -202,66 +567,68 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                 }
                 val = vtmp;
                 val_len = nbytes;
-            } else {
-                int compressed = 0;
-                uint32_t n;
-                if (t->flags & 1)
-                    compressed = (int)zdem_bits_read(&br, 1);
-                n = t->varint_bitcounts ? zdem_bits_read_ubitvar(&br)
-                                        : zdem_bits_read(&br, 17);
-                if (n > zdem_bits_left(&br) / 8u)
-                    return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br.pos,
-                                          "string-table value runs past the data");
-                if ((br.pos & 7u) == 0) {
-                    val = data + br.pos / 8u;
-                    br.pos += (size_t)n * 8u;
-                } else {
-                    if (!valbuf || n > valcap)
-                        return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos,
-                                              "string-table value larger than tmp_size/2");
-                    zdem_bits_read_bytes(&br, valbuf, n);
-                    val = valbuf;
-                }
-                val_len = n;
-                if (compressed) {
-                    size_t ulen = 0, out = 0;
-                    uint8_t *dst;
-                    zdem_error e2;
-                    zdem_error_clear(&e2);
-                    if (!valbuf)
-                        return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos, "no tmp buffer");
-                    if (zdem_snappy_uncompressed_length(val, val_len, &ulen, &e2) != ZDEM_OK)
-                        return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br.pos, "bad Snappy string-table value");
-                    /* decompress behind the raw copy when both are in valbuf */
-                    dst = (val == valbuf) ? valbuf + n : valbuf;
-                    if (ulen > valcap - (size_t)(dst - valbuf))
-                        return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos,
-                                              "string-table value larger than tmp_size/2");
-                    if (zdem_snappy_decompress(val, val_len, dst, valcap - (size_t)(dst - valbuf),
-                                               &out, &e2) != ZDEM_OK)
-                        return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br.pos, "bad Snappy string-table value");
-                    val = dst;
-                    val_len = out;
-                }
+            } else if ((st = read_value(s, t, &br, data, &eb, &val, &val_len, err)) != ZDEM_OK) {
+                return st;
+            } else if (!val) {
+                has_val = 0; /* over a limit: reported, not kept */
             }
         }
         if (br.overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br.pos,
                                   "string-table entries run past the data");
-        if (index < 0 || index >= (1 << 20))
+        if (index < 0 || index > 0x7FFFFFFF)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos,
                                   "string-table index out of range");
-        e = entry_at(s, t, (uint32_t)index);
-        if (!e)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-        if (has_key && !set_blob(s, &e->key, &e->key_len, key, key_len))
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-        if (has_val && !set_blob(s, &e->val, &e->val_len, val, (uint32_t)val_len))
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
+        if (!set_entry(s, t, (uint32_t)index, key, key_len, has_key, val,
+                       (uint32_t)val_len, has_val))
+            return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos, "arena too small for string tables");
     }
-    if (is_baseline)
-        s2_baseline_changed(s);
     return ZDEM_OK;
+}
+
+/* Entry data of a create or update; compressed data is inflated into the
+ * first half of tmp. Error offsets are made relative to msg. */
+static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
+                              zdem_view sd, int compressed, uint32_t count,
+                              zdem_error *err)
+{
+    const uint8_t *data = sd.ptr;
+    size_t len = sd.len, half = s->tmp_size / 2u, ulen = 0, out = 0;
+    uint64_t base = (uint64_t)(sd.ptr - msg);
+    zdem_error e;
+    zdem_status st;
+    zdem_error_clear(&e);
+    if (compressed) {
+        int lzss = zdem_lzss_has_magic(data, len);
+        st = lzss ? zdem_lzss_uncompressed_length(data, len, &ulen, &e)
+                  : zdem_snappy_uncompressed_length(data, len, &ulen, &e);
+        if (st != ZDEM_OK)
+            goto fail;
+        if (!s->tmp || ulen > half) {
+            s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
+                        "string-table data decompresses past tmp_size/2: skipped");
+            return ZDEM_OK;
+        }
+        st = lzss ? zdem_lzss_decompress(data, len, s->tmp, half, &out, &e)
+                  : zdem_snappy_decompress(data, len, s->tmp, half, &out, &e);
+        if (st != ZDEM_OK)
+            goto fail;
+        data = s->tmp;
+        len = out;
+    }
+    st = parse_entries(s, t, data, len, count, &e);
+    if (st == ZDEM_OK)
+        return ZDEM_OK;
+    /* inside inflated data there is no message position: name the blob */
+    if (compressed) {
+        e.offset = 0;
+        e.offset_is_bits = 0;
+    }
+fail:
+    zdem_error_rebase(&e, base);
+    if (err && err->code == ZDEM_OK)
+        *err = e;
+    return st;
 }
 
 zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
@@ -269,51 +636,26 @@ zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
 {
     zdem_pb_CSVCMsg_CreateStringTable m;
     zdem_status st;
-    const uint8_t *data;
-    uint32_t data_len, num;
     int k;
     s2_table *t;
     if ((st = zdem_pb_CSVCMsg_CreateStringTable_decode(msg, n, &m, NULL, NULL, err)) != ZDEM_OK)
         return st;
     if (!m.has_name)
         return ZDEM_OK;
-    /* A table id is its creation order, so a re-created name gets a new
-     * slot only if it is really new. */
+    /* A table id is its creation order; a name created again without a
+     * ClearAllStringTables in between keeps its table. */
     k = find_table(s, m.name.ptr, m.name.len);
     t = k >= 0 ? &s->tables[k] : new_table(s, m.name.ptr, m.name.len);
     if (!t)
-        return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "more than 64 string tables");
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
     t->user_data_fixed = m.user_data_fixed_size != 0;
     t->user_data_size_bits = m.user_data_size_bits;
     t->flags = m.flags;
     t->varint_bitcounts = m.using_varint_bitcounts != 0;
-    num = (uint32_t)m.num_entries;
-    data = m.string_data.ptr;
-    data_len = m.string_data.len;
-    if (!m.has_string_data || !num)
+    if (!m.has_string_data || m.num_entries <= 0)
         return ZDEM_OK;
-    if (m.data_compressed) {
-        size_t ulen = 0, out = 0;
-        size_t half = s->tmp_size / 2u;
-        if (data_len >= 4 && memcmp(data, "LZSS", 4) == 0) {
-            s->stats.bad_string_updates++;
-            return zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0, "LZSS string tables are not supported");
-        }
-        if ((st = zdem_snappy_uncompressed_length(data, data_len, &ulen, err)) != ZDEM_OK)
-            return st;
-        if (!s->tmp || ulen > half)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "string-table data larger than tmp_size/2");
-        if ((st = zdem_snappy_decompress(data, data_len, s->tmp, half, &out, err)) != ZDEM_OK)
-            return st;
-        data = s->tmp;
-        data_len = (uint32_t)out;
-    }
-    st = parse_entries(s, t, data, data_len, num, err);
-    if (st != ZDEM_OK && st != ZDEM_ERR_NO_SPACE) {
-        s->stats.bad_string_updates++;
-        return ZDEM_OK; /* reported in stats; the table keeps what it got */
-    }
-    return st;
+    return table_data(s, t, msg, m.string_data, m.data_compressed != 0,
+                      (uint32_t)m.num_entries, err);
 }
 
 zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n,
@@ -325,10 +667,10 @@ zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n,
         return st;
     if (!m.has_table_id || m.table_id < 0 || (uint32_t)m.table_id >= s->ntables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "update of an unknown string table");
-    if (!m.has_string_data || !m.num_changed_entries)
+    if (!m.has_string_data || m.num_changed_entries <= 0)
         return ZDEM_OK;
-    return parse_entries(s, &s->tables[m.table_id], m.string_data.ptr, m.string_data.len,
-                         (uint32_t)m.num_changed_entries, err);
+    return table_data(s, &s->tables[m.table_id], msg, m.string_data, 0,
+                      (uint32_t)m.num_changed_entries, err);
 }
 
 /* ---- CDemoStringTables: tables by name, items in index order ------------- */
@@ -338,21 +680,20 @@ typedef struct dt_ctx {
     zdem_error *err;
     s2_table *t;
     uint32_t idx; /* next item's index */
+    int full;     /* arena full: the rest of the table is dropped */
 } dt_ctx;
 
 static zdem_status dt_item(void *user, const zdem_pb_CDemoStringTables_items_t *m,
                            zdem_view raw)
 {
     dt_ctx *c = (dt_ctx *)user;
-    zdem_s2_state *s = c->s;
-    s2_st_entry *e = entry_at(s, c->t, c->idx++);
+    uint32_t idx = c->idx++;
     (void)raw;
-    if (!e)
-        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-    if (m->has_str && !set_blob(s, &e->key, &e->key_len, m->str.ptr, m->str.len))
-        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
-    if (m->has_data && !set_blob(s, &e->val, &e->val_len, m->data.ptr, m->data.len))
-        return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for string tables");
+    if (c->full)
+        return ZDEM_OK;
+    if (!set_entry(c->s, c->t, idx, m->str.ptr, m->str.len, m->has_str, m->data.ptr,
+                   m->data.len, m->has_data))
+        c->full = 1;
     return ZDEM_OK;
 }
 
@@ -367,36 +708,34 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
     zdem_pb_CDemoStringTables_table_t tt;
     dt_ctx d;
     zdem_status st;
+    zdem_error e;
     s2_table *t;
     int ti;
     if (!m->has_table_name)
         return ZDEM_OK;
+    s->cur_base = (uint64_t)(raw.ptr - c->msg);
     ti = find_table(s, m->table_name.ptr, m->table_name.len);
     t = ti >= 0 ? &s->tables[ti] : new_table(s, m->table_name.ptr, m->table_name.len);
-    if (!t)
+    if (!t) {
+        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
         return ZDEM_OK;
+    }
     d.s = s;
     d.err = c->err;
     d.t = t;
     d.idx = 0;
-    st = zdem_pb_CDemoStringTables_table_t_decode(raw.ptr, raw.len, &tt, &items, &d, c->err);
-    if (st != ZDEM_OK)
-        return st;
-    /* the dump is the whole table: entries past it are gone */
-    if (d.idx < t->n) {
-        s2_st_entry *en = (s2_st_entry *)(s->base + t->entries);
-        uint32_t q;
-        for (q = d.idx; q < t->n; q++) {
-            if (en[q].key)
-                s2_pool_free(s, en[q].key, (size_t)en[q].key_len + 1u);
-            if (en[q].val)
-                s2_pool_free(s, en[q].val, (size_t)en[q].val_len + 1u);
-            memset(&en[q], 0, sizeof en[q]);
-        }
-        t->n = d.idx;
+    d.full = 0;
+    zdem_error_clear(&e);
+    st = zdem_pb_CDemoStringTables_table_t_decode(raw.ptr, raw.len, &tt, &items, &d, &e);
+    if (d.full)
+        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
+    if (st != ZDEM_OK) {
+        s2_warn(s, ZDEM_S2_W_BAD_STRING_TABLES, &e);
+        return ZDEM_OK;
     }
-    if (s->baseline_table >= 0 && t == &s->tables[s->baseline_table])
-        s2_baseline_changed(s);
+    /* the dump is the whole table: entries past it are gone */
+    if (t->n > d.idx && !entries_rehash(s, t, t->log2, d.idx))
+        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
     return ZDEM_OK;
 }
 
@@ -409,5 +748,6 @@ zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
     s2_pbctx c;
     c.s = s;
     c.err = err;
+    c.msg = msg;
     return zdem_pb_CDemoStringTables_decode(msg, n, &m, &s2_st_demo_tables_cb, &c, err);
 }

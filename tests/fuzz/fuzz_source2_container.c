@@ -8,8 +8,8 @@
 #include "source2_parse.h"
 #include "source2_push.h"
 
-static uint8_t scratch[1 << 22];
-static uint8_t gather[1 << 20];
+static uint8_t scratch[32u << 20]; /* zdem dump: 2 x --max-frame 16 */
+static uint8_t gather[1 << 16];
 
 static zdem_status on_inner(void *u, zdem_s2_game g, const zdem_s2_outer *m,
                             const zdem_s2_inner *in)
@@ -48,9 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     zdem_s2_header hdr;
     zdem_error err;
     const uint8_t *p;
-    size_t n, need = 0, pos = 0, piece;
+    size_t n, pos = 0, piece;
     zdem_s2_parser ps;
-    zdem_s2_push s;
     zdem_status st = ZDEM_OK;
 
     memset(&dh, 0, sizeof dh);
@@ -64,8 +63,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cbs.ordered = size & 1;
 
     zdem_error_clear(&err);
-    zdem_s2_scratch_needed(data, size, &need, &err);
-    zdem_error_clear(&err);
     zdem_s2_parse(data, size, &cbs, NULL, scratch, sizeof scratch, &err);
     zdem_error_clear(&err);
     if (zdem_s2_read_header(data, size, &hdr, &err) == ZDEM_OK)
@@ -73,14 +70,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     piece = size ? 1 + data[size - 1] % 61 : 1;
     zdem_error_clear(&err);
-    zdem_s2_parser_init(&ps, &cbs, NULL, scratch, sizeof scratch);
-    zdem_s2_push_init(&s, &ps, gather, sizeof gather);
+    zdem_s2_parser_init(&ps, &cbs, NULL, scratch, sizeof scratch, gather, sizeof gather);
     while (pos < size && st == ZDEM_OK) {
         size_t k = size - pos < piece ? size - pos : piece;
-        st = zdem_s2_push_feed(&s, data + pos, k, &err);
+        st = zdem_s2_parser_feed(&ps, data + pos, k, &err);
         pos += k;
     }
     if (st == ZDEM_OK)
-        zdem_s2_push_end(&s, &err);
+        zdem_s2_parser_end(&ps, &err);
     return 0;
 }

@@ -1,14 +1,16 @@
 /* libFuzzer target: the input is a Source 2 demo; the whole state layer
  * runs over it (string tables, serializers, field paths, entity deltas,
- * game events). Seed with corpus/source2/<file>.dem: mutations then reach the
- * entity decoder with real serializers. State and scratch are allocated
- * once, sized for the corpus (the library itself never allocates). */
+ * game events, players, properties), configured as the zdem CLI runs it
+ * (same arena and frame buffer). An odd-sized input goes through the push
+ * API in pieces whose sizes come from the input, an even-sized one as a
+ * whole file. The arena is allocated once (the library never allocates). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "source2_state.h"
 
-#define ARENA_SIZE (64u << 20)
-#define SCRATCH_SIZE (8u << 20)
+#define ARENA_SIZE ((size_t)256 << 20) /* zdem --memory default */
+#define FRAME_SIZE ((size_t)16 << 20)  /* zdem --max-frame default */
 
 static volatile uint32_t sink;
 
@@ -23,27 +25,68 @@ static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *e
     return ZDEM_OK;
 }
 
+static int on_prop(void *user, const char *name, size_t len, const zdem_s2_value *v)
+{
+    size_t i;
+    uint32_t sum = 0;
+    (void)user;
+    for (i = 0; i < len; i++)
+        sum += (uint8_t)name[i];
+    if (v->kind == ZDEM_S2_V_STRING && v->len)
+        sum += v->s[v->len - 1];
+    sink = sum;
+    return 0;
+}
+
+static int on_player(void *user, const uint8_t *name, uint32_t len)
+{
+    (void)user;
+    if (len)
+        sink = name[len - 1];
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static uint8_t *arena, *scratch;
+    static uint8_t *arena;
+    static uint64_t props[4096];
+    static uint32_t order[4096];
     zdem_s2_config cfg;
     zdem_s2_state *s;
     zdem_error err;
-    size_t need = 0;
+    uint32_t i, shown = 0;
     if (!arena)
         arena = malloc(ARENA_SIZE);
-    if (!scratch)
-        scratch = malloc(SCRATCH_SIZE);
-    if (!arena || !scratch)
+    if (!arena)
         return 0;
     zdem_error_clear(&err);
-    if (zdem_s2_scratch_needed(data, size, &need, &err) != ZDEM_OK || need > SCRATCH_SIZE)
-        return 0;
     zdem_s2_config_default(&cfg);
-    cfg.tmp_size = 1u << 20;
+    cfg.frame_buffer = FRAME_SIZE;
+    cfg.gather_buffer = (size & 1) ? (1u << 20) : 0;
     cfg.on_event = on_event;
     if (zdem_s2_state_init(&s, arena, ARENA_SIZE, &cfg, &err) != ZDEM_OK)
         return 0;
-    (void)zdem_s2_state_run(s, data, size, scratch, SCRATCH_SIZE, -1, &err);
+    if (size & 1) {
+        size_t pos = 0, piece = size ? 1 + data[size - 1] % 251u : 1;
+        zdem_status st = ZDEM_OK;
+        while (pos < size && st == ZDEM_OK) {
+            size_t k = size - pos < piece ? size - pos : piece;
+            st = zdem_s2_state_feed(s, data + pos, k, &err);
+            pos += k;
+        }
+        if (st == ZDEM_OK)
+            (void)zdem_s2_state_end(s, &err);
+    } else {
+        (void)zdem_s2_state_run(s, data, size, -1, &err);
+    }
+    (void)zdem_s2_players(s, on_player, NULL, order, 4096);
+    for (i = 0; i < zdem_s2_entity_limit(s) && shown < 8; i++) {
+        zdem_error e2;
+        if (!zdem_s2_entity_get(s, (int32_t)i, &(zdem_s2_entity){0}))
+            continue;
+        zdem_error_clear(&e2);
+        (void)zdem_s2_entity_props(s, (int32_t)i, on_prop, NULL, props, 4096, &e2);
+        shown++;
+    }
     return 0;
 }

@@ -129,23 +129,21 @@ int main(void)
     {
         zdem_s2_parse_cbs cbs;
         zdem_s2_parser p;
-        zdem_s2_push ps;
         memset(&cbs, 0, sizeof cbs);
         cbs.on_inner = on_inner;
-        zdem_s2_parser_init(&p, &cbs, NULL, mem, cap / 2);
-        zdem_s2_push_init(&ps, &p, (uint8_t *)mem + cap / 2, cap / 2);
-        zdem_s2_push_feed(&ps, probe_data, probe_size, &err);
-        zdem_s2_push_end(&ps, &err);
-        report("source2_push", sizeof(zdem_s2_parser) + sizeof(zdem_s2_push), 0);
+        zdem_s2_parser_init(&p, &cbs, NULL, mem, cap / 2, (uint8_t *)mem + cap / 2, cap / 2);
+        zdem_s2_parser_feed(&p, probe_data, probe_size, &err);
+        zdem_s2_parser_end(&p, &err);
+        report("source2_push", sizeof(zdem_s2_parser), 0);
     }
 #elif defined(PROBE_SOURCE2_STATE)
     {
         zdem_s2_config cfg;
         zdem_s2_state *s;
-        static uint8_t scratch[4096];
         zdem_s2_config_default(&cfg);
+        cfg.gather_buffer = 0;
         if (zdem_s2_state_init(&s, mem, cap, &cfg, &err) == ZDEM_OK)
-            zdem_s2_state_run(s, probe_data, probe_size, scratch, sizeof scratch, -1, &err);
+            zdem_s2_state_run(s, probe_data, probe_size, -1, &err);
         report("source2_state", zdem_s2_state_fixed_size(&cfg), cfg.tmp_size);
     }
 #else

@@ -86,9 +86,9 @@ for p in core quake3 quake3_push teeworlds source2 source2_push source2_state; d
         quake3) name="Quake III (\`zdem_q3_parse_file\`)"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
         quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
         teeworlds) name="Teeworlds (\`tw_reader_next\`, snapshots applied)"; st="$(kib "$state") (\`sizeof(tw_reader)\`)"; sk=$STACK_TW ;;
-        source2) name="Source 2 container + messages (\`zdem_s2_parse\`)"; st="$(kib "$state") + scratch (\`zdem_s2_scratch_needed\`, per file)"; sk= ;;
-        source2_push) name="Source 2 push (\`zdem_s2_push_feed\`)"; st="$(kib "$state") + frame buffer + scratch (per file)"; sk= ;;
-        source2_state) name="Source 2 entities (\`zdem_s2_state_run\`)"; st="$(kib "$state") fixed (of which $(kib "$buffer") string-table buffer) + arena peak (per file)"; sk= ;;
+        source2) name="Source 2 container + messages (\`zdem_s2_parse\`)"; st="$(kib "$state") + 2 x frame buffer (the largest decompressed payload to read)"; sk= ;;
+        source2_push) name="Source 2 push (\`zdem_s2_parser_feed\`)"; st="$(kib "$state") + gather buffer + 2 x frame buffer"; sk= ;;
+        source2_state) name="Source 2 entities (\`zdem_s2_state_run\`)"; st="$(kib "$state") fixed (of which $(kib "$buffer") string-table buffer; frame buffers as configured) + arena peak (per file)"; sk= ;;
     esac
     [ -n "$state" ] || st="(run under QEMU to fill in)"
     [ "$p" = core ] && st="-"
