@@ -169,9 +169,66 @@ static void check_sizes(void)
     CHECK_EQ_INT(chunks, 0);
 }
 
+/* A v5 demo without a map: tick 100, a snapshot chunk with the given
+ * ints, tick 150, an empty message chunk; header length `length`. */
+static size_t build_demo(uint8_t *f, size_t cap, int32_t length, const int32_t *ints, size_t nints)
+{
+    uint8_t packed[64], huff[64];
+    size_t n, plen, hlen;
+    memset(f, 0, cap);
+    memcpy(f, "TWDEMO\0\5", 8);
+    f[8 + 144] = (uint8_t)(length >> 24); f[8 + 145] = (uint8_t)(length >> 16);
+    f[8 + 146] = (uint8_t)(length >> 8); f[8 + 147] = (uint8_t)length;
+    n = TW_HEADER_SIZE + TW_MARKERS_SIZE;
+    f[n++] = 0x80; f[n++] = 0; f[n++] = 0; f[n++] = 0; f[n++] = 100;
+    CHECK_EQ_INT(tw_ints_pack(ints, nints, packed, sizeof packed, &plen), ZDEM_OK);
+    CHECK_EQ_INT(tw_huff_encode(packed, plen, huff, sizeof huff, &hlen), ZDEM_OK);
+    f[n++] = (uint8_t)(0x20 | hlen);
+    memcpy(f + n, huff, hlen);
+    n += hlen;
+    f[n++] = 0x80; f[n++] = 0; f[n++] = 0; f[n++] = 0; f[n++] = 150;
+    f[n++] = 0x40; /* empty message chunk */
+    return n;
+}
+
+/* A snapshot over the item bound is dropped with a warning and the stream
+ * goes on (the game drops it too); a stream short of the header's length
+ * is truncated at its end. */
+static void check_limit_and_length(void)
+{
+    uint8_t f[TW_HEADER_SIZE + TW_MARKERS_SIZE + 64];
+    const int32_t over[2] = {0, TW_SNAP_MAX_ITEMS + 1}, empty[2] = {0, 0};
+    tw_event ev;
+    zdem_error err;
+    size_t n = build_demo(f, sizeof f, 1, over, 2);
+    zdem_error_clear(&err);
+    CHECK_EQ_INT(tw_reader_open(&rd, f, n, &err), ZDEM_OK);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_TICK);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_SNAPSHOT);
+    CHECK(ev.warning != NULL && ev.snap == NULL);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.tick, 150);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_MESSAGE);
+    CHECK(ev.warning == NULL);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 0); /* 50 ticks: 1 s, as the header says */
+    CHECK_EQ_INT(err.code, ZDEM_OK);
+
+    n = build_demo(f, sizeof f, 2, empty, 2); /* header: 2 s, ticks: 1 s */
+    CHECK_EQ_INT(tw_reader_open(&rd, f, n, &err), ZDEM_OK);
+    while (tw_reader_next(&rd, &ev, &err) == 1)
+        CHECK(ev.warning == NULL);
+    CHECK_EQ_INT(err.code, ZDEM_ERR_TRUNCATED);
+    CHECK_EQ_INT(err.offset, n);
+    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 0); /* reported once */
+}
+
 int main(void)
 {
     check_sizes();
+    check_limit_and_length();
     check_truncations("ddnet_webviewer-big-chungus-daydream.demo");
     check_mutations("ddnet_webviewer-big-chungus-daydream.demo", 1500);
     check_mutations("ddnet_demo-edit-test2-pepeg-v5.demo", 300);

@@ -28,8 +28,30 @@ typedef struct q3cli {
     /* players: first non-empty name seen per client */
     char *players[ZDEM_Q3_MAX_CLIENTS];
     int players_dirty;
-    uint32_t warnings;
+    /* warnings by kind (the parser's static message): counted for info,
+     * one line each in dump */
+    struct { const char *kind; unsigned long count; } warn[24];
+    int nwarn;
+    /* the first fatal problem: file offset and text */
+    int failed;
+    unsigned long long fail_offset;
+    char fail_msg[512];
 } q3cli;
+
+static void add_warning(q3cli *c, const char *kind, unsigned long n)
+{
+    int i;
+    for (i = 0; i < c->nwarn; i++)
+        if (strcmp(c->warn[i].kind, kind) == 0) {
+            c->warn[i].count += n;
+            return;
+        }
+    if (c->nwarn < (int)(sizeof c->warn / sizeof c->warn[0])) {
+        c->warn[c->nwarn].kind = kind;
+        c->warn[c->nwarn].count = n;
+        c->nwarn++;
+    }
+}
 
 static void update_players(q3cli *c, const zdem_q3_parser *p)
 {
@@ -185,15 +207,26 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
 {
     q3cli *c = user;
     (void)p;
-    c->warnings++;
-    if (strcmp(c->a->command, "dump") == 0)
-        fprintf(stderr, "zdem: %s: message %lu: bit %llu: warning: %s\n", c->f->path,
-                (unsigned long)c->frame->index, (unsigned long long)w->offset, w->msg);
+    add_warning(c, w->msg, 1);
+    /* In the dump's own stream (stdout): stderr carries only the one
+     * error line of a damaged file. */
+    if (strcmp(c->a->command, "dump") == 0) {
+        unsigned long long off = c->frame->offset + 8 + w->offset / 8;
+        if (c->a->json) {
+            printf("{\"type\":\"warning\",\"index\":%lu,\"offset\":%llu,\"bit\":%llu,"
+                   "\"message\":",
+                   (unsigned long)c->frame->index, off, (unsigned long long)w->offset);
+            zdem_json_cstr(stdout, w->msg);
+            printf("}\n");
+        } else {
+            printf("warning    message %lu  offset %llu  bit %llu  %s\n",
+                   (unsigned long)c->frame->index, off, (unsigned long long)w->offset, w->msg);
+        }
+    }
     return 0;
 }
 
-static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r, const zdem_error *err,
-                       zdem_status st)
+static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
 {
     int i, first;
     if (!c->a->json) {
@@ -218,8 +251,10 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r, const zd
         for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
             if (c->players[i])
                 printf("  %2d  %s\n", i, c->players[i]);
-        if (st != ZDEM_OK)
-            printf("error           %s\n", err->msg);
+        for (i = 0; i < c->nwarn; i++)
+            printf("warning         %s: %lu\n", c->warn[i].kind, c->warn[i].count);
+        if (c->failed)
+            printf("error           offset %llu: %s\n", c->fail_offset, c->fail_msg);
         return;
     }
     printf("{\"format\":\"quake3\",\"protocol\":%d,\"messages\":%lu,\"first_sequence\":%ld,"
@@ -255,14 +290,30 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r, const zd
         zdem_json_cstr(stdout, c->players[i]);
         first = 0;
     }
-    printf("}");
-    if (st != ZDEM_OK) {
-        printf(",\"error\":");
-        zdem_json_cstr(stdout, err->msg);
+    printf("},\"warnings\":{");
+    for (i = 0; i < c->nwarn; i++) {
+        printf("%s", i ? "," : "");
+        zdem_json_cstr(stdout, c->warn[i].kind);
+        printf(":%lu", c->warn[i].count);
+    }
+    printf("},\"error\":");
+    if (c->failed) {
+        printf("{\"offset\":%llu,\"message\":", c->fail_offset);
+        zdem_json_cstr(stdout, c->fail_msg);
+        printf("}");
     } else {
-        printf(",\"error\":null");
+        printf("null");
     }
     printf("}\n");
+}
+
+static void set_failure(q3cli *c, unsigned long long offset, const char *msg)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    c->fail_offset = offset;
+    snprintf(c->fail_msg, sizeof c->fail_msg, "%s", msg);
 }
 
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
@@ -274,12 +325,10 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error err;
     zdem_status st = ZDEM_OK;
     void *mem;
-    int hint, got, i, rc = ZDEM_EXIT_OK;
-    uint64_t fail_offset = 0;
+    int hint, got, i, rc = ZDEM_EXIT_OK, info = strcmp(a->command, "info") == 0;
     char msg[512];
 
-    if (strcmp(a->command, "info") != 0 && strcmp(a->command, "events") != 0 &&
-        strcmp(a->command, "dump") != 0)
+    if (!info && strcmp(a->command, "events") != 0 && strcmp(a->command, "dump") != 0)
         return zdem_cli_unsupported(a, "quake3");
     memset(&c, 0, sizeof c);
     c.a = a;
@@ -292,6 +341,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     cb.event = on_event;
     cb.warning = on_warning;
     zdem_error_clear(&err);
+    zdem_q3_reader_init(&r, f->data, f->size);
 
     hint = zdem_q3_protocol_from_path(f->path);
     mem = malloc(zdem_q3_parser_size());
@@ -306,17 +356,13 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         zdem_error_clear(&err);
         c.p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, &c, &err);
     }
-    if (!c.p) {
-        rc = zdem_cli_fail(f, &err);
-        free(mem);
-        return rc;
-    }
-    zdem_q3_reader_init(&r, f->data, f->size);
-    for (;;) {
+    if (!c.p)
+        set_failure(&c, err.offset, err.msg ? err.msg : "cannot start the parser");
+    while (c.p) {
         st = zdem_q3_reader_next(&r, &fr, &got, &err);
         if (st != ZDEM_OK) {
-            fail_offset = err.offset;
             snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)r.index, err.msg);
+            set_failure(&c, err.offset, msg);
             break;
         }
         if (!got)
@@ -336,18 +382,24 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         }
         st = zdem_q3_parse_message(c.p, &fr, &err);
         if (st != ZDEM_OK) {
-            fail_offset = fr.offset + 8 + err.offset / 8;
             snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
                      (unsigned long)fr.index, (long)fr.sequence,
                      (unsigned long long)err.offset, err.msg);
+            /* bit offset inside the payload -> the file byte holding it */
+            set_failure(&c, fr.offset + 8 + err.offset / 8, msg);
             break;
         }
     }
-    if (strcmp(a->command, "info") == 0)
-        print_info(&c, zdem_q3_protocol(c.p), &r, &err, st);
-    if (st != ZDEM_OK)
-        rc = zdem_cli_failf(f, fail_offset, msg);
-    else if (r.trailing && strcmp(a->command, "info") != 0)
+    if (c.p && r.trailing)
+        add_warning(&c, "bytes after the end marker (ignored)", 1);
+    if (c.p && zdem_q3_time_only_snapshot_count(c.p))
+        add_warning(&c, "snapshots read to their header only (mod netfields unknown)",
+                    (unsigned long)zdem_q3_time_only_snapshot_count(c.p));
+    if (info)
+        print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
+    if (c.failed)
+        rc = zdem_cli_failf(f, c.fail_offset, c.fail_msg);
+    else if (r.trailing && !info)
         fprintf(stderr, "zdem: %s: offset %lu: %lu bytes after the end marker (ignored)\n",
                 f->path, (unsigned long)(r.size - r.trailing), (unsigned long)r.trailing);
     for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++)

@@ -18,6 +18,59 @@ typedef struct player {
 
 static player players[MAX_CLIENTS];
 
+/* Warnings by kind (static text) and the first fatal problem, shared by
+ * every command: info prints them, the others print the error line. */
+static struct { const char *kind; unsigned long count; } warns[16];
+static int nwarns;
+static int failed;
+static zdem_error fail_err;
+
+static void add_warning(const char *kind, unsigned long n)
+{
+    int i;
+    for (i = 0; i < nwarns; i++)
+        if (strcmp(warns[i].kind, kind) == 0) {
+            warns[i].count += n;
+            return;
+        }
+    if (nwarns < (int)(sizeof warns / sizeof warns[0])) {
+        warns[nwarns].kind = kind;
+        warns[nwarns].count = n;
+        nwarns++;
+    }
+}
+
+static void set_failure(const zdem_error *err)
+{
+    if (!failed) {
+        failed = 1;
+        fail_err = *err;
+    }
+}
+
+/* Per-chunk warnings: the reader's own, unknown chunk kinds and messages. */
+static void chunk_warnings(const tw_event *ev)
+{
+    if (ev->warning)
+        add_warning(ev->warning, 1);
+    if (ev->chunk.kind == TW_CHUNK_UNKNOWN)
+        add_warning("chunks of unknown type (skipped)", 1);
+    else if (ev->chunk.kind == TW_CHUNK_MESSAGE && ev->num_ints && !ev->desc)
+        add_warning("messages not in the schema (kept raw)", 1);
+}
+
+/* Map checks once the whole map is there. */
+static void map_warnings(const tw_demo_info *in, int *crc_ok, int *sha_ok)
+{
+    *crc_ok = tw_demo_map_crc_ok(in);
+    *sha_ok = tw_demo_map_sha256_ok(in);
+    /* A mismatch is reported, not fatal: demo tools rewrite headers. */
+    if (!*crc_ok)
+        add_warning("map CRC32 does not match the header", 1);
+    if (in->has_sha256 && !*sha_ok)
+        add_warning("map SHA-256 does not match the header", 1);
+}
+
 static void json_view(FILE *o, tw_str s) { zdem_json_str(o, s.p, s.n); }
 
 static void track_players(const tw_snap *s)
@@ -60,29 +113,95 @@ static const char *kind_name(int k)
     }
 }
 
-static int open_reader(const zdem_cli_file *f, zdem_error *err)
+/* Opens the demo: 0 ok, -1 the header is bad (nothing known), -2 the
+ * header is fine but the map is cut (rd.info holds the header). */
+static int open_reader(const zdem_cli_file *f)
 {
+    zdem_error err;
     memset(players, 0, sizeof players);
-    zdem_error_clear(err);
-    if (tw_reader_open(&rd, f->data, f->size, err) != ZDEM_OK)
-        return zdem_cli_fail(f, err);
-    return 0;
+    nwarns = 0;
+    failed = 0;
+    zdem_error_clear(&err);
+    if (tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
+        if (rd.info.raw_num_markers != rd.info.num_timeline_markers)
+            add_warning("timeline marker count outside 0..64 (clamped)", 1);
+        return 0;
+    }
+    set_failure(&err);
+    zdem_error_clear(&err);
+    if (tw_demo_open_header(f->data, f->size, &rd.info, &err) != ZDEM_OK)
+        return -1;
+    return -2;
+}
+
+/* Exit status at the end of a command: the one error line, or 0. */
+static int finish(const zdem_cli_file *f)
+{
+    if (failed)
+        return zdem_cli_fail(f, &fail_err);
+    return ZDEM_EXIT_OK;
+}
+
+static void json_warnings_error(FILE *o)
+{
+    int i;
+    fputs("\"warnings\":{", o);
+    for (i = 0; i < nwarns; i++) {
+        fputs(i ? "," : "", o);
+        zdem_json_cstr(o, warns[i].kind);
+        fprintf(o, ":%lu", warns[i].count);
+    }
+    fputs("},\"error\":", o);
+    if (failed) {
+        fprintf(o, "{\"offset\":%llu,\"message\":", (unsigned long long)fail_err.offset);
+        zdem_json_cstr(o, fail_err.msg ? fail_err.msg : "error");
+        fputc('}', o);
+    } else {
+        fputs("null", o);
+    }
+}
+
+static void text_warnings_error(FILE *o)
+{
+    int i;
+    for (i = 0; i < nwarns; i++)
+        fprintf(o, "warning:     %s: %lu\n", warns[i].kind, warns[i].count);
+    if (failed)
+        fprintf(o, "error:       offset %llu: %s\n", (unsigned long long)fail_err.offset,
+                fail_err.msg ? fail_err.msg : "error");
 }
 
 static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_error err;
     tw_event ev;
-    int rc, crc_ok, sha_ok, i;
+    int rc, crc_ok = 0, sha_ok = 0, i, opened;
     long long counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0;
     long long first = 0, last = 0, unknown_msgs = 0;
     int have_tick = 0;
     const tw_demo_info *in = &rd.info;
     FILE *o = stdout;
-    if ((rc = open_reader(f, &err)) != 0)
-        return rc;
-    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
+    opened = open_reader(f);
+    if (opened == -1) {
+        /* Nothing but the error: the header itself is bad. */
+        if (a->json) {
+            fputs("{\"format\":\"teeworlds\",\"version\":", o);
+            if (f->size >= 8)
+                fprintf(o, "%d,", f->data[7]);
+            else
+                fputs("null,", o);
+            json_warnings_error(o);
+            fputs("}\n", o);
+        } else {
+            fputs("format:      teeworlds\n", o);
+            text_warnings_error(o);
+        }
+        return finish(f);
+    }
+    zdem_error_clear(&err);
+    while (opened == 0 && (rc = tw_reader_next(&rd, &ev, &err)) == 1) {
         counts[ev.chunk.kind]++;
+        chunk_warnings(&ev);
         if (ev.chunk.kind == TW_CHUNK_TICK) {
             if (!have_tick)
                 first = ev.chunk.tick;
@@ -100,15 +219,11 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
             track_players(ev.snap);
         }
     }
-    if (rc < 0)
-        return zdem_cli_fail(f, &err);
-    crc_ok = tw_demo_map_crc_ok(in);
-    sha_ok = tw_demo_map_sha256_ok(in);
-    /* A mismatch is reported, not fatal: demo tools rewrite headers. */
-    if (!crc_ok)
-        fprintf(stderr, "zdem: %s: warning: map CRC32 does not match the header\n", f->path);
-    if (in->has_sha256 && !sha_ok)
-        fprintf(stderr, "zdem: %s: warning: map SHA-256 does not match the header\n", f->path);
+    if (opened == 0) {
+        if (rc < 0)
+            set_failure(&err);
+        map_warnings(in, &crc_ok, &sha_ok);
+    }
     if (a->json) {
         fputs("{\"format\":\"teeworlds\",\"version\":", o);
         fprintf(o, "%d,\"net_version\":", in->version);
@@ -124,8 +239,13 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
         } else {
             fputs("null", o);
         }
-        fprintf(o, ",\"map_crc_ok\":%s,\"map_sha256_ok\":%s,\"type\":", crc_ok ? "true" : "false",
-                in->has_sha256 ? (sha_ok ? "true" : "false") : "null");
+        /* null: the map is cut, so it cannot be checked */
+        if (opened == 0)
+            fprintf(o, ",\"map_crc_ok\":%s,\"map_sha256_ok\":%s,\"type\":",
+                    crc_ok ? "true" : "false",
+                    in->has_sha256 ? (sha_ok ? "true" : "false") : "null");
+        else
+            fputs(",\"map_crc_ok\":null,\"map_sha256_ok\":null,\"type\":", o);
         json_view(o, in->type);
         fprintf(o, ",\"length\":%ld,\"timestamp\":", (long)in->length);
         json_view(o, in->timestamp);
@@ -158,17 +278,20 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
                 first_p = 0;
             }
         }
-        fputs("]}\n", o);
+        fputs("],", o);
+        json_warnings_error(o);
+        fputs("}\n", o);
     } else {
         fprintf(o, "format:      teeworlds (TWDEMO v%d)\n", in->version);
         fprintf(o, "net version: %.*s\n", (int)in->net_version.n, (const char *)in->net_version.p);
         fprintf(o, "map:         %.*s (%lu bytes, crc %08lx %s", (int)in->map_name.n,
                 (const char *)in->map_name.p, (unsigned long)in->map_size,
-                (unsigned long)in->map_crc, crc_ok ? "ok" : "MISMATCH");
+                (unsigned long)in->map_crc,
+                opened != 0 ? "not checked: map cut" : crc_ok ? "ok" : "MISMATCH");
         if (in->has_sha256) {
             fputs(", sha256 ", o);
             hex(o, in->map_sha256, 32);
-            fputs(sha_ok ? " ok" : " MISMATCH", o);
+            fputs(opened != 0 ? "" : sha_ok ? " ok" : " MISMATCH", o);
         }
         fputs(")\n", o);
         fprintf(o, "type:        %.*s\n", (int)in->type.n, (const char *)in->type.p);
@@ -191,8 +314,9 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
                 fprintf(o, "player %2d:   %s%s%s%s\n", i, players[i].name,
                         players[i].clan[0] ? " [" : "", players[i].clan,
                         players[i].clan[0] ? "]" : "");
+        text_warnings_error(o);
     }
-    return ZDEM_EXIT_OK;
+    return finish(f);
 }
 
 static void json_name_field(FILE *o, const char *key, int id)
@@ -210,8 +334,9 @@ static int cmd_events(const zdem_cli_file *f)
     tw_event ev;
     int rc;
     FILE *o = stdout;
-    if ((rc = open_reader(f, &err)) != 0)
-        return rc;
+    if (open_reader(f) != 0)
+        return finish(f);
+    zdem_error_clear(&err);
     while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
         const tw_msg *m = &ev.msg;
         long tick = (long)ev.chunk.tick;
@@ -270,8 +395,8 @@ static int cmd_events(const zdem_cli_file *f)
         }
     }
     if (rc < 0)
-        return zdem_cli_fail(f, &err);
-    return ZDEM_EXIT_OK;
+        set_failure(&err);
+    return finish(f);
 }
 
 static void msg_label(const tw_event *ev, char *out, size_t cap)
@@ -313,8 +438,9 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
     unsigned long long index = 0;
     FILE *o = stdout;
     char label[64];
-    if ((rc = open_reader(f, &err)) != 0)
-        return rc;
+    if (open_reader(f) != 0)
+        return finish(f);
+    zdem_error_clear(&err);
     for (; (rc = tw_reader_next(&rd, &ev, &err)) == 1; index++) {
         const tw_chunk *c = &ev.chunk;
         label[0] = 0;
@@ -338,6 +464,10 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
             }
             if (ev.snap)
                 fprintf(o, ",\"items\":%lu", (unsigned long)ev.snap->num_items);
+            if (ev.warning) {
+                fputs(",\"warning\":", o);
+                zdem_json_cstr(o, ev.warning);
+            }
             fputs("}\n", o);
         } else {
             fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
@@ -350,25 +480,28 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
                 fprintf(o, " %s%s", ev.msg.sys ? "sys:" : "", label);
             if (ev.snap)
                 fprintf(o, " %lu items", (unsigned long)ev.snap->num_items);
+            if (ev.warning)
+                fprintf(o, " (warning: %s)", ev.warning);
             fputc('\n', o);
         }
     }
     if (rc < 0)
-        return zdem_cli_fail(f, &err);
-    return ZDEM_EXIT_OK;
+        set_failure(&err);
+    return finish(f);
 }
 
 static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_error err;
+    tw_event ev;
     FILE *out;
-    int rc;
+    int rc, crc_ok, sha_ok;
     if (!a->out) {
         fprintf(stderr, "zdem: map needs -o OUT.map\n");
         return ZDEM_EXIT_USAGE;
     }
-    if ((rc = open_reader(f, &err)) != 0)
-        return rc;
+    if (open_reader(f) != 0)
+        return finish(f); /* no map, or a cut one: nothing is written */
     out = fopen(a->out, "wb");
     if (!out) {
         perror("zdem: map");
@@ -378,9 +511,17 @@ static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
         fprintf(stderr, "zdem: %s: write failed\n", a->out);
         return ZDEM_EXIT_BAD_INPUT;
     }
-    if (!tw_demo_map_crc_ok(&rd.info))
+    /* The rest of the file too: a damaged demo is exit 2 for every
+     * command, not only for those that print its chunks. */
+    zdem_error_clear(&err);
+    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1)
+        ;
+    if (rc < 0)
+        set_failure(&err);
+    map_warnings(&rd.info, &crc_ok, &sha_ok);
+    if (!failed && !crc_ok) /* stderr of a damaged file is its error line only */
         fprintf(stderr, "zdem: %s: warning: map CRC32 does not match the header\n", f->path);
-    return ZDEM_EXIT_OK;
+    return finish(f);
 }
 
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)

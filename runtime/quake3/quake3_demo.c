@@ -580,8 +580,11 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         }
         if (p->bcs_index != idx)
             return warn(p, ZDEM_ERR_CORRUPT, bit, "bcs command without bcs0");
-        if (an > sizeof p->bcs - p->bcs_len)
+        if (an > sizeof p->bcs - p->bcs_len) {
             an = sizeof p->bcs - p->bcs_len;
+            if (warn(p, ZDEM_ERR_LIMIT, bit, "big configstring longer than 8192 bytes (cut)"))
+                return 1;
+        }
         memcpy(p->bcs + p->bcs_len, a, an);
         p->bcs_len += (uint32_t)an;
         if (s[3] == '2') {
@@ -660,9 +663,13 @@ static void release_list(zdem_q3_parser *p, int k)
 
 /* A free pool slot. When every slot is in use, the oldest ring snapshots
  * other than the delta source (`keep`) give theirs back and become invalid
- * delta sources; returns -1 only if that frees nothing. */
-static int alloc_slot(zdem_q3_parser *p, int keep)
+ * delta sources (reported as a warning); returns -1 only if that frees
+ * nothing, -2 if the warning callback asked to stop. */
+static int alloc_slot(zdem_q3_parser *p, int keep, uint64_t bit)
 {
+    if (p->nfree == 0 &&
+        warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
+        return -2;
     while (p->nfree == 0) {
         int k, oldest = -1;
         for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
@@ -698,7 +705,9 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         p->refs[slot]++;
     } else {
         zdem_status st;
-        int s = alloc_slot(p, keep);
+        int s = alloc_slot(p, keep, m->bit);
+        if (s == -2)
+            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         if (s < 0)
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
         slot = (uint16_t)s;

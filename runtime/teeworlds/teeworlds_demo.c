@@ -39,6 +39,8 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
     size_t pos;
     int32_t map_size;
     memset(out, 0, sizeof *out);
+    if (size < 8 && size >= 7 && memcmp(data, "TWDEMO\0", 7) == 0)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, size, "header truncated");
     if (size < 8 || memcmp(data, "TWDEMO\0", 7) != 0)
         return zdem_fail(err, ZDEM_ERR_BAD_MAGIC, 0, "not a TWDEMO file");
     out->version = data[7];
@@ -74,6 +76,9 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
     }
     /* DDNet writes the extension in every v6 file; a v6 file without it is
      * still read (the UUID simply does not match). */
+    if (out->version >= 6 && size - pos < TW_SHA256_EXT_SIZE && size > pos &&
+        memcmp(data + pos, tw_sha256_ext_uuid, size - pos < 16 ? size - pos : 16) == 0)
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, pos, "map SHA-256 extension truncated");
     if (out->version >= 6 && size - pos >= TW_SHA256_EXT_SIZE &&
         memcmp(data + pos, tw_sha256_ext_uuid, 16) == 0) {
         out->has_sha256 = 1;
@@ -112,6 +117,19 @@ void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
     r->version = info->version;
     r->tick = 0;
     r->have_tick = 0;
+    r->first_tick = 0;
+    r->length = info->length;
+    r->end_checked = 0;
+}
+
+zdem_status tw_chunks_end_check(const tw_chunk_reader *r, uint64_t end, zdem_error *err)
+{
+    if (r->length <= 0)
+        return ZDEM_OK;
+    if (r->have_tick && ((int64_t)r->tick - r->first_tick) / 50 >= r->length)
+        return ZDEM_OK;
+    return zdem_fail(err, ZDEM_ERR_TRUNCATED, end,
+                     "chunk stream ends before the header's length (truncated)");
 }
 
 enum {
@@ -126,8 +144,12 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
 {
     size_t start = r->pos, left;
     uint8_t b;
-    if (start >= r->size)
-        return 0;
+    if (start >= r->size) {
+        if (r->end_checked)
+            return 0;
+        r->end_checked = 1;
+        return tw_chunks_end_check(r, r->size, err) == ZDEM_OK ? 0 : -1;
+    }
     left = r->size - start;
     b = r->data[start];
     memset(c, 0, sizeof *c);
@@ -149,6 +171,7 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
             if (left < 5) {
                 zdem_fail(err, ZDEM_ERR_TRUNCATED, start, "tick marker truncated");
                 r->pos = r->size;
+                r->end_checked = 1;
                 return -1;
             }
             r->tick = (int32_t)zdem_load_be32(r->data + start + 1);
@@ -158,6 +181,8 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
             r->tick = (int32_t)((uint32_t)r->tick + delta);
             r->pos = start + 1;
         }
+        if (!r->have_tick)
+            r->first_tick = r->tick;
         r->have_tick = 1;
         c->tick = r->tick;
         return 1;
@@ -187,5 +212,6 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
 truncated:
     zdem_fail(err, ZDEM_ERR_TRUNCATED, start, "chunk truncated");
     r->pos = r->size; /* stop: nothing after a cut chunk can be trusted */
+    r->end_checked = 1;
     return -1;
 }

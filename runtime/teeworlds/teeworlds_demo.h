@@ -83,6 +83,9 @@ typedef struct tw_chunk_reader {
     int version;
     int32_t tick;
     int have_tick;
+    int32_t first_tick;     /* tick of the first tick marker */
+    int32_t length;         /* header length (seconds), for the end check */
+    int end_checked;        /* the end-of-stream check has run */
 } tw_chunk_reader;
 
 void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
@@ -90,7 +93,16 @@ void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
 
 /* 1: *c filled, 0: clean end of the stream (exactly at EOF), -1: error
  * (err filled; offset = the bad chunk's header). Every whole chunk before
- * a truncated one has been delivered. */
+ * a truncated one has been delivered. A stream that ends at a chunk
+ * boundary but short of the header's length is TRUNCATED at its end (see
+ * tw_chunks_end_check). */
 int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err);
+
+/* End-of-stream check at file offset `end`: recorders write the header's
+ * length as (last tick marker - first tick marker) / 50 when they stop, so
+ * a stream whose tick markers cover less lost its tail. ZDEM_OK or
+ * ZDEM_ERR_TRUNCATED. A length of 0 (recording never finished) is never
+ * short. */
+zdem_status tw_chunks_end_check(const tw_chunk_reader *r, uint64_t end, zdem_error *err);
 
 #endif

@@ -89,6 +89,9 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
         r->chunks.version = r->info.version;
         r->chunks.tick = 0;
         r->chunks.have_tick = 0;
+        r->chunks.first_tick = 0;
+        r->chunks.length = r->info.length;
+        r->chunks.end_checked = 0;
         s->map_left = r->info.map_size;
         s->crc = 0;
         tw_sha256_init(&s->sha);
@@ -157,5 +160,5 @@ zdem_status tw_push_end(tw_push *s, zdem_error *err)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "input ends inside the header");
     if (s->phase == 1)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "embedded map truncated");
-    return ZDEM_OK;
+    return tw_chunks_end_check(&s->r->chunks, s->in.offset, err);
 }

@@ -33,7 +33,8 @@ typedef struct tw_push {
 void tw_push_init(tw_push *s, tw_reader *r, uint8_t *buf, size_t cap);
 zdem_status tw_push_feed(tw_push *s, const uint8_t *data, size_t n,
                          zdem_error *err);
-/* End of input: TRUNCATED inside the header, the map or a chunk. */
+/* End of input: TRUNCATED inside the header, the map or a chunk, or short
+ * of the header's length (as tw_chunks_next). */
 zdem_status tw_push_end(tw_push *s, zdem_error *err);
 
 #endif

@@ -15,9 +15,12 @@ zdem_status tw_reader_open(tw_reader *r, const uint8_t *data, size_t size,
     return ZDEM_OK;
 }
 
-/* Re-reports an inner payload error at a file offset. */
-static int payload_fail(zdem_error *err, const zdem_error *inner, uint64_t off)
+/* Re-reports an inner payload error at a file offset and stops the
+ * stream: nothing after a bad chunk can be trusted. */
+static int payload_fail(tw_reader *r, zdem_error *err, const zdem_error *inner, uint64_t off)
 {
+    r->chunks.pos = r->chunks.size;
+    r->chunks.end_checked = 1;
     zdem_fail(err, inner->code, off, inner->msg);
     return -1;
 }
@@ -48,12 +51,10 @@ int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
         n = 0;
     } else if (tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, sizeof r->huff,
                               &n, &inner) != ZDEM_OK) {
-        r->chunks.pos = r->chunks.size;
-        return payload_fail(err, &inner, ev->chunk.data_offset + inner.offset);
+        return payload_fail(r, err, &inner, ev->chunk.data_offset + inner.offset);
     }
     if (tw_ints_unpack(r->huff, n, r->ints, TW_SNAP_MAX_INTS, &k, &inner) != ZDEM_OK) {
-        r->chunks.pos = r->chunks.size;
-        return payload_fail(err, &inner, ev->chunk.offset);
+        return payload_fail(r, err, &inner, ev->chunk.offset);
     }
     ev->num_ints = k;
     if (ev->chunk.kind == TW_CHUNK_MESSAGE) {
@@ -61,8 +62,7 @@ int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
         if (k == 0)
             return 1; /* empty message chunk: nothing to parse */
         if (tw_msg_parse(r->msg, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
-            r->chunks.pos = r->chunks.size;
-            return payload_fail(err, &inner, ev->chunk.offset);
+            return payload_fail(r, err, &inner, ev->chunk.offset);
         }
         ev->desc = tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
         return 1;
@@ -71,10 +71,16 @@ int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
         zdem_status st = ev->chunk.kind == TW_CHUNK_SNAPSHOT
                              ? tw_snap_load_full(&r->snaps, r->ints, k, &inner)
                              : tw_snap_apply_delta(&r->snaps, r->ints, k, &inner);
-        if (st != ZDEM_OK) {
-            r->chunks.pos = r->chunks.size;
-            return payload_fail(err, &inner, ev->chunk.offset);
+        if (st == ZDEM_ERR_LIMIT) {
+            /* Over the game's own item/size bounds: the game drops such a
+             * snapshot and plays on from the previous one; so do we. */
+            ev->warning = inner.msg;
+            return 1;
         }
+        if (st != ZDEM_OK)
+            return payload_fail(r, err, &inner, ev->chunk.offset);
+        if (ev->chunk.kind == TW_CHUNK_DELTA && r->snaps.delta_unused)
+            ev->warning = "snapshot delta: ints left after the last item (ignored)";
     }
     ev->snap = tw_snap_current(&r->snaps);
     return 1;

@@ -20,6 +20,10 @@ typedef struct tw_event {
     /* TW_CHUNK_SNAPSHOT / TW_CHUNK_DELTA: the snapshot after this chunk */
     const tw_snap *snap;
     size_t num_ints;            /* unpacked payload ints */
+    /* Non-fatal problem with this chunk (static text), else NULL: a
+     * snapshot over the 1024-item / 64 KiB bounds is dropped (snap NULL,
+     * the previous snapshot stays current), a delta with ints left over. */
+    const char *warning;
 } tw_event;
 
 typedef struct tw_reader {
@@ -39,7 +43,8 @@ zdem_status tw_reader_open(tw_reader *r, const uint8_t *data, size_t size,
 
 /* 1: *ev filled, 0: end of the stream, -1: error (err->offset is a file
  * offset: of the bad Huffman code, or of the chunk for other payload
- * errors). Everything before the bad chunk has been delivered. */
+ * errors, or the end of a stream short of the header's length).
+ * Everything before the bad chunk has been delivered. */
 int tw_reader_next(tw_reader *r, tw_event *ev, zdem_error *err);
 
 /* The decode half of tw_reader_next, for a chunk already in ev->chunk
