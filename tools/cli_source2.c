@@ -362,7 +362,7 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
     cbs.on_inner = dump_inner;
     zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, NULL, 0);
     (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
-    rc = zdem_cli_s2_verdict(f, &p.warn, &err);
+    rc = zdem_cli_s2_verdict(f, &p.warn, &err, cap / 2);
     free(scratch);
     return rc;
 }

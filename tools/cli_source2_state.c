@@ -3,6 +3,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "zdem_snappy.h"
+
+size_t zdem_cli_s2_frame_size(const zdem_cli_args *a)
+{
+    return (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
+}
 
 int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
                      const zdem_cli_file *f, zdem_s2_config *cfg)
@@ -11,7 +17,11 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
     zdem_error err;
     memset(r, 0, sizeof *r);
     zdem_error_clear(&err);
-    cfg->frame_buffer = (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
+    r->frame = zdem_cli_s2_frame_size(a);
+    cfg->frame_buffer = r->frame;
+    /* string-table data inflates inside a frame: the same bound (half for
+     * a table's data, half for one value) */
+    cfg->tmp_size = r->frame > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)r->frame;
     cfg->gather_buffer = 0; /* the file is mapped whole: nothing to gather */
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
@@ -44,11 +54,25 @@ void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, in
 
 int zdem_cli_s2_report(const zdem_cli_s2_run *r, const zdem_cli_file *f)
 {
-    return zdem_cli_s2_verdict(f, zdem_s2_state_warnings(r->s), &r->err);
+    return zdem_cli_s2_verdict(f, zdem_s2_state_warnings(r->s), &r->err, r->frame);
+}
+
+/* What a frame over the limit claims: its Snappy size, or its stored size. */
+static uint64_t frame_claim(const zdem_cli_file *f, uint64_t offset)
+{
+    zdem_s2_outer m;
+    zdem_error e;
+    size_t next, n = 0;
+    zdem_error_clear(&e);
+    if (offset >= f->size || zdem_s2_read_frame(f->data, f->size, (size_t)offset, &m, &next, &e) < 0)
+        return 0;
+    if (m.compressed && zdem_snappy_uncompressed_length(m.stored, m.stored_size, &n, &e) == ZDEM_OK)
+        return n;
+    return m.stored_size;
 }
 
 int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
-                        const zdem_error *err)
+                        const zdem_error *err, size_t frame_limit)
 {
     unsigned k;
     fflush(stdout); /* everything decoded comes before the verdict */
@@ -60,9 +84,17 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
             continue;
         fprintf(stderr, "zdem: %s: ", f->path);
         zdem_cli_where(stderr, e);
-        fprintf(stderr, ": warning: %s: %lu (%s); first: %s\n", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+        fprintf(stderr, ": warning: %s: %lu (%s); first: %s", zdem_s2_warn_name((zdem_s2_warn_kind)k),
                 (unsigned long)w->count[k], zdem_s2_warn_text((zdem_s2_warn_kind)k),
                 e->msg ? e->msg : "?");
+        if (k == ZDEM_S2_W_FRAME_LIMIT)
+            fprintf(stderr, " (it claims %llu bytes; the limit is %lu MiB, --max-frame)",
+                    (unsigned long long)frame_claim(f, e->offset), (unsigned long)(frame_limit >> 20));
+        else if (k == ZDEM_S2_W_ARENA_FULL)
+            fputs(" (raise --memory)", stderr);
+        else if (k == ZDEM_S2_W_TABLE_LIMIT)
+            fputs(" (raise --max-frame)", stderr);
+        fputc('\n', stderr);
     }
     if (err->code != ZDEM_OK)
         return zdem_cli_fail(f, err);

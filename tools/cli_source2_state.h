@@ -13,6 +13,7 @@
 #define ZDEM_CLI_S2_FRAME_MIB 16u
 
 typedef struct zdem_cli_s2_run {
+    size_t frame; /* frame buffer, bytes */
     void *arena;
     zdem_s2_state *s;
     zdem_error err; /* the run's error (code OK: none) */
@@ -29,7 +30,9 @@ void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, in
  * Returns the exit status (2 when the run had an error). */
 int zdem_cli_s2_report(const zdem_cli_s2_run *r, const zdem_cli_file *f);
 int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
-                        const zdem_error *err);
+                        const zdem_error *err, size_t frame_limit);
+/* The frame buffer --max-frame asks for, bytes. */
+size_t zdem_cli_s2_frame_size(const zdem_cli_args *a);
 void zdem_cli_s2_close(zdem_cli_s2_run *r);
 
 /* ,"warnings":{"kind":count,...} when there are any. */
