@@ -110,15 +110,14 @@ void zdem_cli_s2_close(zdem_cli_s2_run *r)
 void zdem_cli_s2_warnings_json(FILE *out, const zdem_s2_warnings *w)
 {
     unsigned k, n = 0;
+    fputs(",\"warnings\":{", out);
     for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
         if (!w->count[k])
             continue;
-        fputs(n++ ? "," : ",\"warnings\":{", out);
-        fprintf(out, "\"%s\":%lu", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+        fprintf(out, "%s\"%s\":%lu", n++ ? "," : "", zdem_s2_warn_name((zdem_s2_warn_kind)k),
                 (unsigned long)w->count[k]);
     }
-    if (n)
-        fputc('}', out);
+    fputc('}', out);
 }
 
 void zdem_cli_s2_warnings_text(FILE *out, const zdem_s2_warnings *w)
@@ -127,11 +126,9 @@ void zdem_cli_s2_warnings_text(FILE *out, const zdem_s2_warnings *w)
     for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
         if (!w->count[k])
             continue;
-        fprintf(out, "warning:           %s: %lu (%s), first at ",
-                zdem_s2_warn_name((zdem_s2_warn_kind)k), (unsigned long)w->count[k],
-                zdem_s2_warn_text((zdem_s2_warn_kind)k));
-        zdem_cli_where(out, &w->first[k]);
-        fprintf(out, ": %s\n", w->first[k].msg ? w->first[k].msg : "?");
+        /* the first place of each is on stderr */
+        fprintf(out, "warning:           %s: %lu\n", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+                (unsigned long)w->count[k]);
     }
 }
 

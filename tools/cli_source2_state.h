@@ -35,7 +35,7 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a);
 void zdem_cli_s2_close(zdem_cli_s2_run *r);
 
-/* ,"warnings":{"kind":count,...} when there are any. */
+/* ,"warnings":{"kind":count,...} (empty when there are none). */
 void zdem_cli_s2_warnings_json(FILE *out, const zdem_s2_warnings *w);
 /* "warning: ..." lines for the text info. */
 void zdem_cli_s2_warnings_text(FILE *out, const zdem_s2_warnings *w);
