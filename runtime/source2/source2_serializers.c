@@ -470,6 +470,31 @@ static int cmp_field_name(const void *ctx, uint32_t a, uint32_t b)
     return a < b ? -1 : a > b;
 }
 
+/* A serializer's fields sorted by name, built on its first lookup by name
+ * (most serializers never get one: sorting them all at load would cost
+ * more than the whole demo). The queries are const for their callers; this
+ * cache lives in the arena the state owns, so writing it is sound (and a
+ * state is not to be queried from two threads at once). */
+static const uint32_t *fields_by_name(const zdem_s2_state *cs, int32_t ser)
+{
+    zdem_s2_state *s = (zdem_s2_state *)(uintptr_t)cs;
+    s2_ser *sr = &s->sers[ser];
+    uint32_t *bn, k;
+    fld_sort_ctx fc;
+    if (sr->by_name)
+        return (const uint32_t *)s2_ptr(s, sr->by_name);
+    sr->by_name = s2_alloc(s, (size_t)sr->nfields * 4u + 4u);
+    if (!sr->by_name)
+        return 0;
+    bn = (uint32_t *)s2_ptr(s, sr->by_name);
+    for (k = 0; k < sr->nfields; k++)
+        bn[k] = k;
+    fc.s = s;
+    fc.idx = (const uint32_t *)(s->base + sr->fields);
+    zdem_sort_u32(bn, sr->nfields, cmp_field_name, &fc);
+    return bn;
+}
+
 int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len)
 {
     const s2_ser *sr;
@@ -478,10 +503,17 @@ int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size
     if (ser < 0 || (uint32_t)ser >= s->nsers)
         return -1;
     sr = &s->sers[ser];
-    bn = (const uint32_t *)s2_ptr(s, sr->by_name);
     idx = (const uint32_t *)(s->base + sr->fields);
-    if (!bn)
+    bn = fields_by_name(s, ser);
+    if (!bn) { /* arena full: a scan still answers */
+        uint32_t k;
+        for (k = 0; k < sr->nfields; k++) {
+            const s2_field *f = ser_field_at(s, idx, k);
+            if (f && f->name_len == len && memcmp(s->base + f->name, name, len) == 0)
+                return (int32_t)k;
+        }
         return -1;
+    }
     hi = sr->nfields;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
@@ -587,21 +619,6 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     for (i = 0; i < si; i++)
         if (i == 0 || cmp_names(s, s->ser_by_name[i - 1], s->ser_by_name[i]) != 0)
             s->nser_names++;
-    /* Each serializer's fields by name, for property lookups by name. */
-    for (i = 0; i < si; i++) {
-        s2_ser *sr = &s->sers[i];
-        uint32_t *bn, k;
-        fld_sort_ctx fc;
-        sr->by_name = s2_alloc(s, (size_t)sr->nfields * 4u + 4u);
-        if (!sr->by_name)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
-        bn = (uint32_t *)s2_ptr(s, sr->by_name);
-        for (k = 0; k < sr->nfields; k++)
-            bn[k] = k;
-        fc.s = s;
-        fc.idx = (const uint32_t *)(s->base + sr->fields);
-        zdem_sort_u32(bn, sr->nfields, cmp_field_name, &fc);
-    }
     s->stats.serializers = si;
     s->stats.fields = fi;
     s->have_sendtables = 1;
