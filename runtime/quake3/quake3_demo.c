@@ -4,6 +4,7 @@
 #include "quake3.h"
 #include "quake3_msg.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* svc_ops_e */
@@ -15,6 +16,9 @@ enum {
 #define PARSER_MAGIC 0x51334450u /* "Q3DP" */
 
 struct zdem_q3_parser {
+    /* Everything up to `cs_data` is zeroed by zdem_q3_parser_init; the
+     * buffers from `cs_data` on (about 800 KiB) are never read before
+     * they are written, so init and each gamestate stay cheap. */
     uint32_t magic;
     int protocol;
     const zdem_q3_protocol_info *proto;
@@ -36,15 +40,10 @@ struct zdem_q3_parser {
     uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_used;
-    char cs_data[ZDEM_Q3_GAMESTATE_CHARS];
 
     /* bcs0/bcs1/bcs2: a big configstring sent in pieces */
     int32_t bcs_index;
     uint32_t bcs_len;
-    char bcs[ZDEM_Q3_BIG_INFO_STRING];
-
-    char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
-    char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
 
     /* ZEQ2-Lite (ioquake3 engine, own netfields): snapshots are read up
      * to their header only (server time, delta, flags) */
@@ -62,16 +61,24 @@ struct zdem_q3_parser {
     uint32_t event_prev[ZDEM_Q3_MAX_GENTITIES / 32];
     uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
 
+    /* baselines sent in the current gamestate (the others read as zero) */
+    uint32_t baseline_set[ZDEM_Q3_MAX_GENTITIES / 32];
+    uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
+    uint32_t nfree;
+    uint8_t refs[ZDEM_Q3_ENTITY_POOL];
+
+    /* ---- not cleared: written before read */
+    char cs_data[ZDEM_Q3_GAMESTATE_CHARS];
+    char bcs[ZDEM_Q3_BIG_INFO_STRING];
+    char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
+    char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
     zdem_q3_entity baseline[ZDEM_Q3_MAX_GENTITIES];
     /* Entity states are shared between snapshots: each ring snapshot keeps
      * a list of pool slots, an entity unchanged since the delta source
      * reuses its slot (a reference count, not a 236-byte copy). */
     uint16_t snap_ents[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
-    uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
     uint16_t cur_ents[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
-    uint32_t nfree;
-    uint8_t refs[ZDEM_Q3_ENTITY_POOL];
     zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
 };
 
@@ -152,7 +159,7 @@ static void clear_gamestate(zdem_q3_parser *p)
     p->cs_data[0] = 0;
     p->bcs_index = -1;
     p->bcs_len = 0;
-    memset(p->baseline, 0, sizeof p->baseline);
+    memset(p->baseline_set, 0, sizeof p->baseline_set);
     memset(p->snaps, 0, sizeof p->snaps);
     memset(&p->cur, 0, sizeof p->cur);
     memset(p->event_prev, 0, sizeof p->event_prev);
@@ -190,7 +197,7 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     }
     a = (a + 15u) & ~(uintptr_t)15u;
     p = (zdem_q3_parser *)a;
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(struct zdem_q3_parser, cs_data));
     p->magic = PARSER_MAGIC;
     p->protocol = protocol;
     p->proto = protocol ? find_protocol(protocol) : NULL;
@@ -410,6 +417,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
             if (m->bad & 0x8000u)
                 return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
             p->baseline[num] = tmp;
+            p->baseline_set[num >> 5] |= 1u << (num & 31u);
             p->baselines++;
         } else {
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
@@ -688,6 +696,13 @@ static int alloc_slot(zdem_q3_parser *p, int keep, uint64_t bit)
     }
 }
 
+/* Baseline of entity n (0..1023), NULL if the gamestate sent none (a
+ * delta from NULL starts from zero, as from the engine's cleared array). */
+static const zdem_q3_entity *baseline_of(const zdem_q3_parser *p, int n)
+{
+    return p->baseline_set[n >> 5] & (1u << (n & 31)) ? &p->baseline[n] : NULL;
+}
+
 /* Parse_DeltaEntity: add `number` to the new frame, from `old` (pool slot
  * old_slot, or -1 for a baseline). */
 static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
@@ -773,7 +788,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
             continue;
         }
         /* oldnum > newnum: new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, newnum, &p->baseline[newnum], -1, 0, keep, err);
+        st = delta_entity(p, m, newframe, newnum, baseline_of(p, newnum), -1, 0, keep, err);
         if (st != ZDEM_OK)
             return st;
     }
@@ -1116,7 +1131,9 @@ const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
 
 const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
 {
-    return &p->baseline[(unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)];
+    static const zdem_q3_entity zero; /* read-only: no RAM */
+    const zdem_q3_entity *b = baseline_of(p, (int)((unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)));
+    return b ? b : &zero;
 }
 
 int zdem_q3_protocol_from_path(const char *path)

@@ -1,10 +1,21 @@
 /* Teeworlds push input on arbitrary bytes, fed in pieces whose size comes
- * from the input: header, streamed map, chunk framing across pieces. */
+ * from the input: header, streamed map, chunk framing across pieces; each
+ * chunk handled as the CLI handles it (fuzz_teeworlds_cli.h). */
 #include <stdlib.h>
+#include "fuzz_teeworlds_cli.h"
 #include "teeworlds_push.h"
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 static uint8_t buf[TW_PUSH_BUFFER];
-static tw_reader *r;
+static tw_reader rd;
+
+static int on_event(void *user, const tw_event *ev)
+{
+    (void)user;
+    fuzz_tw_event(ev);
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -12,16 +23,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tw_push s;
     zdem_status st = ZDEM_OK;
     size_t pos = 0, piece = size ? 1 + data[size - 1] % 131 : 1;
-    if (!r)
-        r = malloc(sizeof *r);
     zdem_error_clear(&err);
-    tw_push_init(&s, r, buf, sizeof buf);
+    tw_push_init(&s, &rd, buf, sizeof buf);
+    s.on_event = on_event;
     while (pos < size && st == ZDEM_OK) {
         size_t k = size - pos < piece ? size - pos : piece;
         st = tw_push_feed(&s, data + pos, k, &err);
         pos += k;
     }
     if (st == ZDEM_OK)
-        tw_push_end(&s, &err);
+        (void)tw_push_end(&s, &err);
     return 0;
 }

@@ -2,7 +2,8 @@
 # Builds every libFuzzer target tests/fuzz/fuzz_<layer>_*.c with clang
 # (-fsanitize=fuzzer,address,undefined) and runs each for SECONDS.
 # Exit status 1 when a target fails to build or finds a crash, leak, timeout
-# or OOM; the reproducer is kept under $WORK/artifacts/.
+# (an input slower than 2 s) or OOM (over 512 MB); the reproducer is kept
+# under $WORK/artifacts/ (minimize it with the printed command).
 #
 #   tests/fuzz/run.sh SECONDS [TARGET_GLOB]      e.g. run.sh 60 'fuzz_runtime_*'
 #
@@ -13,11 +14,16 @@
 # Per target <t> (all optional, next to the target source):
 #   seeds/<t>/     committed seed inputs (small, written by us)
 #   <t>.seed.sh    `bash <t>.seed.sh OUTDIR CORPUS_DIR` writes generated seeds
+#                  (e.g. corpus demos cut small); keep every seed <= 64 KiB:
+#                  whole 1 MB demos make a target crawl at tens of inputs/s
 #   <t>.options    extra libFuzzer flags, one per line (-dict=, -max_len=, ...);
-#                  relative paths are relative to tests/fuzz/
-# The layer comes from the file name and decides the sources and corpus seeds:
+#                  relative paths are relative to tests/fuzz/; they override
+#                  the defaults (-max_len=65536 -timeout=2 -rss_limit_mb=512)
+# Corpus files are never seeds by themselves: only what a seed script makes.
+# The layer comes from the file name and decides the sources:
 #   runtime/*.c + runtime/<layer>/*.c + generated/<layer>_*.c
-#   source2: corpus source2/*.dem, quake3: q3/*, teeworlds: teeworlds/*.demo
+# Executions per second and cumulative executions of every target are kept
+# in $WORK/stats.tsv (across runs) and printed at the end.
 # Environment: ZDEM_CORPUS (corpus dir), ZDEM_FUZZ_WORK (work dir, default
 # $ZDEM_BUILD_DIR/fuzz or build/fuzz), CLANG (compiler, default clang).
 set -u
@@ -63,14 +69,16 @@ build_layer() {
     built[$layer]=1
 }
 
-# Corpus files that seed a layer's targets.
-seed_files() {
-    case $1 in
-    source2) seeds_found=("$corpus"/source2/*.dem) ;;
-    quake3) seeds_found=("$corpus"/q3/*) ;;
-    teeworlds) seeds_found=("$corpus"/teeworlds/*.demo) ;;
-    *) seeds_found=() ;;
-    esac
+# Cumulative statistics per target: runs, seconds, executions.
+stats=$work/stats.tsv
+[[ -f $stats ]] || printf 'target\truns\tseconds\texecutions\tlast_exec_per_s\n' >"$stats"
+record_stats() { # target seconds executions exec/s
+    local tmp=$stats.tmp
+    awk -F'\t' -v OFS='\t' -v t="$1" -v s="$2" -v e="$3" -v r="$4" '
+        NR == 1 { print; next }
+        $1 == t { $2 += 1; $3 += s; $4 += e; $5 = r; found = 1 }
+        { print }
+        END { if (!found) print t, 1, s, e, r }' "$stats" >"$tmp" && mv "$tmp" "$stats"
 }
 
 failed=()
@@ -98,17 +106,15 @@ for src in "$here"/$filter.c; do
         continue
     fi
 
-    # Seeds: a fresh directory of links to corpus files plus generated ones;
-    # the working corpus (first directory) persists between runs.
+    # Seeds: a fresh directory of generated seeds; the working corpus
+    # (first directory) persists between runs.
     seeds=$work/seeds/$t
     rm -rf "$seeds"
     mkdir -p "$seeds" "$work/corpus/$t"
-    seed_files "$layer"
-    for f in ${seeds_found[@]+"${seeds_found[@]}"}; do
-        [[ -f $f ]] && ln -sf "$f" "$seeds/$(basename "$f")"
-    done
     if [[ -f $here/$t.seed.sh ]]; then
         bash "$here/$t.seed.sh" "$seeds" "$corpus" || echo "warning: $t.seed.sh failed"
+        big=$(find "$seeds" -type f -size +64k | wc -l)
+        [[ $big -eq 0 ]] || echo "warning: $t.seed.sh wrote $big seeds over 64 KiB"
     fi
     budget=(-max_total_time="$secs")
     if [[ -n ${ZDEM_FUZZ_RUNS:-} ]]; then
@@ -126,21 +132,32 @@ for src in "$here"/$filter.c; do
     fi
 
     log=$work/log/$t.log
-    (cd "$here" && "$work/bin/$t" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
+    start=$(date +%s.%N)
+    (cd "$here" && "$work/bin/$t" "${budget[@]}" -max_len=65536 -timeout=2 -rss_limit_mb=512 \
         -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 ${opts[@]+"${opts[@]}"} \
         "${dirs[@]}") >"$log" 2>&1
     rc=$?
+    secs_run=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
     ran=$((ran + 1))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    # executions per wall second of the run (libFuzzer's own figure is
+    # rounded to whole seconds, useless for short runs)
+    rate=$(awk -v e="${runs:-0}" -v s="$secs_run" 'BEGIN { printf "%d", (s > 0 ? e / s : 0) }')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+    record_stats "$t" "$secs_run" "${runs:-0}" "${rate:-0}"
+    total=$(awk -F'\t' -v t="$t" '$1 == t { print $4 }' "$stats")
     if [[ $rc -ne 0 ]]; then
         echo "FAIL $t (exit $rc), log $log:"
-        grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -10
+        grep -E 'ERROR|SUMMARY|runtime error|Test unit written|out-of-memory|timeout' "$log" | head -10
+        art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        [[ -n $art ]] && echo "  minimize: (cd $here && $work/bin/$t -minimize_crash=1 -runs=20000 -timeout=2 -rss_limit_mb=512 -exact_artifact_path=regress/$t/NAME $art)"
         failed+=("$t")
     else
-        echo "ok   $t: ${runs:-?} runs, ${cov:-cov: ?}"
+        echo "ok   $t: ${runs:-?} executions in ${secs_run} s, ${rate:-?} exec/s, ${cov:-cov: ?}; cumulative ${total:-?} executions"
     fi
 done
 
+echo "fuzz statistics ($stats):"
+column -t -s $'\t' "$stats" 2>/dev/null || cat "$stats"
 echo "fuzz: $ran targets run, ${#failed[@]} failed${failed:+: ${failed[*]}}"
 [[ ${#failed[@]} -eq 0 ]]

@@ -1,0 +1,107 @@
+/* The Quake III fuzz targets parse the way tools/cli_quake3.c does: every
+ * callback set, the protocol from the serverinfo (the CLI's path for a file
+ * without a known extension), configstrings and player names read at each
+ * gamestate, entities and event strings touched so that ASan checks them.
+ * The parser memory is allocated once and reused: init only clears what
+ * the parser needs cleared. */
+#ifndef FUZZ_QUAKE3_CLI_H
+#define FUZZ_QUAKE3_CLI_H
+
+#include <stdlib.h>
+#include <string.h>
+#include "quake3.h"
+
+static volatile size_t fuzz_q3_sink;
+
+static void fuzz_q3_touch(const char *s, size_t n)
+{
+    size_t i, h = 0;
+    for (i = 0; i < n; i++)
+        h += (unsigned char)s[i];
+    fuzz_q3_sink += h;
+}
+
+static int fuzz_q3_gamestate(void *user, const zdem_q3_parser *p)
+{
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    size_t n, vn;
+    int i;
+    const char *s;
+    (void)user;
+    for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++)
+        if ((s = zdem_q3_configstring(p, i, &n)) != NULL)
+            fuzz_q3_touch(s, n);
+    s = zdem_q3_configstring(p, 0, &n);
+    if ((s = zdem_q3_info_value(s, n, "mapname", &vn)) != NULL)
+        fuzz_q3_touch(s, vn);
+    for (i = 0; pi && i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        s = zdem_q3_configstring(p, pi->cs_players + i, &n);
+        if ((s = zdem_q3_info_value(s, n, "n", &vn)) != NULL)
+            fuzz_q3_touch(s, vn);
+    }
+    fuzz_q3_sink += zdem_q3_baseline_count(p) + (size_t)zdem_q3_client_num(p);
+    return 0;
+}
+
+static int fuzz_q3_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    int i;
+    (void)user;
+    for (i = 0; i < s->num_entities; i++)
+        fuzz_q3_sink += (size_t)zdem_q3_snapshot_entity(p, s, i)->number;
+    fuzz_q3_sink += (size_t)s->server_time + (size_t)s->ps.commandTime;
+    return 0;
+}
+
+static int fuzz_q3_command(void *user, const zdem_q3_parser *p, int32_t seq, const char *s,
+                           size_t n)
+{
+    (void)user;
+    (void)p;
+    fuzz_q3_touch(s, n);
+    fuzz_q3_sink += (size_t)seq;
+    return 0;
+}
+
+static int fuzz_q3_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    (void)user;
+    (void)p;
+    fuzz_q3_touch(ev->attacker_name ? ev->attacker_name : "", ev->attacker_name ? strlen(ev->attacker_name) : 0);
+    fuzz_q3_touch(ev->target_name ? ev->target_name : "", ev->target_name ? strlen(ev->target_name) : 0);
+    fuzz_q3_touch(ev->mod_name ? ev->mod_name : "", ev->mod_name ? strlen(ev->mod_name) : 0);
+    if (ev->text)
+        fuzz_q3_touch(ev->text, ev->text_len);
+    fuzz_q3_touch(zdem_q3_event_type_name(ev->type), strlen(zdem_q3_event_type_name(ev->type)));
+    return 0;
+}
+
+static int fuzz_q3_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
+{
+    (void)user;
+    (void)p;
+    fuzz_q3_touch(w->msg, strlen(w->msg));
+    return 0;
+}
+
+/* A parser over memory allocated on the first call. */
+static zdem_q3_parser *fuzz_q3_parser(void)
+{
+    static void *mem;
+    zdem_q3_callbacks cb;
+    zdem_error err;
+    if (!mem)
+        mem = malloc(zdem_q3_parser_size());
+    if (!mem)
+        return NULL;
+    memset(&cb, 0, sizeof cb);
+    cb.gamestate = fuzz_q3_gamestate;
+    cb.snapshot = fuzz_q3_snapshot;
+    cb.server_command = fuzz_q3_command;
+    cb.event = fuzz_q3_event;
+    cb.warning = fuzz_q3_warning;
+    zdem_error_clear(&err);
+    return zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, NULL, &err);
+}
+
+#endif
