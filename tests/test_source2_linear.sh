@@ -1,0 +1,77 @@
+#!/bin/bash
+# Work linear in the input, shown with deterministic instruction counts:
+# every crafted worst case of tests/s2craft.py (serializers sharing a key,
+# colliding class names, baseline churn, big shared baselines, full
+# snapshots, many player controllers, sparse event ids, huge string-table
+# indexes, deep field paths, lying Snappy sizes, ...) is run through each
+# zdem command under callgrind, and its instructions per input byte (after
+# the fixed cost of a run on an empty demo) must stay within 10x of the
+# worst corpus file's for that command. Counts, never seconds: callgrind's
+# are the same on a loaded machine.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+C=${ZDEM_CORPUS:?}
+PY=${ZDEM_PYTHON:-/usr/bin/python3}
+[ -x "$PY" ] || PY=python3
+command -v valgrind >/dev/null || { echo "FAIL: valgrind is needed (tests/deps.sh installs it)"; exit 1; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+# A plain optimized CLI: sanitizers and valgrind do not mix.
+gen=${ZDEM_BUILD_DIR:-}/generated
+[ -f "$gen/source2_pb.c" ] || gen=$root/generated
+cc=${CC:-cc}
+if ! "$cc" -std=c11 -O2 -o "$work/zdem" -I"$root/runtime" -I"$root/runtime/source2" \
+        -I"$root/runtime/quake3" -I"$root/runtime/teeworlds" -I"$root/tools" -I"$gen" \
+        "$root"/runtime/*.c "$root"/runtime/source2/*.c "$root"/runtime/quake3/*.c \
+        "$root"/runtime/teeworlds/*.c "$gen"/*.c "$root"/tools/*.c -lm; then
+    echo "FAIL: cannot build the plain CLI"; exit 1
+fi
+Z=$work/zdem
+
+instr() { # command args... -> instructions
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$Z" "$@" 2>&1 >/dev/null |
+        sed -n 's/.*refs: *//p' | tr -d ,
+}
+
+cmds=("info --json" "events" "entities" "dump")
+head -c 16 "$C/source2/cs2_demofile-net-gotv-14011-cs-italy.dem" > "$work/empty.dem"
+declare -A base worst worst_file
+for c in "${cmds[@]}"; do
+    base[$c]=$(instr $c "$work/empty.dem")
+    worst[$c]=0
+    for f in "$C"/source2/*.dem; do
+        n=$(stat -c %s "$f")
+        i=$(instr $c "$f")
+        p=$(( (i - base[$c]) / n ))
+        if [ "$p" -gt "${worst[$c]}" ]; then worst[$c]=$p; worst_file[$c]=$(basename "$f"); fi
+    done
+    echo "corpus worst for '$c': ${worst[$c]} instructions/byte (${worst_file[$c]}), empty run ${base[$c]}"
+done
+
+gens=(same-key-serializers colliding-classes baseline-updates big-baseline full-packets
+      player-controllers sparse-event-ids strtab-huge-index strtab-many strtab-snappy-claim
+      snappy-claim deep-fieldpaths odd-names)
+pass=0 fail=0
+printf '%-22s %-12s %9s %12s %8s %8s\n' generator command bytes instructions per-byte limit
+for g in "${gens[@]}"; do
+    if ! "$PY" "$here/s2craft.py" "$g" "$work/$g.dem" >/dev/null 2>"$work/gen.err"; then
+        echo "FAIL: s2craft.py $g: $(tail -1 "$work/gen.err")"; fail=$((fail + 1)); continue
+    fi
+    n=$(stat -c %s "$work/$g.dem")
+    for c in "${cmds[@]}"; do
+        i=$(instr $c "$work/$g.dem")
+        if [ -z "$i" ]; then echo "FAIL: $g '$c' did not run"; fail=$((fail + 1)); continue; fi
+        d=$(( i - base[$c] )); [ $d -lt 0 ] && d=0
+        p=$(( d / n ))
+        lim=$(( 10 * worst[$c] ))
+        # a tiny input's per-byte figure is noise on the fixed cost: it
+        # must stay within the limit applied to a 64 KiB input
+        [ "$n" -lt 65536 ] && p=$(( d / 65536 ))
+        printf '%-22s %-12s %9d %12d %8d %8d\n' "$g" "$c" "$n" "$i" "$p" "$lim"
+        if [ "$p" -le "$lim" ]; then pass=$((pass + 1)); else
+            echo "FAIL: $g '$c': $p instructions/byte > 10 x corpus worst ${worst[$c]}"; fail=$((fail + 1)); fi
+    done
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
