@@ -597,7 +597,7 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
             memcmp(en.class_name, "CDOTA_PlayerResource", 20) != 0 ||
             !zdem_s2_entity_prop(s, (int32_t)idx, "m_vecPlayerData", &v))
             continue;
-        cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1u ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
+        cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1ull ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
         for (k = 0; k < cnt; k++) {
             char nm[64];
             player_data_name(nm, k);

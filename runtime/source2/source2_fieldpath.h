@@ -9,8 +9,10 @@
 #include "zdem_error.h"
 
 #define ZDEM_S2_FP_MAX_DEPTH 7
-/* Largest path component accepted; real serializers stay far below. */
-#define ZDEM_S2_FP_MAX_INDEX 16383
+/* Largest path component kept (a component's full 16 bits; real
+ * serializers stay far below). A larger one, which only an array of more
+ * than 65536 elements could need, is reported as out of range. */
+#define ZDEM_S2_FP_MAX_INDEX 65535
 
 typedef struct zdem_s2_fp {
     uint16_t path[ZDEM_S2_FP_MAX_DEPTH];
@@ -23,7 +25,7 @@ int zdem_s2_fp_read_op(zdem_bits *br);
 
 /* Reads field-path operations until FieldPathEncodeFinish, storing every
  * path in out[0..cap). *n receives the count. ZDEM_ERR_LIMIT when more than
- * cap paths or a path deeper than 7; ZDEM_ERR_CORRUPT for a component out
+ * cap paths; ZDEM_ERR_CORRUPT for a path deeper than 7 or a component out
  * of range; ZDEM_ERR_TRUNCATED when the bits run out. */
 zdem_status zdem_s2_fp_read_all(zdem_bits *br, zdem_s2_fp *out, uint32_t cap,
                                 uint32_t *n, zdem_error *err);

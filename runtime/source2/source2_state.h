@@ -194,7 +194,8 @@ const char *zdem_s2_class_name(const zdem_s2_state *s, int32_t class_id,
                                uint32_t *len);
 
 uint32_t zdem_s2_string_table_count(const zdem_s2_state *s);
-/* Name (name_len bytes, NUL-terminated) and entry count of table i. */
+/* Name (NUL-terminated) and length of table i: its highest entry index + 1
+ * (entries in between may be absent in a crafted table). */
 const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
                                       uint32_t *entries);
 const char *zdem_s2_string_table_name(const zdem_s2_state *s, uint32_t i,

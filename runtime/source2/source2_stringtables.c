@@ -153,8 +153,10 @@ const char *zdem_s2_string_table_info(const zdem_s2_state *s, uint32_t i,
 {
     if (i >= s->ntables)
         return 0;
+    /* a table's length is its highest index + 1, as the engine counts it
+     * (real tables are dense; a crafted one may have holes) */
     if (entries)
-        *entries = s->tables[i].n;
+        *entries = s->tables[i].max_index;
     return (const char *)s->base + s->tables[i].name;
 }
 
