@@ -186,8 +186,16 @@ static inline void zdem_bits_read_bytes(zdem_bits *br, uint8_t *out, size_t n)
         br->pos += n * 8u;
         return;
     }
-    for (i = 0; i < n; i++)
-        out[i] = (uint8_t)zdem_bits_read(br, 8);
+    {
+        /* Unaligned: each output byte joins two input bytes. The check
+         * above leaves at least one bit past the last output byte inside
+         * the data, so p[i + 1] is always in bounds. */
+        const uint8_t *p = br->data + (br->pos >> 3);
+        unsigned sh = (unsigned)(br->pos & 7u);
+        for (i = 0; i < n; i++)
+            out[i] = (uint8_t)((p[i] >> sh) | (p[i + 1] << (8u - sh)));
+        br->pos += n * 8u;
+    }
 }
 
 #endif

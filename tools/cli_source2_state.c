@@ -247,8 +247,9 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_cli_s2_run r;
     zdem_error err;
     int rc;
-    uint32_t i, lim;
+    uint32_t i, n;
     uint64_t *tmp;
+    uint32_t *live;
     const uint32_t tmp_cap = 1u << 16;
     FILE *out = stdout;
     zdem_s2_config_default(&cfg);
@@ -256,7 +257,10 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
     tmp = malloc(sizeof(uint64_t) * tmp_cap);
-    if (!tmp) {
+    live = malloc(sizeof(uint32_t) * (size_t)zdem_s2_entity_limit(r.s));
+    if (!tmp || !live) {
+        free(tmp);
+        free(live);
         zdem_cli_s2_close(&r);
         return zdem_cli_failf(f, 0, "out of memory");
     }
@@ -265,11 +269,11 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
         fprintf(stderr, "zdem: %s: warning: the demo ends at tick %d, before tick %lld: "
                         "the entities at its end follow\n",
                 f->path, zdem_s2_state_tick(r.s), a->tick);
-    lim = zdem_s2_entity_limit(r.s);
-    for (i = 0; i < lim; i++) {
+    n = zdem_s2_entities_live(r.s, live, zdem_s2_entity_limit(r.s));
+    for (i = 0; i < n; i++) {
         zdem_s2_entity e;
         prop_out po;
-        if (!zdem_s2_entity_get(r.s, (int32_t)i, &e))
+        if (!zdem_s2_entity_get(r.s, (int32_t)live[i], &e))
             continue;
         if (a->class_name && (strlen(a->class_name) != e.class_name_len ||
                               memcmp(a->class_name, e.class_name, e.class_name_len) != 0))
@@ -281,11 +285,12 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
         po.out = out;
         po.n = 0;
         zdem_error_clear(&err);
-        if (zdem_s2_entity_props(r.s, (int32_t)i, print_prop, &po, tmp, tmp_cap, &err) != ZDEM_OK)
-            fprintf(stderr, "zdem: %s: entity %u: %s\n", f->path, i, err.msg ? err.msg : "?");
+        if (zdem_s2_entity_props(r.s, e.index, print_prop, &po, tmp, tmp_cap, &err) != ZDEM_OK)
+            fprintf(stderr, "zdem: %s: entity %d: %s\n", f->path, e.index, err.msg ? err.msg : "?");
         fputs("}}\n", out);
     }
     free(tmp);
+    free(live);
     rc = zdem_cli_s2_report(&r, f);
     zdem_cli_s2_close(&r);
     return rc;

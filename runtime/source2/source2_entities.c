@@ -387,6 +387,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
         return st;
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
+    memset(e, 0, sizeof *e); /* a never-used slot holds 0xFF bytes */
     e->cls = (int32_t)cls;
     e->serial = serial;
     e->active = 1;
@@ -532,6 +533,20 @@ uint32_t zdem_s2_entity_count(const zdem_s2_state *s)
 uint32_t zdem_s2_entity_limit(const zdem_s2_state *s)
 {
     return s->max_ents;
+}
+
+static int cmp_u32(const void *ctx, uint32_t a, uint32_t b)
+{
+    (void)ctx;
+    return a < b ? -1 : a > b;
+}
+
+uint32_t zdem_s2_entities_live(const zdem_s2_state *s, uint32_t *out, uint32_t cap)
+{
+    uint32_t n = s->live < cap ? s->live : cap;
+    memcpy(out, s->live_list, (size_t)n * 4u);
+    zdem_sort_u32(out, n, cmp_u32, 0);
+    return s->live;
 }
 
 int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e)

@@ -582,6 +582,30 @@ static size_t player_data_name(char *nm, uint32_t k)
     return q + 16;
 }
 
+/* Player controllers' names in entity order: the live entities sorted in
+ * tmp, or a scan of every slot when tmp is too small for them. */
+static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_fn fn, void *user,
+                            uint32_t *tmp, uint32_t cap)
+{
+    uint32_t sorted = tmp && cap >= s->live, i, n = 0;
+    uint32_t end = sorted ? zdem_s2_entities_live(s, tmp, cap) : s->max_ents;
+    for (i = 0; i < end; i++) {
+        uint32_t idx = sorted ? tmp[i] : i;
+        zdem_s2_entity en;
+        zdem_s2_value v;
+        if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len < 16 ||
+            memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) != 0)
+            continue;
+        if (!zdem_s2_entity_prop(s, (int32_t)idx, "m_iszPlayerName", &v) ||
+            v.kind != ZDEM_S2_V_STRING || !v.len)
+            continue;
+        n++;
+        if (fn && fn(user, v.s, v.len))
+            break;
+    }
+    return n;
+}
+
 uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
                          void *user, uint32_t *tmp, uint32_t cap)
 {
@@ -610,21 +634,7 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
         return n;
     }
     /* CS2, Deadlock: player controllers, in entity order */
-    for (i = 0; i < s->max_ents; i++) {
-        zdem_s2_entity en;
-        zdem_s2_value v;
-        if (s->ents[i].cls < 0 || !zdem_s2_entity_get(s, (int32_t)i, &en))
-            continue;
-        if (en.class_name_len < 16 ||
-            memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) != 0)
-            continue;
-        if (!zdem_s2_entity_prop(s, (int32_t)i, "m_iszPlayerName", &v) ||
-            v.kind != ZDEM_S2_V_STRING || !v.len)
-            continue;
-        n++;
-        if (fn && fn(user, v.s, v.len))
-            return n;
-    }
+    n = controllers(s, fn, user, tmp, cap);
     if (n || s->userinfo_table < 0)
         return n;
     /* no entities: the userinfo table */

@@ -147,7 +147,7 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     zdem_s2_state *s;
     uintptr_t a = (uintptr_t)arena;
     size_t pad = (size_t)((8u - (a & 7u)) & 7u), tmp_cap;
-    uint32_t off, i;
+    uint32_t off;
     *out = 0;
     if (!arena || arena_size < pad + sizeof(zdem_s2_state) + 64u)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena smaller than the state header");
@@ -172,10 +172,9 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
     s->ents = (s2_ent *)s2_ptr(s, off);
-    for (i = 0; i < s->max_ents; i++) {
-        memset(&s->ents[i], 0, sizeof(s2_ent));
-        s->ents[i].cls = -1;
-    }
+    /* every byte 0xFF: cls == -1 marks a free slot, and a create clears
+     * the rest (one memset, not a loop over max_entities) */
+    memset(s->ents, 0xFF, (size_t)s->max_ents * sizeof(s2_ent));
     off = s2_alloc(s, (size_t)s->max_ents * 4u);
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");

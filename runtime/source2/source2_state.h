@@ -220,6 +220,10 @@ int zdem_s2_string_table_find(const zdem_s2_state *s, const char *name);
 /* Entities: count of live ones and iteration by index. */
 uint32_t zdem_s2_entity_count(const zdem_s2_state *s);
 uint32_t zdem_s2_entity_limit(const zdem_s2_state *s);
+/* The indexes of the live entities, ascending, into out (cap of them);
+ * returns how many there are (more than cap: call again bigger). Costs
+ * what the live entities cost, not the entity limit. */
+uint32_t zdem_s2_entities_live(const zdem_s2_state *s, uint32_t *out, uint32_t cap);
 /* 1 and *e filled when index holds a live entity. */
 int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e);
 

@@ -1,7 +1,8 @@
-/* Source 2 container + inner messages + typed dispatch on arbitrary bytes:
- * the whole-file parse (ordered inner messages, a typed handler for every
- * message the entity layer needs), the FileInfo lookup, and the push input
- * fed in pieces whose sizes come from the input itself. */
+/* Source 2 container + inner messages + typed dispatch on arbitrary bytes,
+ * configured as zdem dump runs it: an even-sized input as a whole file
+ * (inner messages in priority order), an odd-sized one through the push
+ * input in pieces whose sizes come from the input itself (in stream
+ * order); then the FileInfo lookup through the header offset. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,12 @@ static zdem_status on_inner(void *u, zdem_s2_game g, const zdem_s2_outer *m,
                             const zdem_s2_inner *in)
 {
     (void)u, (void)g, (void)m;
-    /* touch every byte: ASan checks the view is in bounds */
-    volatile uint8_t x = 0;
-    uint32_t i;
-    for (i = 0; i < in->size; i++)
-        x ^= in->data[i];
-    (void)x;
+    /* a view is contiguous: its first and last bytes in bounds (ASan
+     * checks them) means all of it is */
+    if (in->size) {
+        volatile uint8_t x = (uint8_t)(in->data[0] ^ in->data[in->size - 1]);
+        (void)x;
+    }
     return ZDEM_OK;
 }
 
@@ -60,23 +61,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cbs.on_inner = on_inner;
     cbs.demo = &dh;
     cbs.inner = &ih;
-    cbs.ordered = size & 1;
+    cbs.ordered = !(size & 1);
 
     zdem_error_clear(&err);
-    zdem_s2_parse(data, size, &cbs, NULL, scratch, sizeof scratch, &err);
+    if (!(size & 1)) {
+        zdem_s2_parse(data, size, &cbs, NULL, scratch, sizeof scratch, &err);
+    } else {
+        /* pieces of 64..4096 bytes (byte-at-a-time feeding is in the test
+         * suite: here it would make every input slow) */
+        piece = 64u + (size * 40503u) % 4033u;
+        zdem_s2_parser_init(&ps, &cbs, NULL, scratch, sizeof scratch, gather, sizeof gather);
+        while (pos < size && st == ZDEM_OK) {
+            size_t k = size - pos < piece ? size - pos : piece;
+            st = zdem_s2_parser_feed(&ps, data + pos, k, &err);
+            pos += k;
+        }
+        if (st == ZDEM_OK)
+            zdem_s2_parser_end(&ps, &err);
+    }
     zdem_error_clear(&err);
     if (zdem_s2_read_header(data, size, &hdr, &err) == ZDEM_OK)
         zdem_s2_read_fileinfo(data, size, &hdr, scratch, sizeof scratch, &p, &n, &err);
-
-    piece = size ? 1 + data[size - 1] % 61 : 1;
-    zdem_error_clear(&err);
-    zdem_s2_parser_init(&ps, &cbs, NULL, scratch, sizeof scratch, gather, sizeof gather);
-    while (pos < size && st == ZDEM_OK) {
-        size_t k = size - pos < piece ? size - pos : piece;
-        st = zdem_s2_parser_feed(&ps, data + pos, k, &err);
-        pos += k;
-    }
-    if (st == ZDEM_OK)
-        zdem_s2_parser_end(&ps, &err);
     return 0;
 }
