@@ -987,7 +987,14 @@ def create_string_table(name, entries, compressed=False, user_data_fixed=False,
          "user_data_fixed_size": user_data_fixed, "user_data_size": user_data_size,
          "user_data_size_bits": size_bits, "flags": flags,
          "using_varint_bitcounts": varint_bits}
-    if compressed:
+    if compressed == "lzss":
+        # Valve's LZSS, through the independent reference codec
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import lzss_ref
+        m["string_data"] = lzss_ref.compress(data)
+        m["uncompressed_size"] = len(data)
+        m["data_compressed"] = True
+    elif compressed:
         m["string_data"] = snappy_compress(data)
         m["uncompressed_size"] = len(data)
         m["data_compressed"] = True
@@ -1453,7 +1460,7 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
             user_data_fixed=True, user_data_size=1, size_bits=2)),
         inner("svc_CreateStringTable", create_string_table(
             "instancebaseline", [(i, k, v) for i, (k, v) in sorted(tables["instancebaseline"].items())],
-            compressed=True, flags=1, compress_values=True)),
+            compressed="lzss" if seed % 2 == 0 else True, flags=1, compress_values=True)),
         inner("svc_CreateStringTable", create_string_table("userinfo", [], compressed=False)),
     ]))
     d.frame("DEM_StringTables", PREGAME, demo_string_tables(tables, order), compress=True)
@@ -2410,8 +2417,8 @@ def build_types(seed=6, n=40):
 def build_strtab_seed():
     """String tables with every option: fixed-size user data (odd bit
     counts), 17-bit and ubit_var lengths, per-value Snappy, key history,
-    index jumps, compressed and plain string data, updates, and a
-    CDemoStringTables dump; the userinfo table names the players."""
+    index jumps, Snappy, LZSS and plain string data, updates, and a
+    CDemoStringTables dump; the userinfo table (LZSS) names the players."""
     sc = Scaffold([], [])
     keys = ["models/props/crate%03d.vmdl" % i for i in range(40)]
     t = [
@@ -2423,9 +2430,11 @@ def build_strtab_seed():
         create_string_table("percompressed", [(0, b"c0", b"abcabcabcabc" * 8), (1, b"c1", b"zz")],
                             flags=1, compress_values=True),
         create_string_table("nohistory", [(i, k, None) for i, k in enumerate(keys[:5])], history=False),
+        # LZSS-compressed: the player names come out of it
         create_string_table("userinfo", [(i, str(i).encode(), pb("CMsgPlayerInfo", name=nm, ishltv=hl))
                                          for i, (nm, hl) in enumerate([("Alpha", False), ("SourceTV", True),
-                                                                       ("Bravo", False)])]),
+                                                                       ("Bravo", False)])],
+                            compressed="lzss"),
     ]
     sc.d.frame("DEM_SignonPacket", PREGAME, demo_packet([inner("svc_CreateStringTable", m) for m in t]))
     tid = {"fixed": 2, "len17": 3, "userinfo": 6}  # instancebaseline is table 0

@@ -173,7 +173,15 @@ class Checker(object):
             if msg == "CSVCMsg_CreateStringTable":
                 f = s2craft._fields_of(msg, data)
                 if f.get("data_compressed", [0])[0]:
-                    blobs.append(f["string_data"][0])
+                    b = f["string_data"][0]
+                    if b[:4] == b"LZSS":
+                        # Valve LZSS: the independent reference decodes it
+                        # to exactly the size its header claims
+                        import lzss_ref
+                        if len(lzss_ref.decompress(b)) != struct.unpack_from("<I", b, 4)[0]:
+                            self.fail("lzss_ref: stream does not decode to its size")
+                        continue
+                    blobs.append(b)
         for b in blobs:
             if lib is not None:
                 n = ctypes.c_size_t(0)
