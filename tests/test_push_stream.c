@@ -9,6 +9,7 @@
 #include "quake3_push.h"
 #include "source2_parse.h"
 #include "source2_push.h"
+#include "source2_state.h"
 #include "teeworlds_push.h"
 #include "zdem_test.h"
 
@@ -186,6 +187,93 @@ static void s2_case(const char *rel, uint32_t want_outer)
     free(file);
 }
 
+/* Source 2 game state through the push input: pieces of any size give the
+ * same events, entities and values as the whole file. */
+typedef struct s2_digest {
+    uint64_t events, event_bytes;
+    uint32_t live, tick;
+    uint64_t props, prop_sum;
+} s2_digest;
+
+static zdem_status s2_ev(void *u, zdem_s2_state *s, const zdem_s2_event *ev)
+{
+    s2_digest *d = u;
+    (void)s;
+    d->events++;
+    d->event_bytes += ev->name_len + ev->nkeys;
+    return ZDEM_OK;
+}
+
+static int s2_prop(void *u, const char *name, size_t len, const zdem_s2_value *v)
+{
+    s2_digest *d = u;
+    size_t i;
+    d->props++;
+    for (i = 0; i < len; i++)
+        d->prop_sum = d->prop_sum * 31u + (uint8_t)name[i];
+    d->prop_sum = d->prop_sum * 31u + v->v.u + v->len;
+    return 0;
+}
+
+static void s2_digest_of(zdem_s2_state *s, s2_digest *d)
+{
+    static uint32_t live[16384];
+    static uint64_t tmp[1 << 16];
+    uint32_t i, n = zdem_s2_entities_live(s, live, 16384);
+    zdem_error e;
+    d->live = n;
+    d->tick = (uint32_t)zdem_s2_state_tick(s);
+    for (i = 0; i < n && i < 16384; i++) {
+        zdem_error_clear(&e);
+        zdem_s2_entity_props(s, (int32_t)live[i], s2_prop, d, tmp, 1 << 16, &e);
+    }
+}
+
+static void s2_state_case(const char *rel)
+{
+    size_t size = 0, modes[] = {1, 7, 4093, 100000}, m;
+    uint8_t *file = zt_read_file(zt_corpus_path(rel), &size);
+    static uint8_t arena[96u << 20];
+    zdem_s2_config cfg;
+    zdem_s2_state *s;
+    zdem_error err;
+    s2_digest whole, got;
+    if (!CHECK(file != NULL))
+        return;
+    memset(&whole, 0, sizeof whole);
+    zdem_s2_config_default(&cfg);
+    cfg.frame_buffer = 1u << 20;   /* corpus frames are < 400 KB */
+    cfg.gather_buffer = 256u << 10; /* stored frames are < 80 KB */
+    cfg.on_event = s2_ev;
+    cfg.user = &whole;
+    zdem_error_clear(&err);
+    CHECK_EQ_INT(zdem_s2_state_init(&s, arena, sizeof arena, &cfg, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_s2_state_run(s, file, size, -1, &err), ZDEM_OK);
+    s2_digest_of(s, &whole);
+    CHECK(whole.events > 0 && whole.live > 0 && whole.props > 0);
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        zdem_status st = ZDEM_OK;
+        size_t pos = 0;
+        memset(&got, 0, sizeof got);
+        cfg.user = &got;
+        zdem_error_clear(&err);
+        CHECK_EQ_INT(zdem_s2_state_init(&s, arena, sizeof arena, &cfg, &err), ZDEM_OK);
+        while (pos < size && st == ZDEM_OK) {
+            size_t n = next_piece(modes[m]);
+            if (n > size - pos)
+                n = size - pos;
+            st = zdem_s2_state_feed(s, file + pos, n, &err);
+            pos += n;
+        }
+        if (st == ZDEM_OK)
+            st = zdem_s2_state_end(s, &err);
+        CHECK_EQ_INT(st, ZDEM_OK);
+        s2_digest_of(s, &got);
+        CHECK(memcmp(&got, &whole, sizeof got) == 0);
+    }
+    free(file);
+}
+
 /* ---- Teeworlds ------------------------------------------------------------ */
 
 typedef struct tw_counts { uint32_t events, snaps, msgs; uint64_t ints; int32_t last_tick; } tw_counts;
@@ -263,6 +351,8 @@ int main(void)
     q3_case("q3/ql_udt-gameplay-default-online.dm_90", 90, 390, 0);
     s2_case("source2/cs2_demofile-net-gotv-14132-de-ancient.dem", 154);
     s2_case("source2/dota2_haste-nekit-pov.dem", 3781);
+    s2_state_case("source2/cs2_demofile-net-gotv-14132-de-ancient.dem");
+    s2_state_case("source2/dota2_haste-nekit-pov.dem");
     tw_case("teeworlds/ddnet_webviewer-big-chungus-daydream.demo", 212, 1);
     tw_case("teeworlds/ddnet_demo-edit-test2-pepeg-v5.demo", 378, 0);
     tw_case("teeworlds/ddnet_demo-edit-clip-fng.demo", 714, 1);
