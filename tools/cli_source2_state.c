@@ -250,7 +250,7 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
     uint32_t i, n;
     uint64_t *tmp;
     uint32_t *live;
-    const uint32_t tmp_cap = 1u << 16;
+    uint32_t tmp_cap = 1u << 16;
     FILE *out = stdout;
     zdem_s2_config_default(&cfg);
     cfg.skip_events = 1;
@@ -284,9 +284,23 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
                 e.serial, e.active ? "true" : "false");
         po.out = out;
         po.n = 0;
-        zdem_error_clear(&err);
-        if (zdem_s2_entity_props(r.s, e.index, print_prop, &po, tmp, tmp_cap, &err) != ZDEM_OK)
-            fprintf(stderr, "zdem: %s: entity %d: %s\n", f->path, e.index, err.msg ? err.msg : "?");
+        for (;;) {
+            zdem_status st;
+            uint64_t *bigger;
+            zdem_error_clear(&err);
+            st = zdem_s2_entity_props(r.s, e.index, print_prop, &po, tmp, tmp_cap, &err);
+            /* the ordering buffer is checked before any property is
+             * printed: a bigger one and again */
+            if (st != ZDEM_ERR_NO_SPACE || tmp_cap >= (1u << 26) ||
+                !(bigger = realloc(tmp, sizeof(uint64_t) * (size_t)tmp_cap * 2u))) {
+                if (st != ZDEM_OK)
+                    fprintf(stderr, "zdem: %s: entity %d: %s\n", f->path, e.index,
+                            err.msg ? err.msg : "?");
+                break;
+            }
+            tmp = bigger;
+            tmp_cap *= 2u;
+        }
         fputs("}}\n", out);
     }
     free(tmp);
