@@ -64,3 +64,14 @@ void zdem_sort_u32(uint32_t *a, size_t n, zdem_sort_cmp cmp, const void *ctx)
         sift_u32(a, 0, i, cmp, ctx);
     }
 }
+
+static int cmp_value(const void *ctx, uint32_t a, uint32_t b)
+{
+    (void)ctx;
+    return a < b ? -1 : a > b;
+}
+
+void zdem_sort_u32_values(uint32_t *a, size_t n)
+{
+    zdem_sort_u32(a, n, cmp_value, 0);
+}

@@ -8,6 +8,7 @@
 
 /* Sorts a[0..n) ascending. */
 void zdem_sort_u64(uint64_t *a, size_t n);
+void zdem_sort_u32_values(uint32_t *a, size_t n);
 
 /* Sorts an index array with a comparator (<0, 0, >0 as strcmp); equal
  * elements end in an unspecified order, so comparators break ties. */

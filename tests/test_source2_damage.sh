@@ -15,10 +15,12 @@
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
-exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" <<'EOF'
+exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" "$(cd "$(dirname "$0")" && pwd)" <<'EOF'
 import json, os, re, shutil, stat, struct, subprocess, sys, tempfile
 
 ZDEM, CORPUS = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import s2craft  # the format, written down once in the tests
 TMP = tempfile.mkdtemp(prefix="zdem-s2-damage-")
 passed = failed = 0
 
@@ -52,34 +54,13 @@ def last_error(path, err, what):
         return None, None
     return int(m.group(2)), (int(m.group(3)) if m.group(3) else None)
 
-def varint(b, p):
-    r = s = 0
-    while True:
-        c = b[p]; p += 1
-        r |= (c & 0x7F) << s; s += 7
-        if c < 0x80:
-            return r, p
-
-def enc_varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F; v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
 def frames(data):
     """(offset, cmd, compressed, tick, payload offset, size) of every frame,
-    read here from the format, not by zdem."""
-    out, p = [], 16
-    while p < len(data):
-        off = p
-        cmd, p = varint(data, p)
-        tick, p = varint(data, p)
-        n, p = varint(data, p)
-        out.append((off, cmd & ~0x40, bool(cmd & 0x40), -1 if tick == 0xFFFFFFFF else tick, p, n))
-        p += n
-    return out
+    read by the tests' own format code, not by zdem."""
+    fr = s2craft.read_frames(data)
+    ends = [f[0] for f in fr[1:]] + [len(data)]
+    return [(off, cmd, comp, -1 if tick == 0xFFFFFFFF else tick, end - len(body), len(body))
+            for (off, cmd, comp, tick, body), end in zip(fr, ends)]
 
 DEM_STOP, DEM_FILEINFO, DEM_PACKET, DEM_FULLPACKET = 0, 2, 7, 13
 
@@ -187,7 +168,7 @@ def damaged_middle(name):
     bad = bytearray(data)
     # the Snappy preamble stays; the first tag becomes a copy from before
     # the start of the output: the stream cannot be decoded
-    _, q = varint(data, f[4])
+    _, q = s2craft._uvarint(data, f[4])
     bad[q] = 0x02  # copy with a 2-byte offset ...
     bad[q + 1] = 0xFF
     bad[q + 2] = 0xFF
@@ -227,8 +208,9 @@ def hostile_frame(name):
     with the limit, nothing else lost; nothing is allocated for it."""
     src, data, fr, full = whole_file(name)
     i = next(k for k, f in enumerate(fr) if f[1] == DEM_PACKET)
-    body = enc_varint(0xFFFFFFFF) + b"\x00" * 6  # the largest Snappy preamble
-    frame = enc_varint(DEM_PACKET | 0x40) + enc_varint(fr[i][3] if fr[i][3] >= 0 else 0) + enc_varint(len(body)) + body
+    body = s2craft.varint(0xFFFFFFFF) + b"\x00" * 6  # the largest Snappy preamble
+    frame = (s2craft.varint(DEM_PACKET | 0x40) + s2craft.varint(fr[i][3] if fr[i][3] >= 0 else 0)
+             + s2craft.varint(len(body)) + body)
     at = fr[i][0]
     new = bytearray(data[:at] + frame + data[at:])
     fi_off = struct.unpack_from("<I", data, 8)[0]

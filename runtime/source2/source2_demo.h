@@ -130,6 +130,9 @@ int zdem_s2_warn_is_damage(zdem_s2_warn_kind k);
 void zdem_s2_warn(zdem_s2_warnings *w, zdem_s2_warn_kind k, const zdem_error *where);
 /* Total of the damage kinds. */
 uint32_t zdem_s2_warn_damage(const zdem_s2_warnings *w);
+/* A run's result: st (how the input ended) when it is an error, else the
+ * first damage (copied into err), else ZDEM_OK. */
+zdem_status zdem_s2_warn_result(const zdem_s2_warnings *w, zdem_status st, zdem_error *err);
 
 /* ---- inner messages (CDemoPacket.data) ---------------------------------- */
 

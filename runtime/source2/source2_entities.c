@@ -301,22 +301,6 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     return ZDEM_OK;
 }
 
-/* A baseline key names its class: checked again at use, as the entry's
- * key may have changed since it was mapped. */
-static int key_is_class(const zdem_s2_state *s, const s2_st_entry *e, uint32_t cls)
-{
-    const uint8_t *k = e->key ? s->base + e->key : 0;
-    uint32_t id = 0, j;
-    if (!k || !e->key_len || e->key_len > 6)
-        return 0;
-    for (j = 0; j < e->key_len; j++) {
-        if (k[j] < '0' || k[j] > '9')
-            return 0;
-        id = id * 10u + (uint32_t)(k[j] - '0');
-    }
-    return id == cls;
-}
-
 /* The class's decoded baseline (0: none), decoded on first use. */
 static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
                                   pe_out *po, zdem_error *err)
@@ -336,7 +320,8 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     if (!c->bl_entry || s->baseline_table < 0)
         return ZDEM_OK;
     be = s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u);
-    if (!be || !be->val || !key_is_class(s, be, cls))
+    /* the entry's key is checked again: it may name another class now */
+    if (!be || !be->val || s2_st_baseline_class(s, be) != (int32_t)cls)
         return ZDEM_OK;
     memset(&tmp, 0, sizeof tmp);
     tmp.cls = (int32_t)cls;
@@ -535,17 +520,11 @@ uint32_t zdem_s2_entity_limit(const zdem_s2_state *s)
     return s->max_ents;
 }
 
-static int cmp_u32(const void *ctx, uint32_t a, uint32_t b)
-{
-    (void)ctx;
-    return a < b ? -1 : a > b;
-}
-
 uint32_t zdem_s2_entities_live(const zdem_s2_state *s, uint32_t *out, uint32_t cap)
 {
     uint32_t n = s->live < cap ? s->live : cap;
     memcpy(out, s->live_list, (size_t)n * 4u);
-    zdem_sort_u32(out, n, cmp_u32, 0);
+    zdem_sort_u32_values(out, n);
     return s->live;
 }
 

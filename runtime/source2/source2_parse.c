@@ -152,18 +152,6 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
     return ZDEM_OK;
 }
 
-/* The run's result: how the input ended, else the first damage. */
-static zdem_status result(zdem_s2_parser *p, zdem_status st, zdem_error *err)
-{
-    if (st != ZDEM_OK)
-        return st;
-    if (p->warn.damage.code != ZDEM_OK) {
-        if (err && err->code == ZDEM_OK)
-            *err = p->warn.damage;
-        return p->warn.damage.code;
-    }
-    return ZDEM_OK;
-}
 
 zdem_status zdem_s2_parser_feed(zdem_s2_parser *p, const uint8_t *data,
                                 size_t n, zdem_error *err)
@@ -173,13 +161,13 @@ zdem_status zdem_s2_parser_feed(zdem_s2_parser *p, const uint8_t *data,
 
 zdem_status zdem_s2_parser_end(zdem_s2_parser *p, zdem_error *err)
 {
-    return result(p, zdem_s2_push_end(&p->push, err), err);
+    return zdem_s2_warn_result(&p->warn, zdem_s2_push_end(&p->push, err), err);
 }
 
 zdem_status zdem_s2_parser_file(zdem_s2_parser *p, const uint8_t *file,
                                 size_t size, zdem_error *err)
 {
-    return result(p, zdem_s2_push_file(&p->push, file, size, err), err);
+    return zdem_s2_warn_result(&p->warn, zdem_s2_push_file(&p->push, file, size, err), err);
 }
 
 zdem_status zdem_s2_parse(const uint8_t *file, size_t size,

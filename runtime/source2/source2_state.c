@@ -506,18 +506,6 @@ static void on_skip(void *ctx, uint64_t offset, uint64_t len)
     zdem_s2_warn(&s->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
 }
 
-/* How the input ended, else the first damage. */
-static zdem_status result(zdem_s2_state *s, zdem_status st, zdem_error *err)
-{
-    if (st != ZDEM_OK)
-        return st;
-    if (s->warn.damage.code != ZDEM_OK) {
-        if (err && err->code == ZDEM_OK)
-            *err = s->warn.damage;
-        return s->warn.damage.code;
-    }
-    return ZDEM_OK;
-}
 
 zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
                                zdem_error *err)
@@ -527,14 +515,14 @@ zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
 
 zdem_status zdem_s2_state_end(zdem_s2_state *s, zdem_error *err)
 {
-    return result(s, zdem_s2_push_end(&s->push, err), err);
+    return zdem_s2_warn_result(&s->warn, zdem_s2_push_end(&s->push, err), err);
 }
 
 zdem_status zdem_s2_state_run(zdem_s2_state *s, const uint8_t *file,
                               size_t size, int64_t stop_tick, zdem_error *err)
 {
     s->stop_tick = stop_tick;
-    return result(s, zdem_s2_push_file(&s->push, file, size, err), err);
+    return zdem_s2_warn_result(&s->warn, zdem_s2_push_file(&s->push, file, size, err), err);
 }
 
 zdem_status zdem_s2_state_seek(zdem_s2_state *s, const uint8_t *file,

@@ -243,6 +243,8 @@ zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zd
 void s2_st_clear_all(zdem_s2_state *s);
 /* Entry of table t by index, or NULL. */
 const s2_st_entry *s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index);
+/* The class id an instancebaseline entry's key names, or -1. */
+int32_t s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e);
 /* Baseline entries point their classes at themselves (after class info). */
 void s2_st_map_baselines(zdem_s2_state *s);
 

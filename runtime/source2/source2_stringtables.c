@@ -209,13 +209,12 @@ static uint32_t entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
     return probes;
 }
 
-static int32_t key_class(const zdem_s2_state *s, const s2_st_entry *e);
 
 /* An entry goes away: its blobs are freed, a baseline's class forgets it. */
 static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e)
 {
     if (t->kind == S2_TK_BASELINE) {
-        int32_t c = key_class(s, e);
+        int32_t c = s2_st_baseline_class(s, e);
         if (c >= 0 && s->classes[c].bl_entry == e->index + 1u) {
             s->classes[c].bl_entry = 0;
             s2_baseline_changed(s, (uint32_t)c);
@@ -292,12 +291,6 @@ static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t index)
     return e;
 }
 
-static int cmp_index(const void *ctx, uint32_t a, uint32_t b)
-{
-    (void)ctx;
-    return a < b ? -1 : a > b;
-}
-
 zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
                                       zdem_s2_entry_fn fn, void *user,
                                       uint32_t *tmp, uint32_t cap,
@@ -315,7 +308,7 @@ zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
     for (k = 0; e && k < (1u << t->log2); k++)
         if (e[k].used)
             tmp[n++] = e[k].index;
-    zdem_sort_u32(tmp, n, cmp_index, 0);
+    zdem_sort_u32_values(tmp, n);
     for (k = 0; k < n; k++) {
         const s2_st_entry *x = s2_st_find(s, t, tmp[k]);
         if (fn(user, x->index, x->key ? s->base + x->key : 0, x->key_len,
@@ -361,8 +354,7 @@ static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
 
 /* ---- baselines: instancebaseline keys are class ids ------------------------ */
 
-/* Class id named by a baseline key, or -1. */
-static int32_t key_class(const zdem_s2_state *s, const s2_st_entry *e)
+int32_t s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e)
 {
     const uint8_t *k = e->key ? s->base + e->key : 0;
     uint32_t id = 0, j;
@@ -379,7 +371,7 @@ static int32_t key_class(const zdem_s2_state *s, const s2_st_entry *e)
 /* A baseline entry was set: its class uses it from now on. */
 static void baseline_set(zdem_s2_state *s, const s2_st_entry *e, int changed)
 {
-    int32_t c = key_class(s, e);
+    int32_t c = s2_st_baseline_class(s, e);
     if (c < 0)
         return;
     if (s->classes[c].bl_entry != e->index + 1u) {

@@ -61,3 +61,15 @@ uint32_t zdem_s2_warn_damage(const zdem_s2_warnings *w)
             n += w->count[k];
     return n;
 }
+
+zdem_status zdem_s2_warn_result(const zdem_s2_warnings *w, zdem_status st, zdem_error *err)
+{
+    if (st != ZDEM_OK)
+        return st;
+    if (w->damage.code != ZDEM_OK) {
+        if (err && err->code == ZDEM_OK)
+            *err = w->damage;
+        return w->damage.code;
+    }
+    return ZDEM_OK;
+}

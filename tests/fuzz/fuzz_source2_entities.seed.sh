@@ -15,32 +15,18 @@ out=$1 corpus=$2
 here=$(cd "$(dirname "$0")" && pwd)
 py=${ZDEM_PYTHON:-python3}
 "$py" "$here/../s2craft.py" seeds "$out" >/dev/null
-"$py" - "$out" "$corpus"/source2/*.dem <<'PY'
+"$py" - "$out" "$here/.." "$corpus"/source2/*.dem <<'PY'
 import os, sys
-out, files = sys.argv[1], sys.argv[2:]
+out, tests, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, tests)
+import s2craft
 STOP = b"\x00\x00\x00"  # DEM_Stop, tick 0, size 0
-
-def varint(b, p):
-    r = s = 0
-    while True:
-        c = b[p]; p += 1
-        r |= (c & 0x7F) << s; s += 7
-        if c < 0x80:
-            return r, p
 
 n = 0
 for path in files:
     data = open(path, "rb").read()
-    frames, p = [], 16
-    while p < len(data):
-        q = p
-        _, p = varint(data, p)
-        _, p = varint(data, p)
-        ln, p = varint(data, p)
-        p += ln
-        if p > len(data):
-            break
-        frames.append(data[q:p])
+    offs = [f[0] for f in s2craft.read_frames(data)] + [len(data)]
+    frames = [data[a:b] for a, b in zip(offs, offs[1:])]
     def emit(tag, parts, limit):
         global n
         blob = data[:16]

@@ -9,30 +9,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 py=${ZDEM_PYTHON:-python3}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$py" "$here/../s2craft.py" seeds "$tmp" >/dev/null
-"$py" - "$out" "$corpus"/source2/*.dem "$tmp"/* <<'PY'
+"$py" - "$out" "$here/.." "$corpus"/source2/*.dem "$tmp"/* <<'PY'
 import os, sys
-out, files = sys.argv[1], sys.argv[2:]
-
-def varint(b, p):
-    r = s = 0
-    while True:
-        c = b[p]; p += 1
-        r |= (c & 0x7F) << s; s += 7
-        if c < 0x80:
-            return r, p
+out, tests, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, tests)
+import s2craft
 
 n = 0
 seen = set()
 for path in files:
-    data = open(path, "rb").read()
-    p, k = 16, 0
-    while p < len(data) and k < 12:
-        cmd, p = varint(data, p)
-        _, p = varint(data, p)
-        ln, p = varint(data, p)
-        body = data[p:p + ln]
-        p += ln
-        if cmd & 0x40 or not body or len(body) > 65536 or (cmd, len(body)) in seen:
+    k = 0
+    for _, cmd, comp, _, body in s2craft.read_frames(open(path, "rb").read()):
+        if k >= 12:
+            break
+        if comp or not body or len(body) > 65536 or (cmd, len(body)) in seen:
             continue
         seen.add((cmd, len(body)))
         with open(os.path.join(out, "%s-%d-%d" % (os.path.basename(path)[:40], k, cmd)), "wb") as f:
