@@ -16,6 +16,7 @@ PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
 command -v valgrind >/dev/null || { echo "FAIL: valgrind is needed (tests/deps.sh installs it)"; exit 1; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+export ZDEM_HASH_SEED=1 # the same hash seed every run: repeatable counts
 
 # A plain optimized CLI: sanitizers and valgrind do not mix.
 gen=${ZDEM_BUILD_DIR:-}/generated

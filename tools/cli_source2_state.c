@@ -3,7 +3,29 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "zdem_snappy.h"
+
+/* The hash tables' seed: random per run, so that no crafted file can
+ * count on colliding keys (the output never depends on it: everything is
+ * listed in sorted order); ZDEM_HASH_SEED fixes it for repeatable counts. */
+static uint64_t hash_seed(void)
+{
+    const char *env = getenv("ZDEM_HASH_SEED");
+    uint64_t seed = 0;
+    FILE *r;
+    if (env && *env)
+        return strtoull(env, NULL, 0);
+    r = fopen("/dev/urandom", "rb");
+    if (r) {
+        if (fread(&seed, sizeof seed, 1, r) != 1)
+            seed = 0;
+        fclose(r);
+    }
+    if (!seed)
+        seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&seed;
+    return seed;
+}
 
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a)
 {
@@ -23,6 +45,7 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
      * a table's data, half for one value) */
     cfg->tmp_size = r->frame > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)r->frame;
     cfg->gather_buffer = 0; /* the file is mapped whole: nothing to gather */
+    cfg->hash_seed = hash_seed();
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
                         "need (lower --max-frame or raise --memory)\n",
