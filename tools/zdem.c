@@ -76,11 +76,27 @@ static int has_q3_extension(const char *path)
     return dot && (strncmp(dot, ".dm_", 4) == 0 || strcmp(dot, ".dm3") == 0);
 }
 
+static int has_extension(const char *path, const char *ext)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && strcmp(dot, ext) == 0;
+}
+
+/* A file cut inside its magic is still that format (and truncated): its
+ * bytes begin the magic; an empty one goes by its extension. */
+static int starts_magic(const uint8_t *d, size_t n, const char *magic, size_t m,
+                        const char *path, const char *ext)
+{
+    if (n >= m)
+        return memcmp(d, magic, m) == 0;
+    return n ? memcmp(d, magic, n) == 0 : has_extension(path, ext);
+}
+
 static enum fmt detect(const uint8_t *d, size_t n, const char *path)
 {
-    if (n >= 8 && memcmp(d, "PBDEMS2\0", 8) == 0)
+    if (starts_magic(d, n, "PBDEMS2\0", 8, path, ".dem"))
         return FMT_SOURCE2;
-    if (n >= 7 && memcmp(d, "TWDEMO\0", 7) == 0)
+    if (starts_magic(d, n, "TWDEMO\0", 7, path, ".demo"))
         return FMT_TEEWORLDS;
     if (has_q3_extension(path))
         return FMT_QUAKE3;
@@ -218,6 +234,9 @@ int main(int argc, char **argv)
     case FMT_QUAKE3: rc = zdem_cli_quake3(&a, &f); break;
     case FMT_TEEWORLDS: rc = zdem_cli_teeworlds(&a, &f); break;
     default:
+        if (strcmp(a.command, "info") == 0 && a.json) /* the error, as JSON too */
+            fputs("{\"format\":null,\"warnings\":{},\"error\":{\"offset\":0,\"message\":"
+                  "\"unknown format\"}}\n", stdout);
         fprintf(stderr, "zdem: %s: offset 0: unknown format (no Source 2 or "
                         "Teeworlds magic, not a Quake III demo)\n", path);
         rc = ZDEM_EXIT_BAD_INPUT;
