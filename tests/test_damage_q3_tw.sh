@@ -16,31 +16,14 @@
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
-exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" <<'EOF'
+exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" "$(cd "$(dirname "$0")" && pwd)" <<'EOF'
 import json, os, random, re, shutil, struct, subprocess, sys, tempfile
 
 ZDEM, CORPUS = sys.argv[1], sys.argv[2]
-TMP = tempfile.mkdtemp(prefix="zdem-damage-")
-passed = failed = 0
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-    return cond
-
-def run(args):
-    p = subprocess.run([ZDEM] + args, capture_output=True, timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-def write(name, data):
-    path = os.path.join(TMP, name)
-    with open(path, "wb") as f:
-        f.write(data)
-    return path
+sys.path.insert(0, sys.argv[3])
+import zdem_cli_test as T
+from zdem_cli_test import check, run, write, TMP
+T.ZDEM = ZDEM
 
 ERR_LINE = re.compile(r"^zdem: (.*): offset (\d+): (.+)$")
 
@@ -370,7 +353,6 @@ try:
         tw_file(name)
     tw_tiny()
 finally:
-    shutil.rmtree(TMP, ignore_errors=True)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+    code = T.finish()
+sys.exit(code)
 EOF

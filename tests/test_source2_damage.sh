@@ -21,27 +21,9 @@ import json, os, re, shutil, stat, struct, subprocess, sys, tempfile
 ZDEM, CORPUS = sys.argv[1], sys.argv[2]
 sys.path.insert(0, sys.argv[3])
 import s2craft  # the format, written down once in the tests
-TMP = tempfile.mkdtemp(prefix="zdem-s2-damage-")
-passed = failed = 0
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-    return cond
-
-def run(args, timeout=300):
-    p = subprocess.run([ZDEM] + args, capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-def write(name, data):
-    path = os.path.join(TMP, name)
-    with open(path, "wb") as f:
-        f.write(data)
-    return path
+import zdem_cli_test as T
+from zdem_cli_test import check, run, write, TMP
+T.ZDEM = ZDEM
 
 ERR = re.compile(r"^zdem: (.*): offset (\d+)(?: \(payload byte (\d+)\))?: (.+)$")
 
@@ -255,7 +237,6 @@ try:
     hostile_frame("cs2_demofile-net-gotv-14065-de-nuke.dem")
     small_files()
 finally:
-    shutil.rmtree(TMP, ignore_errors=True)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+    code = T.finish()
+sys.exit(code)
 EOF
