@@ -24,11 +24,7 @@
 static uint64_t rng_state = 0x243F6A8885A308D3ull;
 static uint64_t rnd(void)
 {
-    /* xorshift64*: the same cases on every run */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
+    return zt_rand(&rng_state);
 }
 static size_t rnd_below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 

@@ -27,11 +27,7 @@
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
-    /* xorshift64*: deterministic runs, no libc rand() quality issues */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
+    return zt_rand(&rng_state); /* deterministic, unlike libc rand() */
 }
 static size_t rnd_below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 

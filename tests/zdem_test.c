@@ -76,3 +76,11 @@ int zt_finish(void)
     printf("%d passed, %d failed\n", zt_passed, zt_failed);
     return zt_failed ? 1 : 0;
 }
+
+uint64_t zt_rand(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1Dull;
+}

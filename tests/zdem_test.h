@@ -40,6 +40,9 @@ int zt_check_str(const char *a, const char *b, const char *ea, const char *file,
 const char *zt_corpus_path(const char *rel);
 /* Reads a whole file into a malloc'd buffer (tests may allocate); NULL on error. */
 uint8_t *zt_read_file(const char *path, size_t *size);
+/* xorshift64*: a deterministic pseudo-random stream (the same cases on
+ * every run); *state must not be 0. */
+uint64_t zt_rand(uint64_t *state);
 /* Prints the closing line and returns the process exit status. */
 int zt_finish(void);
 

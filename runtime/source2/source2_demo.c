@@ -96,6 +96,8 @@ zdem_status zdem_s2_payload(const zdem_s2_outer *m, uint8_t *scratch,
     zdem_error_clear(&inner);
     st = zdem_snappy_decompress(m->stored, m->stored_size, scratch, scratch_cap,
                                 size, &inner);
+    if (st == ZDEM_ERR_NO_SPACE) /* a limit of the caller's: name the frame */
+        return zdem_fail(err, st, m->offset, "frame decompresses to more than its buffer");
     if (st != ZDEM_OK)
         /* Report the file offset: the Snappy offset is relative to the payload. */
         return zdem_fail(err, st, m->payload_offset + inner.offset,

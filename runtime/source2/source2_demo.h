@@ -73,8 +73,9 @@ void zdem_s2_reader_init(zdem_s2_reader *r, const uint8_t *file, size_t size);
 int zdem_s2_next(zdem_s2_reader *r, zdem_s2_outer *out, zdem_error *err);
 
 /* The frame's payload: a view of the stored bytes, or, when compressed,
- * decompressed into scratch (scratch_cap bytes; ZDEM_ERR_NO_SPACE if the
- * Snappy preamble says more). */
+ * decompressed into scratch (scratch_cap bytes; ZDEM_ERR_NO_SPACE at the
+ * frame's offset, before anything is written, if the Snappy preamble says
+ * more). */
 zdem_status zdem_s2_payload(const zdem_s2_outer *m, uint8_t *scratch,
                             size_t scratch_cap, const uint8_t **data,
                             size_t *size, zdem_error *err);
@@ -128,8 +129,8 @@ const char *zdem_s2_warn_text(zdem_s2_warn_kind k);
 int zdem_s2_warn_is_damage(zdem_s2_warn_kind k);
 /* Counts one; where (may be NULL) is kept if it is the first of its kind. */
 void zdem_s2_warn(zdem_s2_warnings *w, zdem_s2_warn_kind k, const zdem_error *where);
-/* Total of the damage kinds. */
-uint32_t zdem_s2_warn_damage(const zdem_s2_warnings *w);
+/* A frame of the push input skipped: larger than the gather buffer. */
+void zdem_s2_warn_skipped(zdem_s2_warnings *w, uint64_t offset);
 /* A run's result: st (how the input ended) when it is an error, else the
  * first damage (copied into err), else ZDEM_OK. */
 zdem_status zdem_s2_warn_result(const zdem_s2_warnings *w, zdem_status st, zdem_error *err);

@@ -198,12 +198,6 @@ static void ent_free(zdem_s2_state *s, uint32_t idx)
     e->cls = -1;
 }
 
-void s2_entities_clear_all(zdem_s2_state *s)
-{
-    while (s->live)
-        ent_free(s, s->live_list[s->live - 1u]);
-}
-
 /* Stores a decoded value; returns 0 on a full arena. */
 static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
                      const zdem_s2_raw *v)

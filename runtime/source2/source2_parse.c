@@ -69,12 +69,8 @@ static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
 
 static void on_skip(void *ctx, uint64_t offset, uint64_t len)
 {
-    zdem_s2_parser *ps = ctx;
-    zdem_error e;
     (void)len;
-    zdem_error_clear(&e);
-    zdem_fail(&e, ZDEM_ERR_NO_SPACE, offset, "frame larger than the gather buffer: skipped");
-    zdem_s2_warn(&ps->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
+    zdem_s2_warn_skipped(&((zdem_s2_parser *)ctx)->warn, offset);
 }
 
 void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,

@@ -754,12 +754,6 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
 
 static const zdem_s2_fdec fd_poly = {ZDEM_S2_DEC_POINTER, 0, 0, 1, {0, 0, 0, 0, 0, 0}};
 
-const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
-                               const zdem_s2_fp *fp)
-{
-    return s2_resolve_ent(s, ser, fp, 0);
-}
-
 const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e)
 {

@@ -2,7 +2,6 @@
  * and whole files alike), frame and inner-message dispatch, seeking,
  * queries. */
 #include "source2_state_int.h"
-#include "zdem_snappy.h"
 
 void zdem_s2_config_default(zdem_s2_config *cfg)
 {
@@ -347,9 +346,7 @@ static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
     c.s = s;
     c.err = &e;
     c.msg = msg;
-    s->in_fullpacket = 1;
     st = zdem_pb_CDemoFullPacket_decode(msg, n, &m, &cb, &c, &e);
-    s->in_fullpacket = 0;
     s->cur_base = 0;
     if (st != ZDEM_OK)
         return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
@@ -443,22 +440,12 @@ static const uint8_t *frame_payload(zdem_s2_state *s, const zdem_s2_outer *m,
 {
     const uint8_t *p = 0;
     zdem_error e;
+    zdem_status st;
     zdem_error_clear(&e);
-    if (m->compressed) {
-        size_t claim = 0;
-        if (zdem_snappy_uncompressed_length(m->stored, m->stored_size, &claim, &e) == ZDEM_OK &&
-            claim > s->frame_cap) {
-            zdem_error_clear(&e);
-            zdem_fail(&e, ZDEM_ERR_NO_SPACE, m->offset,
-                      "frame decompresses to more than the frame buffer: skipped");
-            zdem_s2_warn(&s->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
-            return 0;
-        }
-        zdem_error_clear(&e);
-    }
-    if (zdem_s2_payload(m, s->frame_buf, s->frame_cap, &p, n, &e) != ZDEM_OK) {
-        /* a Snappy error's offset is in the stored bytes: a file offset */
-        zdem_s2_warn(&s->warn, ZDEM_S2_W_BAD_FRAMES, &e);
+    if ((st = zdem_s2_payload(m, s->frame_buf, s->frame_cap, &p, n, &e)) != ZDEM_OK) {
+        /* offsets are file offsets: the frame, or the bad Snappy tag */
+        zdem_s2_warn(&s->warn, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_FRAME_LIMIT
+                                                        : ZDEM_S2_W_BAD_FRAMES, &e);
         return 0;
     }
     if (*n > s->usage.max_frame)
@@ -498,12 +485,8 @@ static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
 
 static void on_skip(void *ctx, uint64_t offset, uint64_t len)
 {
-    zdem_s2_state *s = (zdem_s2_state *)ctx;
-    zdem_error e;
     (void)len;
-    zdem_error_clear(&e);
-    zdem_fail(&e, ZDEM_ERR_NO_SPACE, offset, "frame larger than the gather buffer: skipped");
-    zdem_s2_warn(&s->warn, ZDEM_S2_W_FRAME_LIMIT, &e);
+    zdem_s2_warn_skipped(&((zdem_s2_state *)ctx)->warn, offset);
 }
 
 

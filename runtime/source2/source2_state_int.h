@@ -194,7 +194,6 @@ struct zdem_s2_state {
 
     int32_t tick;        /* demo tick of the current frame */
     int32_t server_tick; /* last net_Tick */
-    int in_fullpacket;
     zdem_s2_stats stats;
     zdem_s2_usage usage;
     uint8_t strbuf[S2_STRBUF];
@@ -253,10 +252,8 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_er
 /* Position of the field called name (len bytes) in serializer ser, or -1. */
 int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len);
 /* Decoder for a field path in serializer ser, or NULL when the path does
- * not name a field. */
-const zdem_s2_fdec *s2_resolve(const zdem_s2_state *s, int32_t ser,
-                               const zdem_s2_fp *fp);
-/* Same, following polymorphic pointers through entity e's stored values. */
+ * not name a field; polymorphic pointers are followed through entity e's
+ * stored values. */
 const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e);
 /* Stored raw value of entity e at the first `depth` components of fp;
@@ -265,7 +262,6 @@ int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
                unsigned depth, uint64_t *out);
 
 zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-void s2_entities_clear_all(zdem_s2_state *s);
 /* The value of a class's baseline entry changed (or went away). */
 void s2_baseline_changed(zdem_s2_state *s, uint32_t class_id);
 

@@ -52,14 +52,12 @@ void zdem_s2_warn(zdem_s2_warnings *w, zdem_s2_warn_kind k, const zdem_error *wh
         w->damage = *where;
 }
 
-uint32_t zdem_s2_warn_damage(const zdem_s2_warnings *w)
+void zdem_s2_warn_skipped(zdem_s2_warnings *w, uint64_t offset)
 {
-    uint32_t n = 0;
-    unsigned k;
-    for (k = 0; k < ZDEM_S2_W_COUNT; k++)
-        if (kinds[k].damage)
-            n += w->count[k];
-    return n;
+    zdem_error e;
+    zdem_error_clear(&e);
+    zdem_fail(&e, ZDEM_ERR_NO_SPACE, offset, "frame larger than the gather buffer: skipped");
+    zdem_s2_warn(w, ZDEM_S2_W_FRAME_LIMIT, &e);
 }
 
 zdem_status zdem_s2_warn_result(const zdem_s2_warnings *w, zdem_status st, zdem_error *err)
