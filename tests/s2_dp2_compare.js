@@ -160,6 +160,24 @@ const RELATIONS = [
     holds: (d, z) => typeof z === 'bigint' && BigInt(d) === (z >= 0n ? 2n * z : -2n * z - 1n),
   },
   {
+    id: 'ammo-wire-0',
+    why: 'demoparser2\'s ammo decoder (m_iClip1/m_iClip2, sent as value + 1 under the minusone var_serializer) returns the wire 0 as 0 instead of -1 (no clip: knife, C4)',
+    applies: (ctx) => ctx.kind === 'minusone' && /(^|\.)m_iClip[12]$/.test(ctx.name),
+    holds: (d, z) => z === -1n && BigInt(d) === 0n,
+  },
+  {
+    id: 'minusone-ignored',
+    why: 'demoparser2 reads m_hSequence as the raw unsigned varint, ignoring its minusone var_serializer (value + 1 on the wire)',
+    applies: (ctx) => ctx.kind === 'minusone' && /(^|\.)m_hSequence$/.test(ctx.name),
+    holds: (d, z) => typeof z === 'bigint' && BigInt(d) === z + 1n,
+  },
+  {
+    id: 'teammate-color-name',
+    why: 'demoparser2 replaces the networked m_iCompTeammateColor with a colour name (the corpus has only 3 = "orange")',
+    applies: (ctx) => /(^|\.)m_iCompTeammateColor$/.test(ctx.name),
+    holds: (d, z) => z === 3n && d === 'orange',
+  },
+  {
     id: 'resource-id-32',
     why: 'demoparser2 cuts 64-bit resource ids (model, graph handles) to their low 32 bits',
     applies: (ctx) => ctx.kind === 'uvar64' || ctx.kind === 'fixed64' || ctx.kind === 'unknown' || ctx.kind === 'int',

@@ -177,6 +177,9 @@ static double fp_step(const zdem_s2_state *s, const zdem_s2_entity *e,
     case ZDEM_S2_DEC_FIXED64:
         *kind = "fixed64";
         return 0.0;
+    case ZDEM_S2_DEC_MINUSONE:
+        *kind = "minusone";
+        return 0.0;
     case ZDEM_S2_DEC_UNKNOWN:
         *kind = "unknown";
         return 0.0;
