@@ -19,7 +19,7 @@ fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 status=0
-node "$ROOT/tests/s2_dp2_compare.js" --events "$DUMP" "$CORPUS"/source2/cs2_*.dem | tee "$out" || status=$?
+node "$ROOT/tests/s2_dp2_compare.js" --events --zdem="${ZDEM_BIN:-$BUILD/zdem}" "$DUMP" "$CORPUS"/source2/cs2_*.dem | tee "$out" || status=$?
 # demoparser2 0.42.0 reads these four corpus demos (it fails on 14011,
 # 14090 and 14150 with IllegalPathOp): each must have been compared.
 for f in 14065-de-nuke 14132-de-ancient 14155-de-dust2 14160-de-dust2; do
