@@ -124,7 +124,7 @@ static double fp_step(const zdem_s2_state *s, const zdem_s2_entity *e,
     *kind = "int";
     if (e->class_id < 0)
         return 0.0;
-    fd = s2_resolve_ent(s, s->classes[e->class_id].ser, fp, &s->ents[e->index]);
+    fd = zdem_s2_resolve_ent(s, s->classes[e->class_id].ser, fp, &s->ents[e->index]);
     if (!fd)
         return 0.0;
     switch (fd->dec) {

@@ -155,7 +155,7 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     if (ek == ZDEM_S2_ENC_NONE && vser && vser_len) {
         ek = zdem_s2_var_serializer_kind(vser, vser_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
-            s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field var_serializer: read as its type");
+            zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field var_serializer: read as its type");
             ek = ZDEM_S2_ENC_NONE;
         }
     }
