@@ -91,7 +91,7 @@ static void put_value(FILE *o, const zdem_s2_value *v)
         break;
     case ZDEM_S2_V_VEC:
         fputc('[', o);
-        for (i = 0; i < v->n && i < 4; i++) {
+        for (i = 0; i < v->n && i < 6; i++) {
             if (i)
                 fputc(',', o);
             put_float(o, v->v.f[i]);
@@ -132,6 +132,7 @@ static double fp_step(const zdem_s2_state *s, const zdem_s2_entity *e,
     case ZDEM_S2_DEC_VECTOR2:
     case ZDEM_S2_DEC_VECTOR3:
     case ZDEM_S2_DEC_VECTOR4:
+    case ZDEM_S2_DEC_TRANSFORM:
         switch (fd->fkind) {
         case ZDEM_S2_F_QUANT:
             *kind = "quant";

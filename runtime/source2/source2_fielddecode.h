@@ -17,7 +17,7 @@ typedef enum zdem_s2_vkind {
     ZDEM_S2_V_INT,    /* i */
     ZDEM_S2_V_FLOAT,  /* f[0] */
     ZDEM_S2_V_DOUBLE, /* d */
-    ZDEM_S2_V_VEC,    /* f[0..n) */
+    ZDEM_S2_V_VEC,    /* f[0..n), n <= 6 (CTransform) */
     ZDEM_S2_V_STRING  /* s, len bytes, not NUL-terminated */
 } zdem_s2_vkind;
 
@@ -84,7 +84,7 @@ typedef struct zdem_s2_raw {
         uint64_t u;
         int64_t i;
         double d;
-        float f[4];
+        float f[6]; /* vectors, QAngle, CTransform (6) */
     } v;
     uint32_t len;      /* string length (stored) */
     uint32_t full_len; /* string length in the stream (> len: cut) */

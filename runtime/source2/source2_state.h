@@ -30,7 +30,7 @@ typedef struct zdem_s2_value {
         uint64_t u;
         int64_t i;
         double d;
-        float f[4];
+        float f[6]; /* vectors: n components (6: a CTransform) */
     } v;
     const uint8_t *s; /* string bytes (valid until the next state change) */
     uint32_t len;
