@@ -252,8 +252,9 @@ static const struct { const char *name; uint32_t value; } size_table[2] = {
     {"MAX_ITEM_STOCKS", 8u},
 };
 
-static const struct { const char *name; uint8_t value; } name_table[2] = {
+static const struct { const char *name; uint8_t value; } name_table[3] = {
     {"m_flAnimTime", ZDEM_S2_ENC_SIMTIME},
+    {"m_flRuneTime", ZDEM_S2_ENC_RUNETIME},
     {"m_flSimulationTime", ZDEM_S2_ENC_SIMTIME},
 };
 

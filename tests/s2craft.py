@@ -2274,7 +2274,18 @@ EXTRA_KINDS = {
     # CS2's clips: int32 declared, var_serializer "minusone" puts value + 1
     # on the wire as an unsigned varint (so -1, no clip, is 0)
     "minusone": ("int32", None, None,
-                 lambda bw, v, f: bw.varuint(v + 1), lambda v, f: v, "minusone"),
+                 lambda bw, v, f: bw.varuint(v + 1), lambda v, f: v, {"var_serializer": "minusone"}),
+    # Dota's m_flRuneTime: 4 bits under a +-FLT_MAX range; known by name,
+    # read as the four low bits of a float
+    "runetime": ("float32", None, 4,
+                 lambda bw, v, f: bw.bits(v, 4),
+                 lambda v, f: struct.unpack("<f", struct.pack("<I", v))[0],
+                 {"name": "m_flRuneTime", "low": -3.4028234663852886e+38, "high": 3.4028234663852886e+38}),
+    # a quantized float whose range is unusable (low == high): its 6 bits
+    # are still on the wire, read over [0, 1]
+    "qfloat_badrange": ("float32", None, 6,
+                        lambda bw, v, f: bw.bits(v, 6), lambda v, f: QFloat(6, 0.0, 1.0).value(v),
+                        {"low": 5.0, "high": 5.0}),
     # CTransform: six floats (position, rotation) read like a vector's
     # components: 32 raw bits each, or coords under the coord encoder
     "transform": ("CTransform", None, 32,
@@ -2290,8 +2301,8 @@ class XField(Field):
 
     def __init__(self, name, xkind):
         typ, enc, bits, self.writer, self.jsonf = EXTRA_KINDS[xkind][:5]
-        vser = EXTRA_KINDS[xkind][5] if len(EXTRA_KINDS[xkind]) > 5 else None
-        Field.__init__(self, name, typ, bit_count=bits, encoder=enc, var_serializer=vser)
+        extra = dict(EXTRA_KINDS[xkind][5]) if len(EXTRA_KINDS[xkind]) > 5 else {}
+        Field.__init__(self, extra.pop("name", name), typ, bit_count=bits, encoder=enc, **extra)
         self.kind = "x:" + xkind
 
 
@@ -2414,6 +2425,10 @@ def build_types(seed=6, n=40):
             return [f32(rng.uniform(-100, 100)) for _ in range(2)]
         if k == "blob":
             return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))
+        if k == "runetime":
+            return rng.randrange(16)
+        if k == "qfloat_badrange":
+            return rng.randrange(64)
         if k == "minusone":
             return rng.choice([-1, 0, 13, 30, rng.randrange(-1, 1 << 31)])
         if k == "transform":

@@ -161,7 +161,11 @@ int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
         else if (zdem_s2_qfloat_init(&d->q, bit_count, low, high, flags) == 0)
             d->fkind = ZDEM_S2_F_QUANT;
         else {
-            d->fkind = ZDEM_S2_F_NOSCALE;
+            /* the wire still has bit_count bits (reading 32 would shift
+             * every later field): read them over [0, 1], as clarity does
+             * for a range it cannot use */
+            (void)zdem_s2_qfloat_init(&d->q, bit_count, 0.0f, 1.0f, 0);
+            d->fkind = ZDEM_S2_F_QUANT;
             fell_back = 1;
         }
         break;

@@ -65,13 +65,14 @@ typedef struct zdem_s2_fdec {
 /* Sets q from the serializer's bit count, range and flags the way the
  * engine does (flag validation, rounding offsets, integer steps, the
  * multiplier fix-up). Returns 0, or -1 when the parameters are unusable
- * (then the field reads as a plain 32-bit float, reported by the caller). */
+ * (then the caller reads the bits over [0, 1] and reports it). */
 int zdem_s2_qfloat_init(zdem_s2_qfloat *q, int32_t bits, float low,
                         float high, int32_t flags);
 float zdem_s2_qfloat_read(const zdem_s2_qfloat *q, zdem_bits *br);
 
 /* Resolves fkind/akind from the encoder kind and bit count/range.
- * Returns 1 when the quantized parameters were unusable (fell back). */
+ * Returns 1 when the quantized parameters were unusable (fell back: the
+ * bit_count bits are read over [0, 1]). */
 int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
                        int32_t bit_count, float low, float high,
                        int32_t flags);
