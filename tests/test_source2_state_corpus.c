@@ -207,6 +207,9 @@ static void check_file(const char *name, int is_dota)
     for (k = 0; k < ZDEM_S2_W_UNKNOWN_TYPES; k++)
         if (!CHECK_EQ_INT(w->count[k], 0))
             fprintf(stderr, "  warning %s\n", zdem_s2_warn_name((zdem_s2_warn_kind)k));
+    /* every encoder and var_serializer in the corpus is known, and no
+     * quantized float falls back (Dota's m_flRuneTime is rune time) */
+    CHECK_EQ_INT(w->count[ZDEM_S2_W_UNKNOWN_ENCODERS], 0);
     CHECK_EQ_INT(w->count[ZDEM_S2_W_UNKNOWN_CLASSES], 0);
     CHECK_EQ_INT(w->count[ZDEM_S2_W_UNSTORED_FIELDS], 0);
     CHECK(stats.created > 0);
