@@ -179,9 +179,9 @@ const RELATIONS = [
   },
   {
     id: 'teammate-color-name',
-    why: 'demoparser2 replaces the networked m_iCompTeammateColor with a colour name (the corpus has only 3 = "orange")',
+    why: 'demoparser2 replaces the networked m_iCompTeammateColor with a colour name (its PLAYER_COLOR table: 0 blue, 1 green, 2 yellow, 3 orange, 4 purple)',
     applies: (ctx) => /(^|\.)m_iCompTeammateColor$/.test(ctx.name),
-    holds: (d, z) => z === 3n && d === 'orange',
+    holds: (d, z) => typeof z === 'bigint' && z >= 0n && z <= 4n && d === ['blue', 'green', 'yellow', 'orange', 'purple'][Number(z)],
   },
   {
     id: 'resource-id-32',
