@@ -197,7 +197,7 @@ const RELATIONS = [
 const OPEN = [
   {
     prop: 'CCSPlayerPawn.CEntityIdentity.m_nameStringTableIndex', dp2: 64, zdem: -1n, builds: /-141[5-9][0-9]-/,
-    note: 'builds >= 14150 only; zdem decodes this path only in the pawn\'s create (-1, "no name", as every other player pawn and controller) and agrees with demoparser2 on every later field of the same messages; EntityNames has 7 entries in these demos (independent decode, test_source2_stringtables), so 64 would name none',
+    note: 'builds >= 14150 only; in zdem the value comes from the CCSPlayerPawn instancebaseline (no create or update names the path): -1, "no name", as for every other pawn and controller; EntityNames has 7 entries in these demos (independent decode, test_source2_stringtables), so 64 would name none',
   },
 ];
 function openMismatch(demo, name, d, z) {
