@@ -644,6 +644,14 @@ static int name_to_fp(const zdem_s2_state *s, int32_t ser, const char *name,
     return fp->depth > 0;
 }
 
+int zdem_s2_class_prop_fp(const zdem_s2_state *s, int32_t class_id,
+                          const char *name, zdem_s2_fp *fp)
+{
+    if (class_id < 0 || (uint32_t)class_id >= s->nclasses || s->classes[class_id].ser < 0)
+        return 0;
+    return name_to_fp(s, s->classes[class_id].ser, name, fp);
+}
+
 int zdem_s2_entity_prop(const zdem_s2_state *s, int32_t index,
                         const char *name, zdem_s2_value *out)
 {
