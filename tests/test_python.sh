@@ -15,4 +15,5 @@ PY=${ZDEM_PYTHON:-/usr/bin/python3}
 env -u CFLAGS -u LDFLAGS cmake -S "$SRC/python" -B "$OUT" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$OUT" -j2 >/dev/null
 cd "$SRC/python"
-ZDEM_LIB="$OUT/libzdem.so" exec "$PY" -m pytest -q -p no:cacheprovider tests
+# PYTHONPATH: the Dask test's worker processes import zdem from this tree too
+ZDEM_LIB="$OUT/libzdem.so" PYTHONPATH="$SRC/python${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m pytest -q -p no:cacheprovider tests
