@@ -179,29 +179,39 @@ class _Columns:
         self.rows += n
 
     def frame(self, columns=None):
+        names = list(self.order)
+        if columns is not None:  # the asked-for columns first, in that order
+            first = [c for c in columns if c in self.parts]
+            names = first + [c for c in names if c not in first]
         data = {}
-        for name in self.order:
+        for name in names:
             parts = self.parts[name]
-            vals = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
-            kinds = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.uint8)
+            if len(parts) == 1:
+                vals, kinds = parts[0][0], parts[0][1]
+            else:
+                vals = np.concatenate([p[0] for p in parts])
+                kinds = np.concatenate([p[1] for p in parts])
             data[name] = _column(vals, kinds, parts)
-        df = pd.DataFrame(data)
         if columns is not None:
             for c in columns:  # asked for but never seen: all missing
-                if c not in df.columns and not any(k.startswith(c + ".") for k in df.columns):
-                    df[c] = pd.Series([None] * len(df), dtype=object)
-            first = [c for c in columns if c in df.columns]
-            df = df[first + [c for c in df.columns if c not in first]]
-        return df
+                if c not in data and not any(k.startswith(c + ".") for k in data):
+                    data[c] = np.full(self.rows, None, dtype=object)
+        # plain numpy arrays go in without a copy or a Series each
+        return pd.DataFrame(data, copy=False) if data else pd.DataFrame()
 
 
 def _column(vals, kinds, parts):
-    """One pandas column from 8-byte cells and their kinds, by whole arrays."""
+    """One column (numpy or pandas masked array) from 8-byte cells and
+    their kinds, by whole arrays."""
+    first = int(kinds[0]) if len(kinds) else CELL_NONE
+    if len(kinds) and first in (CELL_INT, CELL_FLOAT, CELL_UINT) and (kinds == first).all():
+        # the common case, one kind throughout: a view of the cells
+        return vals if first == CELL_INT else vals.view(np.float64 if first == CELL_FLOAT else np.uint64)
     present = kinds != CELL_NONE
     kset = set(np.unique(kinds[present]).tolist())
     missing = not present.all()
     if not kset:
-        return pd.Series([None] * len(kinds), dtype=object)
+        return np.full(len(kinds), None, dtype=object)
     if CELL_STR in kset:
         out = np.empty(len(kinds), dtype=object)
         at = 0
@@ -211,31 +221,25 @@ def _column(vals, kinds, parts):
             at += len(k)
         num = present & (kinds != CELL_STR)
         if num.any():  # numbers among strings: keep them as numbers
-            out[num] = _column(vals[num], kinds[num], [(vals[num], kinds[num], None)]).to_numpy(object)
+            out[num] = np.asarray(_column(vals[num], kinds[num], [(vals[num], kinds[num], None)]), dtype=object)
         out[~present] = None
-        return pd.Series(out, dtype=object)
-    if kset == {CELL_FLOAT} or (CELL_FLOAT in kset):
+        return out
+    if CELL_FLOAT in kset:
         f = vals.view(np.float64).copy()
         ints = (kinds == CELL_INT) | (kinds == CELL_BOOL)
         f[ints] = vals[ints].astype(np.float64)
         u = kinds == CELL_UINT
         f[u] = vals[u].view(np.uint64).astype(np.float64)
         f[~present] = np.nan
-        return pd.Series(f)
+        return f
     if kset == {CELL_BOOL}:
         b = vals != 0
-        if missing:
-            return pd.Series(pd.arrays.BooleanArray(b, ~present))
-        return pd.Series(b)
-    if kset <= {CELL_UINT, CELL_BOOL} and CELL_UINT in kset:
+        return pd.arrays.BooleanArray(b, ~present) if missing else b
+    if CELL_UINT in kset:
         u = vals.view(np.uint64)
-        if missing:
-            return pd.Series(pd.arrays.IntegerArray(u, ~present))
-        return pd.Series(u)
-    # ints (bools among them count as 0/1; uints beyond int64 would wrap)
-    if missing:
-        return pd.Series(pd.arrays.IntegerArray(vals, ~present))
-    return pd.Series(vals)
+        return pd.arrays.IntegerArray(u, ~present) if missing else u
+    # ints (bools among them count as 0/1)
+    return pd.arrays.IntegerArray(vals, ~present) if missing else vals
 
 
 class Table:
