@@ -140,12 +140,4 @@ static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
     }
 }
 
-static inline float zdem_q3_float(int32_t bits)
-{
-    float f;
-    uint32_t u = (uint32_t)bits;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 #endif
