@@ -12,17 +12,14 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 N=${1:-5}
 BUILD=${ZDEM_BENCH_BUILD:-$ROOT/build-bench}
-PYLIB=${ZDEM_BENCH_PYLIB:-$ROOT/build-bench-pylib}
 CORPUS=${ZDEM_CORPUS:-$(cd "$ROOT/../shared/corpus" && pwd)}
 PY=/usr/bin/python3
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF >/dev/null
-cmake --build "$BUILD" -j2 --target zdem_cli >/dev/null
-cmake -S "$ROOT/python" -B "$PYLIB" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$PYLIB" -j2 >/dev/null
+cmake --build "$BUILD" -j2 --target zdem_cli zdem_shared >/dev/null
 if [ ! -d bench/node_modules/@laihoe/demoparser2 ]; then
     (cd bench && npm install --no-save --no-audit --no-fund @laihoe/demoparser2@0.42.0 >/dev/null 2>&1)
 fi
-export NODE_PATH=$ROOT/bench/node_modules ZDEM_LIB=$PYLIB/libzdem.so
+export NODE_PATH=$ROOT/bench/node_modules ZDEM_LIB=$BUILD/libzdem.so
 PROPS=X,Y,Z,health,team_num
 
 # whole process: best wall ms and that run's max RSS KB over N runs

@@ -18,16 +18,16 @@ struct zdem_table {
 };
 
 /* 8-byte multiples keep every array aligned for its type. */
-static size_t up8(size_t n)
+static size_t table_up8(size_t n)
 {
     return (n + 7u) & ~(size_t)7u;
 }
 
 size_t zdem_table_size(uint32_t max_cols, uint32_t rows, uint32_t pool)
 {
-    return up8(sizeof(zdem_table)) + up8(sizeof(uint32_t) * (size_t)max_cols) +
-           up8((size_t)ZDEM_TABLE_NAME_MAX * max_cols) +
-           sizeof(int64_t) * (size_t)max_cols * rows + up8((size_t)max_cols * rows) + up8(pool);
+    return table_up8(sizeof(zdem_table)) + table_up8(sizeof(uint32_t) * (size_t)max_cols) +
+           table_up8((size_t)ZDEM_TABLE_NAME_MAX * max_cols) +
+           sizeof(int64_t) * (size_t)max_cols * rows + table_up8((size_t)max_cols * rows) + table_up8(pool);
 }
 
 zdem_status zdem_table_init(zdem_table **out, void *mem, size_t size,
@@ -48,15 +48,15 @@ zdem_status zdem_table_init(zdem_table **out, void *mem, size_t size,
     t->max_cols = max_cols;
     t->cap = rows;
     t->pool_cap = pool;
-    p += up8(sizeof(zdem_table));
+    p += table_up8(sizeof(zdem_table));
     t->name_len = (uint32_t *)(void *)p;
-    p += up8(sizeof(uint32_t) * (size_t)max_cols);
+    p += table_up8(sizeof(uint32_t) * (size_t)max_cols);
     t->names = (char *)p;
-    p += up8((size_t)ZDEM_TABLE_NAME_MAX * max_cols);
+    p += table_up8((size_t)ZDEM_TABLE_NAME_MAX * max_cols);
     t->values = (int64_t *)(void *)p;
     p += sizeof(int64_t) * (size_t)max_cols * rows;
     t->kinds = p;
-    p += up8((size_t)max_cols * rows);
+    p += table_up8((size_t)max_cols * rows);
     t->pool = p;
     t->fn = fn;
     t->user = user;
@@ -109,7 +109,7 @@ zdem_status zdem_table_row(zdem_table *t)
     return ZDEM_OK;
 }
 
-static void set(zdem_table *t, int32_t col, uint8_t kind, int64_t v)
+static void table_set(zdem_table *t, int32_t col, uint8_t kind, int64_t v)
 {
     size_t at;
     if (col < 0 || (uint32_t)col >= t->ncols || !t->n)
@@ -121,26 +121,26 @@ static void set(zdem_table *t, int32_t col, uint8_t kind, int64_t v)
 
 void zdem_table_int(zdem_table *t, int32_t col, int64_t v)
 {
-    set(t, col, ZDEM_CELL_INT, v);
+    table_set(t, col, ZDEM_CELL_INT, v);
 }
 
 void zdem_table_uint(zdem_table *t, int32_t col, uint64_t v)
 {
     int64_t x;
     memcpy(&x, &v, sizeof x);
-    set(t, col, ZDEM_CELL_UINT, x);
+    table_set(t, col, ZDEM_CELL_UINT, x);
 }
 
 void zdem_table_float(zdem_table *t, int32_t col, double v)
 {
     int64_t x;
     memcpy(&x, &v, sizeof x);
-    set(t, col, ZDEM_CELL_FLOAT, x);
+    table_set(t, col, ZDEM_CELL_FLOAT, x);
 }
 
 void zdem_table_bool(zdem_table *t, int32_t col, int v)
 {
-    set(t, col, ZDEM_CELL_BOOL, v ? 1 : 0);
+    table_set(t, col, ZDEM_CELL_BOOL, v ? 1 : 0);
 }
 
 void zdem_table_str(zdem_table *t, int32_t col, const void *s, size_t len)
@@ -156,7 +156,7 @@ void zdem_table_str(zdem_table *t, int32_t col, const void *s, size_t len)
     }
     if (len)
         memcpy(t->pool + t->pool_used, s, len);
-    set(t, col, ZDEM_CELL_STR, (int64_t)(((uint64_t)t->pool_used << 32) | (uint64_t)len));
+    table_set(t, col, ZDEM_CELL_STR, (int64_t)(((uint64_t)t->pool_used << 32) | (uint64_t)len));
     t->pool_used += (uint32_t)len;
 }
 

@@ -99,7 +99,6 @@ def _find_library():
         return env
     root = os.path.dirname(os.path.dirname(_HERE))
     for cand in (os.path.join(_HERE, "libzdem.so"),
-                 os.path.join(root, "build-pylib", "libzdem.so"),
                  os.path.join(root, "build", "libzdem.so")):
         if os.path.exists(cand):
             return cand

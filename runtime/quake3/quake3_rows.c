@@ -240,7 +240,7 @@ static int row(q3_rows *r, int32_t time, int32_t ent, const uint8_t *base)
     return 0;
 }
 
-static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+static int q3rows_on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
 {
     q3_rows *r = (q3_rows *)user;
     const zdem_q3_rows_config *c = r->c;
@@ -272,7 +272,7 @@ static int32_t ev_col(q3_rows *r, int k, const char *name)
     return r->ev_cols[k] - 1;
 }
 
-static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
 {
     q3_rows *r = (q3_rows *)user;
     zdem_table *t = r->t;
@@ -342,9 +342,9 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
     }
     memset(&cb, 0, sizeof cb);
     if (c->kind <= ZDEM_Q3_ROWS_ENTITY)
-        cb.snapshot = on_snapshot;
+        cb.snapshot = q3rows_on_snapshot;
     else
-        cb.event = on_event;
+        cb.event = q3rows_on_event;
     p = c->protocol ? zdem_q3_parser_init((uint8_t *)mem + head, size - head, c->protocol, &cb, r, err) : NULL;
     if (!p && c->protocol != 3 && c->protocol != 48) {
         zdem_error_clear(err);

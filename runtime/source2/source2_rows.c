@@ -87,7 +87,7 @@ static void put_value(zdem_table *t, int32_t col, const char *name, size_t nl, c
     }
 }
 
-static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
+static zdem_status rows_on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
 {
     static const char *const types[] = {"game_event", "chat", "combat_log"};
     ev_rows *r = (ev_rows *)user;
@@ -139,7 +139,7 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
     r.names = names;
     r.nnames = nnames;
     cfg.user = &r;
-    cfg.on_event = on_event;
+    cfg.on_event = rows_on_event;
     return run(&cfg, arena, arena_size, file, size, t, err);
 }
 
@@ -157,7 +157,7 @@ static void num(zdem_table *t, const char *col, uint8_t has, int64_t v)
         zdem_table_int(t, zdem_table_column(t, col, strlen(col)), v);
 }
 
-static zdem_status on_frame(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
+static zdem_status rows_on_frame(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
                             const uint8_t *p, size_t n)
 {
     zdem_table *t = (zdem_table *)user;
@@ -212,7 +212,7 @@ zdem_status zdem_s2_rows_header(const uint8_t *file, size_t size, void *arena,
     cfg.skip_entities = 1;
     cfg.skip_events = 1;
     cfg.frame_payloads = (1u << ZDEM_S2_DEM_FILEHEADER) | (1u << ZDEM_S2_DEM_FILEINFO);
-    cfg.on_frame = on_frame;
+    cfg.on_frame = rows_on_frame;
     cfg.user = t;
     return run(&cfg, arena, arena_size, file, size, t, err);
 }

@@ -87,7 +87,7 @@ const char *zdem_s2_ticks_alias(const char *name)
     return a ? a->target_name : NULL;
 }
 
-static size_t up8(size_t n)
+static size_t ticks_up8(size_t n)
 {
     return (n + 7u) & ~(size_t)7u;
 }
@@ -99,8 +99,8 @@ static uint32_t track_cap(const zdem_s2_ticks_config *c)
 
 size_t zdem_s2_ticks_size(const zdem_s2_ticks_config *c)
 {
-    return up8(sizeof(zdem_s2_ticks)) + up8(sizeof(tprop) * (size_t)c->nprops) +
-           up8(sizeof(int32_t) * (size_t)track_cap(c));
+    return ticks_up8(sizeof(zdem_s2_ticks)) + ticks_up8(sizeof(tprop) * (size_t)c->nprops) +
+           ticks_up8(sizeof(int32_t) * (size_t)track_cap(c));
 }
 
 static zdem_status ref_set(tref *r, const char *name, size_t len, uint8_t target, zdem_error *err)
@@ -149,9 +149,9 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
                                const zdem_s2_ticks_config *c, zdem_table *table,
                                zdem_s2_config *cfg, zdem_error *err);
 
-static zdem_status on_entity(void *user, zdem_s2_state *s, const zdem_s2_entity *e,
+static zdem_status ticks_on_entity(void *user, zdem_s2_state *s, const zdem_s2_entity *e,
                              unsigned ops, const zdem_s2_fp *changed, uint32_t nchanged);
-static zdem_status on_tick(void *user, zdem_s2_state *s, int32_t tick);
+static zdem_status ticks_on_tick(void *user, zdem_s2_state *s, int32_t tick);
 
 zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
                                const zdem_s2_ticks_config *c, zdem_table *table,
@@ -169,9 +169,9 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
         if (c->ticks[i] <= c->ticks[i - 1])
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "ticks: the tick list must be ascending");
     memset(t, 0, sizeof *t);
-    p += up8(sizeof(zdem_s2_ticks));
+    p += ticks_up8(sizeof(zdem_s2_ticks));
     t->props = (tprop *)(void *)p;
-    p += up8(sizeof(tprop) * (size_t)c->nprops);
+    p += ticks_up8(sizeof(tprop) * (size_t)c->nprops);
     t->ents = (int32_t *)(void *)p;
     t->cap = track_cap(c);
     t->table = table;
@@ -213,8 +213,8 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
         }
     }
     cfg->user = t;
-    cfg->on_entity = on_entity;
-    cfg->on_tick = on_tick;
+    cfg->on_entity = ticks_on_entity;
+    cfg->on_tick = ticks_on_tick;
     *out = t;
     return ZDEM_OK;
 }
@@ -275,7 +275,7 @@ static int wanted_class(const zdem_s2_ticks *t, const zdem_s2_entity *e)
            memcmp(e->class_name + e->class_name_len - sl, suffix, sl) == 0;
 }
 
-static zdem_status on_entity(void *user, zdem_s2_state *s, const zdem_s2_entity *e,
+static zdem_status ticks_on_entity(void *user, zdem_s2_state *s, const zdem_s2_entity *e,
                              unsigned ops, const zdem_s2_fp *changed, uint32_t nchanged)
 {
     zdem_s2_ticks *t = (zdem_s2_ticks *)user;
@@ -414,7 +414,7 @@ static void emit_prop(zdem_s2_ticks *t, const zdem_s2_state *s, tprop *p, int32_
     put(t->table, p->col, &v);
 }
 
-static int tick_wanted(zdem_s2_ticks *t, int32_t tick)
+static int ticks_wanted(zdem_s2_ticks *t, int32_t tick)
 {
     if (t->every > 1u && (uint32_t)tick % t->every != 0)
         return 0;
@@ -426,7 +426,7 @@ static int tick_wanted(zdem_s2_ticks *t, int32_t tick)
     return 1;
 }
 
-static zdem_status on_tick(void *user, zdem_s2_state *s, int32_t tick)
+static zdem_status ticks_on_tick(void *user, zdem_s2_state *s, int32_t tick)
 {
     zdem_s2_ticks *t = (zdem_s2_ticks *)user;
     uint32_t i, k;
@@ -434,7 +434,7 @@ static zdem_status on_tick(void *user, zdem_s2_state *s, int32_t tick)
     if (tick < 0 || (int64_t)tick <= t->last_tick)
         return ZDEM_OK;
     t->last_tick = tick;
-    if (!tick_wanted(t, tick))
+    if (!ticks_wanted(t, tick))
         return ZDEM_OK;
     for (i = 0; i < t->nents; i++) {
         int32_t ent = t->ents[i], ctrl = -1, ctrl_cls = -1, ent_cls;

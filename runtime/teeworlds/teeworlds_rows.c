@@ -90,7 +90,7 @@ static void name_cell(tw_rows *r, int k, const char *colname, int32_t id)
         zdem_table_str(r->t, c, r->players[id].name, strlen(r->players[id].name));
 }
 
-static int tick_wanted(tw_rows *r, int32_t tick)
+static int twrows_tick_wanted(tw_rows *r, int32_t tick)
 {
     const zdem_tw_rows_config *c = r->c;
     if (c->every > 1u && (tick < 0 || (uint32_t)tick % c->every != 0))
@@ -107,7 +107,7 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
 {
     uint32_t i, k;
     zdem_status st;
-    if (!tick_wanted(r, tick))
+    if (!twrows_tick_wanted(r, tick))
         return ZDEM_OK;
     for (i = 0; i < s->num_items; i++) {
         const int32_t *d;
