@@ -159,6 +159,16 @@ static int cmp_i32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The --props and --ticks lists, freed at exit (every return from main). */
+static const char **props_list;
+static int32_t *ticks_list;
+
+static void free_lists(void)
+{
+    free(props_list);
+    free(ticks_list);
+}
+
 /* --props, --ticks, --every, --format. The lists live until exit. */
 static int list_option(zdem_cli_args *a, const char *opt, char *val)
 {
@@ -181,6 +191,8 @@ static int list_option(zdem_cli_args *a, const char *opt, char *val)
         n += *p == ',';
     if (strcmp(opt, "--props") == 0) {
         const char **props = malloc(sizeof(char *) * n);
+        free(props_list); /* a repeated --props: the last one counts */
+        props_list = props;
         if (!props)
             return usage_error("out of memory", NULL);
         for (p = val;;) {
@@ -201,6 +213,8 @@ static int list_option(zdem_cli_args *a, const char *opt, char *val)
     }
     {
         int32_t *ticks = malloc(sizeof(int32_t) * n);
+        free(ticks_list);
+        ticks_list = ticks;
         if (!ticks)
             return usage_error("out of memory", NULL);
         for (p = val, i = 0; i < n; i++) {
@@ -233,6 +247,7 @@ int main(int argc, char **argv)
     enum fmt fmt;
 
     memset(&a, 0, sizeof a);
+    atexit(free_lists);
     if (argc < 2)
         return usage_error("missing command", NULL);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
