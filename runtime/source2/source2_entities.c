@@ -559,6 +559,7 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
         break;
     case ZDEM_S2_DEC_SVAR32:
     case ZDEM_S2_DEC_SVAR64:
+    case ZDEM_S2_DEC_MINUSONE:
         out->kind = ZDEM_S2_V_INT;
         break;
     case ZDEM_S2_DEC_FLOAT:
