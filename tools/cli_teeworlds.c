@@ -7,6 +7,7 @@
 
 /* ~350 KiB of decoder state: static, not on the stack. */
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 #define MAX_CLIENTS 64
 
@@ -122,7 +123,8 @@ static int open_reader(const zdem_cli_file *f)
     nwarns = 0;
     failed = 0;
     zdem_error_clear(&err);
-    if (zdem_tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
+    if (zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, &err) == ZDEM_OK &&
+        zdem_tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
         if (rd.info.raw_num_markers != rd.info.num_timeline_markers)
             add_warning("timeline marker count outside 0..64 (clamped)", 1);
         return 0;

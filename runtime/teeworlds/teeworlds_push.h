@@ -2,7 +2,8 @@
  * header is parsed as soon as it is complete; the embedded map streams
  * through (CRC32 and SHA-256 computed on the fly, pieces optionally handed
  * to on_map, never buffered); each whole chunk is decoded as by
- * zdem_tw_reader_next. Memory: a zdem_tw_reader (about 350 KiB) plus a
+ * zdem_tw_reader_next. Memory: a zdem_tw_reader set up by
+ * zdem_tw_reader_init (its limits fix its memory) plus a
  * ZDEM_TW_PUSH_BUFFER-byte gathering buffer (the largest chunk, 3 + 65535
  * bytes, or the 484-byte header). */
 #ifndef ZDEM_TEEWORLDS_PUSH_H

@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include "fuzz_teeworlds_cli.h"
 
-static zdem_tw_reader rd; /* ~350 KiB: static, as on a device */
+static zdem_tw_reader rd; /* static, as on a device */
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -14,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     zdem_error err;
     zdem_tw_event ev;
     zdem_error_clear(&err);
-    if (zdem_tw_reader_open(&rd, data, size, &err) != ZDEM_OK) {
+    if (zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, &err) != ZDEM_OK ||
+        zdem_tw_reader_open(&rd, data, size, &err) != ZDEM_OK) {
         zdem_error_clear(&err);
         (void)zdem_tw_demo_open_header(data, size, &rd.info, &err); /* info of a cut map */
         return 0;

@@ -571,10 +571,17 @@ static void zdem_tw_track_players(const zdem_tw_snap *s)
 
 static void put_view(zdem_tw_str s) { put_json(s.p, s.n); }
 
+/* The reader's control block is static; its buffers, sized by the small
+ * limits, come from the arena. */
+static zdem_tw_reader tw_reader;
+
 static int run_teeworlds(const mcu_demo *d)
 {
     size_t have;
-    zdem_tw_reader *rd = arena(sizeof(zdem_tw_reader), &have);
+    zdem_tw_limits lim;
+    zdem_tw_reader *rd = &tw_reader;
+    size_t mem_size = (zdem_tw_limits_small(&lim), zdem_tw_reader_mem_size(&lim));
+    void *mem = arena(mem_size, &have);
     const zdem_tw_demo_info *in;
     zdem_error err;
     zdem_tw_event ev;
@@ -585,14 +592,15 @@ static int run_teeworlds(const mcu_demo *d)
 
     memset(zdem_tw_players, 0, sizeof zdem_tw_players);
     zdem_error_clear(&err);
-    if (!rd) {
+    if (!mem) {
         begin_line(d->name);
         put_s(",\"mcu_error\":\"arena too small\"}\n");
         return 1;
     }
-    if (sizeof(zdem_tw_reader) > arena_peak)
-        arena_peak = sizeof(zdem_tw_reader);
-    if (zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
+    if (mem_size > arena_peak)
+        arena_peak = mem_size;
+    if (zdem_tw_reader_init(rd, &lim, mem, mem_size, &err) != ZDEM_OK ||
+        zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
         begin_line(d->name);
         put_key("error");
         put_jcstr(err.msg);
@@ -686,9 +694,11 @@ static int run_teeworlds(const mcu_demo *d)
         put_jcstr(err.msg);
     else
         put_s("null");
-    put_key("mcu_state_bytes"); put_u(sizeof(zdem_tw_reader));
+    put_key("mcu_state_bytes"); put_u(sizeof(zdem_tw_reader) + mem_size);
+    /* a demo that does not fit the small limits is not a pass here */
+    put_key("mcu_limit_hits"); put_u(rd->limit_hits);
     put_s("}\n");
-    return rc < 0;
+    return rc < 0 || rd->limit_hits != 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -745,7 +755,11 @@ int main(void)
     put_key("arena_used"); put_u(arena_peak);
     put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
     put_key("zdem_tw_reader_size"); put_u(sizeof(zdem_tw_reader));
-    put_key("zdem_tw_snapstate_size"); put_u(sizeof(zdem_tw_snapstate));
+    {
+        zdem_tw_limits lim;
+        zdem_tw_limits_small(&lim);
+        put_key("zdem_tw_small_mem"); put_u(zdem_tw_reader_mem_size(&lim));
+    }
     put_key("stack_size"); put_u((size_t)(__stack_top - __stack_limit));
     put_key("stack_used"); put_u(max_stack);
     put_key("demos_flash"); put_u((size_t)(__demos_end - __demos_start));

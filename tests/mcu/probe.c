@@ -108,14 +108,18 @@ int main(void)
     }
 #elif defined(PROBE_TEEWORLDS)
     {
-        zdem_tw_reader *rd = mem;
+        static zdem_tw_reader rd;
         zdem_tw_event ev;
-        (void)cap; /* sizeof(zdem_tw_reader) is fixed */
-        if (zdem_tw_reader_open(rd, probe_data, probe_size, &err) == ZDEM_OK)
-            while (zdem_tw_reader_next(rd, &ev, &err) == 1)
+        zdem_tw_limits small;
+        zdem_tw_limits_small(&small);
+        if (zdem_tw_reader_init(&rd, NULL, mem, cap, &err) == ZDEM_OK &&
+            zdem_tw_reader_open(&rd, probe_data, probe_size, &err) == ZDEM_OK)
+            while (zdem_tw_reader_next(&rd, &ev, &err) == 1)
                 if (ev.snap && ev.snap->num_items)
                     (void)zdem_tw_item_desc(ev.snap, 0);
-        report("teeworlds", sizeof(zdem_tw_reader), 0);
+        /* state at the default limits; buffer: at the small ones */
+        report("teeworlds", sizeof(zdem_tw_reader) + zdem_tw_reader_mem_size(NULL),
+               sizeof(zdem_tw_reader) + zdem_tw_reader_mem_size(&small));
     }
 #elif defined(PROBE_SOURCE2)
     {
