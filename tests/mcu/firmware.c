@@ -14,172 +14,7 @@
 
 #include "zdem.h" /* the amalgamation's header: the whole public API */
 
-/* ------------------------------------------------------------ platform */
-int zdem_mcu_semihost(int op, const void *arg); /* startup.S */
-void zdem_mcu_exit(int status);                 /* startup.S */
-
-extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
-extern uint8_t __arena_start[], __arena_end[], __stack_limit[], __stack_top[];
-extern const uint8_t __demos_start[], __demos_end[];
-
-typedef struct mcu_demo {
-    const char *name;
-    const uint8_t *data;
-    uint32_t size;
-} mcu_demo;
-extern const mcu_demo zdem_mcu_demos[]; /* demos.S */
-extern const uint32_t zdem_mcu_demo_count;
-
-enum { SYS_WRITE0 = 0x04 };
-
-/* ------------------------------------------------------------ output */
-static char obuf[256];
-static size_t olen;
-
-static void flush(void)
-{
-    if (!olen)
-        return;
-    obuf[olen] = 0;
-    zdem_mcu_semihost(SYS_WRITE0, obuf);
-    olen = 0;
-}
-
-static void put_c(char c)
-{
-    if (olen + 1 >= sizeof obuf)
-        flush();
-    obuf[olen++] = c;
-    if (c == '\n')
-        flush();
-}
-
-static void put_n(const char *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        put_c(s[i]);
-}
-
-static void put_s(const char *s) { put_n(s, strlen(s)); }
-
-static void put_u(uint64_t v)
-{
-    char b[24];
-    int i = 0;
-    do {
-        b[i++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (i)
-        put_c(b[--i]);
-}
-
-static void put_i(int64_t v)
-{
-    if (v < 0) {
-        put_c('-');
-        put_u((uint64_t)0 - (uint64_t)v);
-    } else {
-        put_u((uint64_t)v);
-    }
-}
-
-static void put_hex(const uint8_t *d, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        put_c(hx[d[i] >> 4]);
-        put_c(hx[d[i] & 15]);
-    }
-}
-
-/* Length of a valid UTF-8 sequence at s, 0 if invalid: the same rule as
- * tools/cli_common.c, so that both sides decode to the same strings. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-    size_t len, i;
-    uint32_t cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xE0) == 0xC0) { len = 2; cp = s[0] & 0x1F; }
-    else if ((s[0] & 0xF0) == 0xE0) { len = 3; cp = s[0] & 0x0F; }
-    else if ((s[0] & 0xF8) == 0xF0) { len = 4; cp = s[0] & 0x07; }
-    else return 0;
-    if (len > n)
-        return 0;
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-static void put_json(const uint8_t *s, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    size_t i = 0;
-    put_c('"');
-    while (i < n) {
-        uint8_t c = s[i];
-        size_t l;
-        if (c == '"' || c == '\\') {
-            put_c('\\');
-            put_c((char)c);
-            i++;
-            continue;
-        }
-        if (c == '\n' || c == '\r' || c == '\t') {
-            put_c('\\');
-            put_c(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-            i++;
-            continue;
-        }
-        l = (c < 0x20 || c == 0x7F) ? 0 : utf8_len(s + i, n - i);
-        if (l == 0) {
-            put_s("\\u00");
-            put_c(hx[c >> 4]);
-            put_c(hx[c & 15]);
-            i++;
-            continue;
-        }
-        put_n((const char *)s + i, l);
-        i += l;
-    }
-    put_c('"');
-}
-
-static void put_jcstr(const char *s) { put_json((const uint8_t *)s, strlen(s)); }
-
-static void put_key(const char *k)
-{
-    put_c(',');
-    put_c('"');
-    put_s(k);
-    put_s("\":");
-}
-
-static void put_bool(int v) { put_s(v ? "true" : "false"); }
-
-static void begin_line(const char *name)
-{
-    put_s("{\"file\":");
-    put_jcstr(name);
-}
-
-/* The parsers' memory: the arena the linker script leaves free, 8-aligned. */
-static void *arena(size_t need, size_t *have)
-{
-    *have = (size_t)(__arena_end - __arena_start);
-    return need <= *have ? (void *)__arena_start : NULL;
-}
-
-static size_t arena_peak; /* largest state handed out */
+#include "fw_out.h"
 
 /* ------------------------------------------------------------ Quake III */
 #define Q3_NAME_MAX 96
@@ -702,37 +537,6 @@ static int run_teeworlds(const mcu_demo *d)
 }
 
 /* ------------------------------------------------------------ main */
-/* Stack high-water mark: startup.S paints the whole stack; between files
- * main repaints what lies below its own frame, so each file's figure is
- * its own (main's frame included). */
-static size_t stack_used(void)
-{
-    const uint32_t *w = (const uint32_t *)(void *)__stack_limit;
-    const uint32_t *top = (const uint32_t *)(void *)__stack_top;
-    while (w < top && *w == 0xA5A5A5A5u)
-        w++;
-    return (size_t)((const uint8_t *)top - (const uint8_t *)w);
-}
-
-static void repaint_stack(void)
-{
-    volatile uint32_t here = 0;
-    uintptr_t end = ((uintptr_t)&here & ~(uintptr_t)3) - 256; /* clear of this frame */
-    uint32_t *w = (uint32_t *)(void *)__stack_limit;
-    while ((uintptr_t)w < end)
-        *w++ = 0xA5A5A5A5u;
-}
-
-static void put_stack_line(const char *name, const char *format, size_t used)
-{
-    begin_line(name);
-    put_key("mcu_format");
-    put_jcstr(format);
-    put_key("mcu_stack_bytes");
-    put_u(used);
-    put_s("}\n");
-}
-
 int main(void)
 {
     uint32_t i;
@@ -751,6 +555,7 @@ int main(void)
     put_s("{\"mcu\":\"memory\"");
     put_key("data"); put_u((size_t)(__data_end - __data_start));
     put_key("bss"); put_u((size_t)(__bss_end - __bss_start));
+    put_key("ram"); put_u((size_t)(__stack_top - __data_start));
     put_key("arena_available"); put_u((size_t)(__arena_end - __arena_start));
     put_key("arena_used"); put_u(arena_peak);
     put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
