@@ -24,6 +24,7 @@ typedef struct zdem_cli_args {
     const char *out;      /* -o OUT */
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
+    int small;                /* --small: the microcontroller limits */
 } zdem_cli_args;
 
 /* Exit statuses. */
