@@ -17,7 +17,7 @@
 #elif defined(PROBE_SOURCE2) || defined(PROBE_SOURCE2_PUSH)
 #include "source2_parse.h"
 #include "source2_push.h"
-#elif defined(PROBE_SOURCE2_STATE)
+#elif defined(PROBE_SOURCE2_STATE) || defined(PROBE_SOURCE2_EVENTS)
 #include "source2_state.h"
 #endif
 
@@ -149,6 +149,18 @@ int main(void)
         if (zdem_s2_state_init(&s, mem, cap, &cfg, &err) == ZDEM_OK)
             zdem_s2_state_run(s, probe_data, probe_size, -1, &err);
         report("source2_state", zdem_s2_state_fixed_size(&cfg), cfg.tmp_size);
+    }
+#elif defined(PROBE_SOURCE2_EVENTS)
+    {
+        /* events mode through the push API, as a device feeds it */
+        zdem_s2_config cfg;
+        zdem_s2_state *s;
+        zdem_s2_config_events(&cfg);
+        if (zdem_s2_state_init(&s, mem, cap, &cfg, &err) == ZDEM_OK) {
+            zdem_s2_state_feed(s, probe_data, probe_size, &err);
+            zdem_s2_state_end(s, &err);
+        }
+        report("source2_events", zdem_s2_state_fixed_size(&cfg), cfg.frame_buffer);
     }
 #else
 #error "define one PROBE_<FORMAT>"
