@@ -14,6 +14,10 @@
 #include "zdem_push.h"
 
 #define ZDEM_TW_PUSH_BUFFER (3 + 65535)
+/* With ZDEM_TW_LIMITS_SMALL: a chunk stored in more than max_payload bytes
+ * (corpus: at most 1749) stops the input with ZDEM_ERR_NO_SPACE at it; the
+ * header with the v6 extension takes 540. */
+#define ZDEM_TW_PUSH_BUFFER_SMALL (3 + 4096)
 
 typedef struct zdem_tw_push {
     zdem_push in;

@@ -134,7 +134,7 @@ def main():
         if got.get("error") is not None:
             fail("%s: firmware error %r" % (name, got.get("error")))
 
-        if fmt == "quake3" and "mcu_push" not in got:
+        if "mcu_push" not in got:
             fail("%s: no push (streaming) pass reported" % name)
 
         # 1. EXPECTED.md (independent of our code)

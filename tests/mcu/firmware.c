@@ -410,6 +410,100 @@ static void put_view(zdem_tw_str s) { put_json(s.p, s.n); }
  * limits, come from the arena. */
 static zdem_tw_reader tw_reader;
 
+/* FNV-1a over what a pass delivered: every chunk's kind, tick and offset,
+ * every message's id and every snapshot's items, so that the push pass
+ * can be held to the whole-file one in a few bytes of RAM. */
+static uint64_t tw_fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t tw_digest(uint64_t h, const zdem_tw_event *ev)
+{
+    uint32_t i;
+    h = tw_fnv(h, &ev->chunk.kind, sizeof ev->chunk.kind);
+    h = tw_fnv(h, &ev->chunk.tick, sizeof ev->chunk.tick);
+    h = tw_fnv(h, &ev->chunk.offset, sizeof ev->chunk.offset);
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
+        h = tw_fnv(h, &ev->msg.id, sizeof ev->msg.id);
+    if (ev->snap)
+        for (i = 0; i < ev->snap->num_items; i++) {
+            h = tw_fnv(h, &ev->snap->key[i], 4);
+            h = tw_fnv(h, zdem_tw_snap_data(ev->snap, i), 4u * ev->snap->len[i]);
+        }
+    return h;
+}
+
+/* Second pass through the push API in 61-byte pieces with the small push
+ * buffer, as from a UART or an SD card: must deliver the same. */
+#define TW_PUSH_PIECE 61
+
+static uint64_t tw_push_digest;
+static uint32_t tw_push_events;
+
+static int tw_push_event(void *user, const zdem_tw_event *ev)
+{
+    (void)user;
+    tw_push_digest = tw_digest(tw_push_digest, ev);
+    tw_push_events++;
+    return 0;
+}
+
+static int run_teeworlds_push(const mcu_demo *d, const zdem_tw_limits *lim, uint64_t whole,
+                              uint32_t whole_events)
+{
+    static zdem_tw_push ps;
+    size_t mem_size = zdem_tw_reader_mem_size(lim), have, off, n;
+    size_t total = mem_size + ((ZDEM_TW_PUSH_BUFFER_SMALL + 7u) & ~(size_t)7u);
+    uint8_t *mem = arena(total, &have);
+    zdem_error err;
+    zdem_status st = ZDEM_OK;
+    uint32_t pieces = 0;
+    int same;
+    if (!mem)
+        return 1;
+    if (total > arena_peak)
+        arena_peak = total;
+    zdem_error_clear(&err);
+    if (zdem_tw_reader_init(&tw_reader, lim, mem, mem_size, &err) != ZDEM_OK)
+        return 1;
+    tw_push_digest = 14695981039346656037ull;
+    tw_push_events = 0;
+    zdem_tw_push_init(&ps, &tw_reader, mem + mem_size, ZDEM_TW_PUSH_BUFFER_SMALL);
+    ps.on_event = tw_push_event;
+    for (off = 0; off < d->size && st == ZDEM_OK; off += n) {
+        n = d->size - off < TW_PUSH_PIECE ? d->size - off : TW_PUSH_PIECE;
+        st = zdem_tw_push_feed(&ps, d->data + off, n, &err);
+        pieces++;
+    }
+    if (st == ZDEM_OK)
+        st = zdem_tw_push_end(&ps, &err);
+    same = st == ZDEM_OK && tw_push_digest == whole && tw_push_events == whole_events &&
+           tw_reader.limit_hits == 0;
+    begin_line(d->name);
+    put_key("mcu_push");
+    put_s("{\"piece_bytes\":");
+    put_u(TW_PUSH_PIECE);
+    put_s(",\"pieces\":");
+    put_u(pieces);
+    put_s(",\"events\":");
+    put_u(tw_push_events);
+    put_s(",\"state_bytes\":");
+    put_u(sizeof(zdem_tw_reader) + sizeof ps + total);
+    put_s(",\"equal\":");
+    put_bool(same);
+    if (st != ZDEM_OK) {
+        put_s(",\"error\":");
+        put_jcstr(err.msg);
+    }
+    put_s("}}\n");
+    return !same;
+}
+
 static int run_teeworlds(const mcu_demo *d)
 {
     size_t have;
@@ -424,6 +518,8 @@ static int run_teeworlds(const mcu_demo *d)
     uint32_t counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0, unknown = 0;
     int32_t first = 0, last = 0;
     int have_tick = 0;
+    uint64_t digest = 14695981039346656037ull;
+    uint32_t events = 0;
 
     memset(zdem_tw_players, 0, sizeof zdem_tw_players);
     zdem_error_clear(&err);
@@ -444,6 +540,8 @@ static int run_teeworlds(const mcu_demo *d)
     }
     in = &rd->info;
     while ((rc = zdem_tw_reader_next(rd, &ev, &err)) == 1) {
+        digest = tw_digest(digest, &ev);
+        events++;
         if (ev.chunk.kind >= 0 && ev.chunk.kind < 5)
             counts[ev.chunk.kind]++;
         if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
@@ -533,7 +631,9 @@ static int run_teeworlds(const mcu_demo *d)
     /* a demo that does not fit the small limits is not a pass here */
     put_key("mcu_limit_hits"); put_u(rd->limit_hits);
     put_s("}\n");
-    return rc < 0 || rd->limit_hits != 0;
+    if (rc < 0 || rd->limit_hits != 0)
+        return 1;
+    return run_teeworlds_push(d, &lim, digest, events);
 }
 
 /* ------------------------------------------------------------ main */
