@@ -287,32 +287,13 @@ int main(int argc, char **argv)
             a.json = 1;
         else if (strcmp(s, "--small") == 0)
             a.small = 1;
-     "usage: zdem events [--json] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
-     "Prints game events, one JSON object per line with at least \"type\" and\n"
-     "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
-     "--format csv: one CSV row per event, columns time (the tick; Quake III:\n"
-     "server_time in ms), type, name, and the whole event as JSON.\n"
-     MEMORY_HELP},
-    {"ticks",
-     "usage: zdem ticks FILE --props P1,P2,... [--class NAME]\n"
-     "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [MEMORY OPTIONS]\n"
-     "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
-     "printed as the demo is read (columns: tick, entity, then the properties;\n"
-     "a missing value is null in JSON, empty in CSV).\n"
-     "  --ticks A,B,...  only these ticks      --every K  only ticks divisible by K\n"
-     "  --format csv     CSV with a header (default: one JSON object per line)\n"
-     "Source 2: without --class, one row per player (controller and pawn; entity\n"
-     "is the pawn). Properties are dotted names as 'zdem entities' prints them\n"
-     "(m_iHealth, CBodyComponent.m_cellX, CCSPlayerController.m_iszPlayerName)\n"
-     "or demoparser2's names: X Y Z pitch yaw health team_num name steamid\n"
-     "balance active_weapon armor_value life_state is_alive score ping.\n"
-     "NAME.N is component N of a vector. --class NAME: rows of that class.\n"
-     "Quake III (time = server_time): --class player (default: the recorded\n"
-     "player's playerstate) or --class entity (every entity in the snapshot);\n"
-     "properties are netfield names (origin.0, viewangles.1, stats.0, weapon..).\n"
-     "Teeworlds: --class character (default) or --class player; properties are\n"
-     "net-object fields (x, y, vel_x, health, armor, weapon, score, team, ...).\n"
+        else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
+                 strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            if ((rc = list_option(&a, s, argv[++i])) != 0)
+                return rc;
+        } else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
                  strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0 ||
                  strcmp(s, "--memory") == 0 || strcmp(s, "--max-frame") == 0) {
             if (i + 1 >= argc)
