@@ -106,6 +106,7 @@ static unsigned long parse_quake3(const file *f)
 }
 
 static zdem_tw_reader *tw;
+static void *tw_mem;
 
 static unsigned long parse_teeworlds(const file *f)
 {
@@ -151,6 +152,9 @@ int main(int argc, char **argv)
     s2_arena = malloc(s2_arena_size);
     q3_mem = malloc(zdem_q3_parser_size());
     tw = malloc(sizeof *tw);
+    tw_mem = malloc(zdem_tw_reader_mem_size(NULL));
+    if (tw && tw_mem)
+        zdem_tw_reader_init(tw, NULL, tw_mem, zdem_tw_reader_mem_size(NULL), NULL);
 
     printf("| format | files | MB | MB/s | messages | ns/message |\n|---|---|---|---|---|---|\n");
     for (k = 0; k < sizeof formats / sizeof formats[0]; k++) {
@@ -181,5 +185,6 @@ int main(int argc, char **argv)
     free(s2_arena);
     free(q3_mem);
     free(tw);
+    free(tw_mem);
     return 0;
 }

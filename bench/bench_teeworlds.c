@@ -23,6 +23,7 @@ static const char *files[] = {
 #define NFILES (sizeof files / sizeof files[0])
 
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 static uint8_t out[ZDEM_TW_SNAP_MAX_SIZE];
 
 static uint8_t *load(const char *dir, const char *name, size_t *n)
@@ -50,6 +51,7 @@ static uint8_t *load(const char *dir, const char *name, size_t *n)
 
 int main(int argc, char **argv)
 {
+    zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, NULL); /* once: open resets it */
     char dir[1024];
     uint8_t *data[NFILES];
     size_t size[NFILES], total = 0, stream = 0, payload = 0, i;

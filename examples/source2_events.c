@@ -1,5 +1,6 @@
 /* Prints the game events of a Source 2 demo (Dota 2, CS2, Deadlock), one
- * per line: tick, name, then the keys. Build:
+ * per line: tick, name, then the keys. The events mode reads the file in
+ * 4 KiB pieces in 1 MiB of memory, as a device streaming it would. Build:
  *   cc source2_events.c $(pkg-config --cflags --libs zdem) -o source2_events */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,30 +21,30 @@ static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *e
 
 int main(int argc, char **argv)
 {
-    size_t size, arena_size = 256u << 20; /* the CLI's default --memory */
+    size_t n, arena_size = 1u << 20; /* events mode: every corpus demo fits */
     zdem_s2_config cfg;
     zdem_s2_state *s;
     zdem_error err;
-    uint8_t *file;
+    zdem_status st = ZDEM_OK;
+    static uint8_t piece[4096];
     void *arena = malloc(arena_size);
     FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
-    if (!f || !arena || fseek(f, 0, SEEK_END) != 0)
+    if (!f || !arena)
         return fprintf(stderr, "usage: source2_events FILE.dem\n"), 1;
-    size = (size_t)ftell(f);
-    rewind(f);
-    if (!(file = malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
-        return fprintf(stderr, "%s: cannot read\n", argv[1]), 1;
-    fclose(f);
-    zdem_s2_config_default(&cfg);
-    cfg.skip_entities = 1; /* events only: entities are not decoded */
+    zdem_error_clear(&err);
+    zdem_s2_config_events(&cfg); /* no entities: packets only, two tables */
     cfg.on_event = on_event;
-    if (zdem_s2_state_init(&s, arena, arena_size, &cfg, &err) != ZDEM_OK ||
-        zdem_s2_state_run(s, file, size, -1, &err) != ZDEM_OK) {
-        fprintf(stderr, "%s: offset %llu: %s\n", argv[1],
-                (unsigned long long)err.offset, err.msg);
+    if (zdem_s2_state_init(&s, arena, arena_size, &cfg, &err) != ZDEM_OK)
+        return fprintf(stderr, "%s: %s\n", argv[1], err.msg), 1;
+    while (st == ZDEM_OK && (n = fread(piece, 1, sizeof piece, f)) > 0)
+        st = zdem_s2_state_feed(s, piece, n, &err);
+    if (st == ZDEM_OK)
+        st = zdem_s2_state_end(s, &err);
+    fclose(f);
+    free(arena);
+    if (st != ZDEM_OK) { /* every event before the damage was printed */
+        fprintf(stderr, "%s: offset %llu: %s\n", argv[1], (unsigned long long)err.offset, err.msg);
         return 2;
     }
-    free(arena);
-    free(file);
     return 0;
 }

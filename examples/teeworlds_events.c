@@ -7,24 +7,27 @@
 
 int main(int argc, char **argv)
 {
-    zdem_tw_reader *r = malloc(zdem_tw_reader_size()); /* ~350 KiB */
+    zdem_tw_reader r;                            /* control block */
+    size_t mem_size = zdem_tw_reader_mem_size(NULL); /* game bounds: 281 KiB */
+    void *mem = malloc(mem_size);
     zdem_tw_event ev;
     zdem_error err;
     uint8_t *file;
     size_t size;
     int rc;
     FILE *f = argc == 2 ? fopen(argv[1], "rb") : NULL;
-    if (!f || !r || fseek(f, 0, SEEK_END) != 0)
+    if (!f || !mem || fseek(f, 0, SEEK_END) != 0)
         return fprintf(stderr, "usage: teeworlds_events FILE.demo\n"), 1;
     size = (size_t)ftell(f);
     rewind(f);
     if (!(file = malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
         return fprintf(stderr, "%s: cannot read\n", argv[1]), 1;
     fclose(f);
-    if (zdem_tw_reader_open(r, file, size, &err) != ZDEM_OK)
+    if (zdem_tw_reader_init(&r, NULL, mem, mem_size, &err) != ZDEM_OK ||
+        zdem_tw_reader_open(&r, file, size, &err) != ZDEM_OK)
         rc = -1;
     else
-        while ((rc = zdem_tw_reader_next(r, &ev, &err)) == 1) {
+        while ((rc = zdem_tw_reader_next(&r, &ev, &err)) == 1) {
             const zdem_tw_msg *m = &ev.msg;
             zdem_tw_game_sv_kill_msg k;
             zdem_tw_game_sv_chat c;
@@ -44,7 +47,7 @@ int main(int argc, char **argv)
                 (unsigned long long)err.offset, err.msg);
         return 2;
     }
-    free(r);
+    free(mem);
     free(file);
     return 0;
 }

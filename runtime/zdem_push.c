@@ -69,6 +69,21 @@ static int size_frame(zdem_push *ps, const uint8_t *p, size_t avail,
     return rc;
 }
 
+/* A frame the sizer declined (len bytes, have of them already taken):
+ * discarded as it arrives, whatever its size. */
+static void decline(zdem_push *ps, size_t len)
+{
+    ps->need = len;
+    if (ps->have >= len) { /* all here (a sizer that looked past it) */
+        ps->have -= len;
+        memmove(ps->buf, ps->buf + len, ps->have);
+        ps->offset += len;
+        ps->need = 0;
+        return;
+    }
+    ps->skipping = 1;
+}
+
 /* Delivers every whole frame in the gathering buffer. A sizer may need to
  * look past the end of a short frame (Teeworlds v6 checks for an optional
  * UUID), so bytes after a delivered frame are kept for the next one. */
@@ -84,6 +99,12 @@ static zdem_status drain(zdem_push *ps, zdem_error *err)
                 return fail(ps, err ? err->code : ZDEM_ERR_CORRUPT);
             if (rc == 0)
                 return ZDEM_OK;
+            if (rc == ZDEM_PUSH_SKIP) {
+                decline(ps, len);
+                if (ps->skipping)
+                    return ZDEM_OK;
+                continue;
+            }
             ps->need = len;
         }
         if (ps->need > ps->cap) {
@@ -125,6 +146,10 @@ zdem_status zdem_push_feed(zdem_push *ps, const uint8_t *data, size_t n,
             rc = size_frame(ps, data, n, &len, err);
             if (rc < 0)
                 return fail(ps, err ? err->code : ZDEM_ERR_CORRUPT);
+            if (rc == ZDEM_PUSH_SKIP) {
+                decline(ps, len); /* have is 0: always a skip */
+                continue;
+            }
             if (rc == 1 && len <= n) {
                 if ((st = ps->sink(ps->ctx, data, len, ps->offset, err)) != ZDEM_OK)
                     return fail(ps, st);

@@ -13,7 +13,10 @@
 
 /* Length of the frame at p: 1 and *len (>= 1) when known, 0 when more
  * bytes are needed to tell, -1 on error (err offset relative to p; the
- * assembler makes it a file offset). */
+ * assembler makes it a file offset). ZDEM_PUSH_SKIP and *len: a frame the
+ * reader does not want; its bytes are discarded as they arrive, never
+ * gathered, and the sink does not see it. */
+#define ZDEM_PUSH_SKIP 2
 typedef int (*zdem_push_sizer)(void *ctx, const uint8_t *p, size_t avail,
                                size_t *len, zdem_error *err);
 /* A whole frame; offset is its file offset. */

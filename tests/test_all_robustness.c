@@ -87,6 +87,7 @@ static const entry files[] = {
 
 static void *q3_mem;
 static zdem_tw_reader *tw;
+static void *tw_mem;
 static uint8_t *s2_scratch;
 static const size_t s2_scratch_cap = 32u << 20;
 static uint8_t *gather;
@@ -252,6 +253,9 @@ int main(void)
     uint32_t rng = 1;
     q3_mem = malloc(zdem_q3_parser_size());
     tw = malloc(sizeof *tw);
+    tw_mem = malloc(zdem_tw_reader_mem_size(NULL));
+    if (tw && tw_mem)
+        zdem_tw_reader_init(tw, NULL, tw_mem, zdem_tw_reader_mem_size(NULL), NULL);
     s2_scratch = malloc(s2_scratch_cap);
     gather = malloc(gather_cap);
     s2_arena = malloc(s2_arena_size);
@@ -290,6 +294,7 @@ int main(void)
     CHECK(clean_errors > 0);
     free(q3_mem);
     free(tw);
+    free(tw_mem);
     free(s2_scratch);
     free(gather);
     free(s2_arena);

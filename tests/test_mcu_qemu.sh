@@ -1,9 +1,17 @@
 #!/bin/sh
-# zdem on a microcontroller: cross-builds the library and the firmware
-# (tests/mcu/build.sh, which fails on any malloc/free in the map), runs it
-# under QEMU on a Cortex-M4 (mps2-an386) and a Cortex-M3 (mps2-an385), and
-# compares the facts it prints for real Quake III and Teeworlds demos (read
-# from flash) with `zdem info --json` on the host and with EXPECTED.md.
+# zdem on a microcontroller: cross-builds the library and the firmwares
+# (tests/mcu/build.sh, which fails on any malloc/free in the map), runs them
+# under QEMU and compares what they print with the host:
+#  1. Quake III and Teeworlds demos on a Cortex-M4 (mps2-an386) and a
+#     Cortex-M3 (mps2-an385) with 4 MiB of RAM: facts equal to
+#     `zdem info --json` and EXPECTED.md;
+#  2. Teeworlds demos with the RAM region linked at exactly 128 KiB, stack
+#     included, the reader at ZDEM_TW_LIMITS_SMALL: the same facts, no
+#     limit hit;
+#  3. every Source 2 demo in events mode through the push API with 1 MiB
+#     of RAM: every event equal to the host's `zdem events --json`.
+# Each firmware's stack high-water mark must stay under the stack the
+# linker reserved, its arena under what the linker left.
 # Needs arm-none-eabi-gcc, newlib and qemu-system-arm (tests/deps.sh);
 # without them it prints SKIP and passes.
 set -eu
@@ -32,43 +40,88 @@ DEMOS="$CORPUS/q3/q3-cpma_udt-core-gameplay-dev.dm_68
 $CORPUS/q3/q3_udt-one-frag-only-with-plasma.dm_68
 $CORPUS/teeworlds/ddnet_demo-edit-clip-fng.demo"
 
+# Teeworlds demos for the 128 KiB run: those that fit next to the code in
+# the board's 4 MiB of flash (all seven fit the small limits:
+# tests/test_teeworlds_limits.c).
+TW_SMALL="$CORPUS/teeworlds/ddnet_demo-edit-clip-fng.demo
+$CORPUS/teeworlds/ddnet_demo-edit-test2-pepeg-v5.demo
+$CORPUS/teeworlds/ddnet_webviewer-goat-yeyou3.demo
+$CORPUS/teeworlds/ddnet_webviewer-gigachad-tutorial.demo
+$CORPUS/teeworlds/ddnet_webviewer-big-chungus-daydream.demo"
+S2_DEMOS=$(ls "$CORPUS"/source2/*.dem)
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-mcu.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 # Host facts (the CLI may not know every format yet: compare.py then
 # falls back to EXPECTED.md for that one).
 mkdir -p "$WORK/host"
-for d in $DEMOS; do
+for d in $DEMOS $TW_SMALL; do
     if [ -n "${ZDEM_BIN:-}" ] && [ -x "$ZDEM_BIN" ]; then
         "$ZDEM_BIN" info --json "$d" > "$WORK/host/$(basename "$d").json" 2>/dev/null || true
     fi
 done
+
+run_fw() { # MACHINE DIR: runs DIR/firmware.elf, 0 when it printed OK
+    status=0
+    # Semihosting output goes to a file chardev (QEMU's default is stderr,
+    # mixed with its own messages).
+    timeout 120 qemu-system-arm -M "$1" -display none -monitor none -serial none \
+        -chardev file,id=semi,path="$2/run.out" \
+        -semihosting-config enable=on,target=native,chardev=semi \
+        -kernel "$2/firmware.elf" > "$2/run.err" 2>&1 || status=$?
+    if [ $status -ne 0 ] || ! grep -q '^zdem-mcu: OK' "$2/run.out"; then
+        echo "FAIL: firmware exit status $status"
+        tail -c 2000 "$2/run.out" 2>/dev/null
+        tail -c 2000 "$2/run.err"
+        return 1
+    fi
+    return 0
+}
 
 rc=0
 for target in cortex-m4:mps2-an386 cortex-m3:mps2-an385; do
     cpu=${target%%:*}
     machine=${target#*:}
     out="$WORK/$cpu"
-    echo "== $cpu on QEMU $machine"
+    echo "== $cpu on QEMU $machine, 4 MiB of RAM"
     # shellcheck disable=SC2086
     ZDEM_MCU_CPU=$cpu sh "$SRC/tests/mcu/build.sh" "$out" $DEMOS
-    status=0
-    # Semihosting output goes to a file chardev (QEMU's default is stderr,
-    # mixed with its own messages).
-    timeout 60 qemu-system-arm -M "$machine" -display none -monitor none -serial none \
-        -chardev file,id=semi,path="$out/run.out" \
-        -semihosting-config enable=on,target=native,chardev=semi \
-        -kernel "$out/firmware.elf" > "$out/run.err" 2>&1 || status=$?
-    if [ $status -ne 0 ] || ! grep -q '^zdem-mcu: OK' "$out/run.out"; then
-        echo "FAIL: firmware exit status $status"
-        tail -c 2000 "$out/run.out" 2>/dev/null
-        tail -c 2000 "$out/run.err"
-        rc=1
-        continue
-    fi
+    run_fw "$machine" "$out" || { rc=1; continue; }
     # shellcheck disable=SC2086
     "$PY" "$SRC/tests/mcu/compare.py" "$out/run.out" "$CORPUS" "$CORPUS/EXPECTED.md" \
         $DEMOS --host "$WORK/host" || rc=1
 done
+echo "== Teeworlds in 128 KiB of RAM (stack included), small limits"
+# shellcheck disable=SC2086
+ZDEM_MCU_RAM=128K ZDEM_MCU_STACK=8K sh "$SRC/tests/mcu/build.sh" "$WORK/tw128k" $TW_SMALL
+if run_fw mps2-an386 "$WORK/tw128k"; then
+    grep -q '"ram":131072,' "$WORK/tw128k/run.out" || { echo "FAIL: RAM is not 128 KiB"; rc=1; }
+    # shellcheck disable=SC2086
+    "$PY" "$SRC/tests/mcu/compare.py" "$WORK/tw128k/run.out" "$CORPUS" "$CORPUS/EXPECTED.md" \
+        $TW_SMALL --host "$WORK/host" || rc=1
+else
+    rc=1
+fi
+
+echo "== Source 2 events in 1 MiB of RAM (stack included), push input"
+if [ -n "${ZDEM_BIN:-}" ] && [ -x "$ZDEM_BIN" ]; then
+    for d in $S2_DEMOS; do
+        "$ZDEM_BIN" events --json "$d" > "$WORK/host/$(basename "$d").events.json" 2>/dev/null || true
+    done
+    # shellcheck disable=SC2086
+    ZDEM_MCU_RAM=1M ZDEM_MCU_STACK=16K ZDEM_MCU_FIRMWARE=firmware_s2 \
+        sh "$SRC/tests/mcu/build.sh" "$WORK/s2events" $S2_DEMOS
+    if run_fw mps2-an386 "$WORK/s2events"; then
+        grep -q '"ram":1048576,' "$WORK/s2events/run.out" || { echo "FAIL: RAM is not 1 MiB"; rc=1; }
+        # shellcheck disable=SC2086
+        "$PY" "$SRC/tests/mcu/compare_s2.py" "$WORK/s2events/run.out" "$WORK/host" $S2_DEMOS || rc=1
+    else
+        rc=1
+    fi
+else
+    echo "FAIL: ZDEM_BIN (the host zdem) is needed for the Source 2 comparison"
+    rc=1
+fi
 [ $rc -eq 0 ] && echo "PASS: firmware facts equal the host's"
 exit $rc

@@ -294,6 +294,7 @@ static void zdem_tw_case(const char *rel, uint32_t want_msgs, int want_crc_ok)
     size_t size = 0, modes[] = {1, 9, 5000, 1000000}, m;
     uint8_t *file = zt_read_file(zt_corpus_path(rel), &size);
     static zdem_tw_reader r;
+    static uint32_t r_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
     static uint8_t buf[ZDEM_TW_PUSH_BUFFER];
     zdem_tw_counts whole = {0, 0, 0, 0, 0};
     zdem_tw_event ev;
@@ -302,6 +303,7 @@ static void zdem_tw_case(const char *rel, uint32_t want_msgs, int want_crc_ok)
     if (!CHECK(file != NULL))
         return;
     zdem_error_clear(&err);
+    CHECK_EQ_INT(zdem_tw_reader_init(&r, NULL, r_mem, sizeof r_mem, &err), ZDEM_OK);
     CHECK_EQ_INT(zdem_tw_reader_open(&r, file, size, &err), ZDEM_OK);
     while ((rc = zdem_tw_reader_next(&r, &ev, &err)) == 1)
         zdem_tw_ev(&whole, &ev);

@@ -14,6 +14,7 @@
 #include "test_teeworlds_common.h"
 
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 /* Decodes a JSON string starting after its opening quote (escapes incl.
  * \uXXXX to UTF-8); returns the position after the closing quote. */
@@ -244,6 +245,7 @@ static void check_file(const zdem_tw_expect *e)
 
 int main(void)
 {
+    zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, NULL); /* once: open resets it */
     size_t i;
     for (i = 0; i < ZDEM_TW_CORPUS_N; i++)
         check_file(&zdem_tw_corpus[i]);

@@ -11,6 +11,7 @@
 #include "test_teeworlds_common.h"
 
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 /* Deterministic xorshift: reproducible failures. */
 static uint32_t rng = 0x2545F491u;
@@ -227,6 +228,7 @@ static void check_limit_and_length(void)
 
 int main(void)
 {
+    zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, NULL); /* once: open resets it */
     check_sizes();
     check_limit_and_length();
     check_truncations("ddnet_webviewer-big-chungus-daydream.demo");

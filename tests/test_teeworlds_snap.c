@@ -22,6 +22,7 @@ static const uint8_t sizes06[21] = {0, 10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3,
                                     2, 2, 2, 2, 3, 3, 3, 3};
 
 static zdem_tw_snapstate st;
+static uint32_t st_mem[ZDEM_TW_SNAP_MEM(ZDEM_TW_SNAP_MAX_ITEMS, ZDEM_TW_SNAP_MAX_INTS) / 4];
 
 static void check_corpus(void)
 {
@@ -184,6 +185,7 @@ static void check_bounds(void)
 
 int main(void)
 {
+    zdem_tw_snap_setup(&st, 0, 0, st_mem, sizeof st_mem, NULL); /* the game's bounds */
     check_handmade();
     check_bounds();
     check_corpus();

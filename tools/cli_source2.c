@@ -369,6 +369,10 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f)
 {
+    if (a->small && strcmp(a->command, "events") != 0) {
+        fprintf(stderr, "zdem: --small: Source 2 has it for events only (the events mode)\n");
+        return ZDEM_EXIT_USAGE;
+    }
     if (strcmp(a->command, "info") == 0)
         return info(a, f);
     if (strcmp(a->command, "dump") == 0)

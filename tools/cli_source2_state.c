@@ -110,7 +110,10 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
         fprintf(stderr, ": warning: %s: %lu (%s); first: %s", zdem_s2_warn_name((zdem_s2_warn_kind)k),
                 (unsigned long)w->count[k], zdem_s2_warn_text((zdem_s2_warn_kind)k),
                 e->msg ? e->msg : "?");
-        if (k == ZDEM_S2_W_FRAME_LIMIT)
+        if (k == ZDEM_S2_W_FRAME_LIMIT && frame_limit < ((size_t)1 << 20))
+            fprintf(stderr, " (it claims %llu bytes; the limit is %lu KiB, the events mode's)",
+                    (unsigned long long)frame_claim(f, e->offset), (unsigned long)(frame_limit >> 10));
+        else if (k == ZDEM_S2_W_FRAME_LIMIT)
             fprintf(stderr, " (it claims %llu bytes; the limit is %lu MiB, --max-frame)",
                     (unsigned long long)frame_claim(f, e->offset), (unsigned long)(frame_limit >> 20));
         else if (k == ZDEM_S2_W_ARENA_FULL)
@@ -229,11 +232,50 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
     return ZDEM_OK;
 }
 
+/* --small: the events mode in 1 MiB, fed in 4 KiB pieces as a device
+ * would feed it; the same lines as the full run, or a warning naming the
+ * limit a frame or table went over. */
+#define SMALL_ARENA ((size_t)1 << 20)
+#define SMALL_PIECE 4096u
+
+static int events_small(const zdem_cli_file *f)
+{
+    zdem_s2_config cfg;
+    zdem_s2_state *s;
+    zdem_error err;
+    zdem_status st;
+    size_t off, n;
+    int rc;
+    void *arena = malloc(SMALL_ARENA);
+    if (!arena)
+        return zdem_cli_failf(f, 0, "out of memory");
+    zdem_s2_config_events(&cfg);
+    cfg.on_event = print_event;
+    cfg.user = stdout;
+    cfg.hash_seed = hash_seed();
+    zdem_error_clear(&err);
+    if ((st = zdem_s2_state_init(&s, arena, SMALL_ARENA, &cfg, &err)) != ZDEM_OK) {
+        free(arena);
+        return zdem_cli_fail(f, &err);
+    }
+    for (off = 0, st = ZDEM_OK; off < f->size && st == ZDEM_OK; off += n) {
+        n = f->size - off < SMALL_PIECE ? f->size - off : SMALL_PIECE;
+        st = zdem_s2_state_feed(s, f->data + off, n, &err);
+    }
+    if (st == ZDEM_OK)
+        (void)zdem_s2_state_end(s, &err);
+    rc = zdem_cli_s2_verdict(f, zdem_s2_state_warnings(s), &err, cfg.frame_buffer);
+    free(arena);
+    return rc;
+}
+
 int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_cli_s2_run r;
     int rc;
+    if (a->small)
+        return events_small(f);
     zdem_s2_config_default(&cfg);
     cfg.skip_entities = 1; /* events need no entity state */
     cfg.on_event = print_event;

@@ -7,6 +7,7 @@
 
 /* ~350 KiB of decoder state: static, not on the stack. */
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 #define MAX_CLIENTS 64
 
@@ -115,6 +116,9 @@ static const char *kind_name(int k)
 
 /* Opens the demo: 0 ok, -1 the header is bad (nothing known), -2 the
  * header is fine but the map is cut (rd.info holds the header). */
+static int small; /* --small */
+static const zdem_tw_limits lim_small = ZDEM_TW_LIMITS_SMALL;
+
 static int open_reader(const zdem_cli_file *f)
 {
     zdem_error err;
@@ -122,7 +126,8 @@ static int open_reader(const zdem_cli_file *f)
     nwarns = 0;
     failed = 0;
     zdem_error_clear(&err);
-    if (zdem_tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
+    if (zdem_tw_reader_init(&rd, small ? &lim_small : NULL, rd_mem, sizeof rd_mem, &err) == ZDEM_OK &&
+        zdem_tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
         if (rd.info.raw_num_markers != rd.info.num_timeline_markers)
             add_warning("timeline marker count outside 0..64 (clamped)", 1);
         return 0;
@@ -526,6 +531,7 @@ static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
 {
+    small = a->small;
     if (strcmp(a->command, "info") == 0)
         return cmd_info(a, f);
     if (strcmp(a->command, "events") == 0)

@@ -38,19 +38,27 @@ static const char usage_main[] =
     "  --memory MIB     state arena, buffers included (default 256)\n"            \
     "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
     "                   and reported (default 16)\n"                               \
+    "  --small          Source 2 events: the events mode (no entities) in 1 MiB,\n" \
+    "                   fed in 4 KiB pieces as a device would\n"                 \
     "On a damaged or truncated file, everything before the damage is printed,\n" \
     "then \"zdem: FILE: offset N: what\" on stderr, and the exit status is 2.\n"
+
+#define SMALL_HELP                                                                \
+    "--small reads with the limits for a microcontroller (README,\n"              \
+    "Microcontrollers): Teeworlds ZDEM_TW_LIMITS_SMALL; what does not fit them\n" \
+    "is reported as a warning that names the limit.\n"
 
 static const struct {
     const char *name;
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
      "tick/time span, message counts, warnings (what was skipped or fell\n"
      "back, by kind) and the error if the file is damaged. --json prints one\n"
      "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
+     SMALL_HELP
      MEMORY_HELP},
     {"dump",
      "usage: zdem dump [--json] [--type NAME] [--max-frame MIB] FILE\n"
@@ -58,11 +66,12 @@ static const struct {
      "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
      "--json prints one JSON object per line.\n"},
     {"events",
-     "usage: zdem events [--json] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem events [--json] [--small] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
      "--format csv: one CSV row per event, columns time (the tick; Quake III:\n"
      "server_time in ms), type, name, and the whole event as JSON.\n"
+     SMALL_HELP
      MEMORY_HELP},
     {"ticks",
      "usage: zdem ticks FILE --props P1,P2,... [--class NAME]\n"
@@ -276,6 +285,8 @@ int main(int argc, char **argv)
             return command_help(a.command);
         else if (strcmp(s, "--json") == 0)
             a.json = 1;
+        else if (strcmp(s, "--small") == 0)
+            a.small = 1;
         else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
                  strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0) {
             if (i + 1 >= argc)
@@ -362,6 +373,11 @@ int main(int argc, char **argv)
         rc = csv_events ? zdem_cli_events_csv(zdem_cli_source2, &a, &f) : zdem_cli_source2(&a, &f);
         break;
     case FMT_QUAKE3:
+        if (a.small) { /* never read quietly with other limits than asked */
+            fprintf(stderr, "zdem: --small: Quake III has no small limits yet\n");
+            rc = ZDEM_EXIT_USAGE;
+            break;
+        }
         rc = csv_events ? zdem_cli_events_csv(zdem_cli_quake3, &a, &f) : zdem_cli_quake3(&a, &f);
         break;
     case FMT_TEEWORLDS:

@@ -214,6 +214,16 @@ zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
                                    size_t scratch_cap, zdem_s2_inner_fn fn,
                                    void *user, zdem_error *err)
 {
+    return zdem_s2_for_each_inner_of(data, size, ordered, NULL, scratch, scratch_cap, fn,
+                                     user, err);
+}
+
+zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
+                                      int ordered, zdem_s2_inner_want want,
+                                      uint8_t *scratch, size_t scratch_cap,
+                                      zdem_s2_inner_fn fn, void *user,
+                                      zdem_error *err)
+{
     int pass, passes = ordered ? 3 : 1;
     uint32_t valid = 0xFFFFFFFFu; /* messages before a framing break */
     zdem_error broken;
@@ -225,7 +235,8 @@ zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
         zdem_s2_inner_init(&ir, data, size, scratch, scratch_cap);
         while (ir.index < valid && (rc = inner_header(&ir, &m, &broken)) == 1) {
             zdem_status st;
-            if (ordered && (int)zdem_s2_inner_priority(m.type) != pass) {
+            if ((ordered && (int)zdem_s2_inner_priority(m.type) != pass) ||
+                (want && !want(m.type))) {
                 zdem_bits_skip(&ir.br, (size_t)m.size * 8u); /* no copy */
                 continue;
             }

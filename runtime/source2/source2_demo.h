@@ -183,4 +183,14 @@ zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
                                    size_t scratch_cap, zdem_s2_inner_fn fn,
                                    void *user, zdem_error *err);
 
+/* The same for only the types want(type) accepts (want NULL: all); the
+ * others are stepped over, never copied, so scratch need only hold the
+ * wanted ones. */
+typedef int (*zdem_s2_inner_want)(uint32_t type);
+zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
+                                      int ordered, zdem_s2_inner_want want,
+                                      uint8_t *scratch, size_t scratch_cap,
+                                      zdem_s2_inner_fn fn, void *user,
+                                      zdem_error *err);
+
 #endif

@@ -26,6 +26,14 @@ static int s2_sizer(void *ctx, const uint8_t *p, size_t avail, size_t *len,
         }
     }
     *len = (size_t)(q - p) + v[2];
+    v[0] &= ~(uint32_t)ZDEM_S2_CMD_COMPRESSED;
+    /* never Stop nor FileInfo: the end checks must see them */
+    if (v[0] < 32u && (((s->skip_cmds & ~((1u << ZDEM_S2_DEM_STOP) | (1u << ZDEM_S2_DEM_FILEINFO))) >>
+                        v[0]) & 1u)) {
+        s->index++;
+        s->skipped++;
+        return ZDEM_PUSH_SKIP;
+    }
     return 1;
 }
 
@@ -78,6 +86,8 @@ void zdem_s2_push_init(zdem_s2_push *s, zdem_s2_frame_fn on_frame,
     s->index = 0;
     s->fed = 0;
     s->fileinfo_at = 0;
+    s->skip_cmds = 0;
+    s->skipped = 0;
     s->hdr.fileinfo_offset = 0;
     s->hdr.spawngroups_offset = 0;
     zdem_push_init(&s->in, buf, cap, s2_sizer, s2_sink, s);

@@ -28,6 +28,11 @@ typedef struct zdem_s2_push {
     uint32_t index;    /* frames so far */
     uint64_t fed;      /* bytes so far */
     uint64_t fileinfo_at; /* offset of the first DEM_FileInfo frame + 1, 0 none */
+    /* Bit c set: frames of command c are passed over unread (never
+     * gathered, never handed on), e.g. SendTables for a reader of events.
+     * Set after init; 0 by default. */
+    uint32_t skip_cmds;
+    uint32_t skipped;  /* frames passed over so */
 } zdem_s2_push;
 
 void zdem_s2_push_init(zdem_s2_push *s, zdem_s2_frame_fn on_frame,

@@ -117,7 +117,8 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
     return sizeof(zdem_s2_state) + 128u +
            (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
            (size_t)cfg->max_field_paths * sizeof(zdem_s2_fp) + cfg->tmp_size +
-           2u * cfg->frame_buffer + cfg->gather_buffer + 64u;
+           cfg->frame_buffer + (cfg->inner_buffer ? cfg->inner_buffer : cfg->frame_buffer) +
+           cfg->gather_buffer + 64u;
 }
 
 static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
@@ -187,10 +188,13 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
     s->tmp_size = (uint32_t)tmp_cap;
     if (!carve(s, s->cfg.frame_buffer, &s->frame_buf, &s->frame_cap) ||
-        !carve(s, s->cfg.frame_buffer, &s->inner_buf, &s->inner_cap) ||
+        !carve(s, s->cfg.inner_buffer ? s->cfg.inner_buffer : s->cfg.frame_buffer,
+               &s->inner_buf, &s->inner_cap) ||
         !carve(s, s->cfg.gather_buffer, &s->gather_buf, &s->gather_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for the frame buffers");
     zdem_s2_push_init(&s->push, state_on_frame, state_on_skip, s, s->gather_buf, s->gather_cap);
+    if (s->cfg.events_only)
+        s->push.skip_cmds = zdem_s2_events_unread_cmds() & ~s->cfg.frame_payloads;
     *out = s;
     return ZDEM_OK;
 }
@@ -226,6 +230,32 @@ static void net_tick(zdem_s2_state *s, const uint8_t *msg, size_t n)
     (void)zdem_pb_CNETMsg_Tick_decode(msg, n, &m, NULL, NULL, &e);
     if (m.has_tick)
         s->server_tick = (int32_t)m.tick;
+}
+
+/* Events mode: the types on_inner acts on, less PacketEntities. Every other
+ * message is stepped over uncopied, so the inner buffer need only hold
+ * these. Keep in step with on_inner's switch. */
+static int inner_for_events(uint32_t type)
+{
+    switch (type) {
+    case ZDEM_S2_net_Tick:
+    case ZDEM_S2_svc_ServerInfo:
+    case ZDEM_S2_net_SetConVar:
+    case ZDEM_S2_GE_FireBulletsId:
+    case ZDEM_S2_svc_ClearAllStringTables:
+    case ZDEM_S2_svc_CreateStringTable:
+    case ZDEM_S2_svc_UpdateStringTable:
+    case ZDEM_S2_GE_Source1LegacyGameEventList:
+    case ZDEM_S2_GE_Source1LegacyGameEvent:
+    case ZDEM_S2_UM_SayText:
+    case ZDEM_S2_UM_SayText2:
+    case ZDEM_S2_DOTA_UM_ChatMessage:
+    case ZDEM_S2_DOTA_UM_CombatLogDataHLTV:
+    case ZDEM_S2_DOTA_UM_CombatLogBulkData:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 typedef struct state_inner_ctx {
@@ -310,8 +340,9 @@ static zdem_status state_packet_data(zdem_s2_state *s, const uint8_t *payload,
     c.s = s;
     c.data_pos = (uint64_t)(data.ptr - payload);
     zdem_error_clear(&e);
-    st = zdem_s2_for_each_inner(data.ptr, data.len, 1, s->inner_buf, s->inner_cap,
-                                on_inner, &c, &e);
+    st = zdem_s2_for_each_inner_of(data.ptr, data.len, 1,
+                                   s->cfg.events_only ? inner_for_events : NULL,
+                                   s->inner_buf, s->inner_cap, on_inner, &c, &e);
     if (st == ZDEM_ERR_ABORTED)
         return st;
     if (st != ZDEM_OK) {
@@ -467,7 +498,8 @@ static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error 
         if (s->stop_tick >= 0 && m->tick > s->stop_tick)
             s->done = 1;
     }
-    want_state = !s->done && state_cmd(m->cmd);
+    want_state = !s->done && state_cmd(m->cmd) &&
+                 !(s->cfg.events_only && m->cmd < 32u && ((zdem_s2_events_unread_cmds() >> m->cmd) & 1u));
     want_user = s->cfg.on_frame && m->cmd < 32u && ((s->cfg.frame_payloads >> m->cmd) & 1u);
     s->cur_frame = m->offset;
     s->cur_base = 0;
@@ -541,6 +573,7 @@ void zdem_s2_state_stats(const zdem_s2_state *s, zdem_s2_stats *out)
 {
     *out = s->stats;
     out->string_tables = s->ntables;
+    out->frames_unread = s->push.skipped;
 }
 
 void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out)

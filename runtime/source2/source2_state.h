@@ -118,9 +118,24 @@ typedef struct zdem_s2_config {
     zdem_s2_event_fn on_event;   /* may be NULL */
     zdem_s2_tick_fn on_tick;     /* net_Tick and frame ticks; may be NULL */
     zdem_s2_frame_hook on_frame; /* may be NULL */
+    /* Events mode (zdem_s2_config_events): SendTables, ClassInfo and full
+     * packets are passed over unread (on_frame does not see them), PacketEntities and the inner messages events do
+     * not use are stepped over uncopied, and only the userinfo and
+     * CombatLogNames string tables are decompressed and kept. */
+    int events_only;
+    size_t inner_buffer;      /* unaligned inner messages (0: frame_buffer) */
 } zdem_s2_config;
 
 void zdem_s2_config_default(zdem_s2_config *cfg);
+
+/* Events mode with memory for a microcontroller: ZDEM_S2_EVENTS_FRAME_BUFFER
+ * for the largest packet, 64 KiB for an unaligned inner message and for a
+ * string table's data, 128 KiB to gather a frame split across pieces, one
+ * entity slot. Every corpus demo runs in at most 1 MiB of arena with it
+ * (tests/test_source2_events_mode.c). Anything larger is skipped and
+ * reported (frame_limit, table_limit), never silent. */
+#define ZDEM_S2_EVENTS_FRAME_BUFFER ((size_t)256 << 10)
+void zdem_s2_config_events(zdem_s2_config *cfg);
 
 /* Counters of what was decoded; fallbacks and damage are warnings
  * (zdem_s2_state_warnings). */
@@ -128,6 +143,7 @@ typedef struct zdem_s2_stats {
     uint32_t serializers, fields, classes, string_tables;
     uint64_t entity_updates, fields_decoded, events, created, deleted;
     uint64_t frames, inner_messages;
+    uint64_t frames_unread;   /* passed over by events mode */
     const char *first_unknown_type; /* a static-lifetime pointer into the arena */
     uint32_t first_unknown_type_len;
 } zdem_s2_stats;

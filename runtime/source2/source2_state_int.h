@@ -14,6 +14,10 @@
 #include "source2_ids.h"
 #include "zdem_hash.h"
 
+/* Events mode (source2_events_mode.c): commands whose frames it never
+ * reads, a bit per command. */
+uint32_t zdem_s2_events_unread_cmds(void);
+
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
 #define S2_PENDING 64      /* game events kept until their descriptors come */

@@ -592,6 +592,8 @@ static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
     zdem_error e;
     zdem_status st;
     zdem_error_clear(&e);
+    if (s->cfg.events_only && t->kind != S2_TK_USERINFO && t->kind != S2_TK_COMBATLOG)
+        return ZDEM_OK; /* events mode: the table exists (ids), its data is not read */
     if (compressed) {
         int lzss = zdem_lzss_has_magic(data, len);
         st = lzss ? zdem_lzss_uncompressed_length(data, len, &ulen, &e)
@@ -714,6 +716,8 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
         zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
         return ZDEM_OK;
     }
+    if (s->cfg.events_only && t->kind != S2_TK_USERINFO && t->kind != S2_TK_COMBATLOG)
+        return ZDEM_OK;
     d.s = s;
     d.err = c->err;
     d.t = t;

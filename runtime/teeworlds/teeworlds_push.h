@@ -2,7 +2,8 @@
  * header is parsed as soon as it is complete; the embedded map streams
  * through (CRC32 and SHA-256 computed on the fly, pieces optionally handed
  * to on_map, never buffered); each whole chunk is decoded as by
- * zdem_tw_reader_next. Memory: a zdem_tw_reader (about 350 KiB) plus a
+ * zdem_tw_reader_next. Memory: a zdem_tw_reader set up by
+ * zdem_tw_reader_init (its limits fix its memory) plus a
  * ZDEM_TW_PUSH_BUFFER-byte gathering buffer (the largest chunk, 3 + 65535
  * bytes, or the 484-byte header). */
 #ifndef ZDEM_TEEWORLDS_PUSH_H
@@ -13,6 +14,10 @@
 #include "zdem_push.h"
 
 #define ZDEM_TW_PUSH_BUFFER (3 + 65535)
+/* With ZDEM_TW_LIMITS_SMALL: a chunk stored in more than max_payload bytes
+ * (corpus: at most 1749) stops the input with ZDEM_ERR_NO_SPACE at it; the
+ * header with the v6 extension takes 540. */
+#define ZDEM_TW_PUSH_BUFFER_SMALL (3 + 4096)
 
 typedef struct zdem_tw_push {
     zdem_push in;

@@ -4,16 +4,83 @@
 
 size_t zdem_tw_reader_size(void) { return sizeof(zdem_tw_reader); }
 
+#define TW_READY 0x5A545752u /* "ZTWR": init ran */
+
+void zdem_tw_limits_default(zdem_tw_limits *lim)
+{
+    static const zdem_tw_limits d = ZDEM_TW_LIMITS_DEFAULT;
+    *lim = d;
+}
+
+void zdem_tw_limits_small(zdem_tw_limits *lim)
+{
+    static const zdem_tw_limits d = ZDEM_TW_LIMITS_SMALL;
+    *lim = d;
+}
+
+/* The limits as used: 0 or over a game bound means that bound; the
+ * payload a whole number of ints. */
+static zdem_tw_limits clamp(const zdem_tw_limits *lim)
+{
+    zdem_tw_limits l;
+    zdem_tw_limits_default(&l);
+    if (lim) {
+        if (lim->max_payload >= 4u && lim->max_payload < l.max_payload)
+            l.max_payload = lim->max_payload & ~3u;
+        if (lim->max_items && lim->max_items < l.max_items)
+            l.max_items = lim->max_items;
+        if (lim->max_snap_ints && lim->max_snap_ints < l.max_snap_ints)
+            l.max_snap_ints = lim->max_snap_ints;
+    }
+    return l;
+}
+
+size_t zdem_tw_reader_mem_size(const zdem_tw_limits *lim)
+{
+    zdem_tw_limits l = clamp(lim);
+    return ZDEM_TW_READER_MEM(l.max_payload, l.max_items, l.max_snap_ints);
+}
+
+zdem_status zdem_tw_reader_init(zdem_tw_reader *r, const zdem_tw_limits *lim, void *mem,
+                                size_t size, zdem_error *err)
+{
+    zdem_tw_limits l = clamp(lim);
+    uint8_t *p = mem;
+    zdem_status st;
+    memset(r, 0, sizeof *r);
+    if (!mem || ((uintptr_t)mem & 3u) || size < zdem_tw_reader_mem_size(&l))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0,
+                         "reader memory smaller than zdem_tw_reader_mem_size or not 4-aligned");
+    r->limits = l;
+    r->payload_cap = l.max_payload;
+    r->ints = (int32_t *)(void *)p;
+    p += l.max_payload;
+    r->huff = p;
+    p += l.max_payload;
+    st = zdem_tw_snap_setup(&r->snaps, l.max_items, l.max_snap_ints, p,
+                            ZDEM_TW_SNAP_MEM(l.max_items, l.max_snap_ints), err);
+    if (st != ZDEM_OK)
+        return st;
+    r->ready = TW_READY;
+    return ZDEM_OK;
+}
+
 zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t size,
                            zdem_error *err)
 {
-    zdem_status st = zdem_tw_demo_open(data, size, &r->info, err);
+    zdem_status st;
+    if (r->ready != TW_READY)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "zdem_tw_reader_init was not called");
+    st = zdem_tw_demo_open(data, size, &r->info, err);
     if (st != ZDEM_OK)
         return st;
     zdem_tw_chunks_init(&r->chunks, &r->info, data, size);
     zdem_tw_snap_init(&r->snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     r->decode_snapshots = 1;
     r->decode_messages = 1;
+    r->limit_hits = 0;
+    r->stale = 0;
+    zdem_error_clear(&r->first_limit);
     return ZDEM_OK;
 }
 
@@ -51,22 +118,36 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
      * delta then changes nothing). */
     if (ev->chunk.size == 0) {
         n = 0;
-    } else if (zdem_tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, sizeof r->huff,
+    } else if (zdem_tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, r->payload_cap,
                               &n, &inner) != ZDEM_OK) {
+        if (inner.code == ZDEM_ERR_NO_SPACE)
+            inner.msg = "chunk payload over the max_payload limit";
         return payload_fail(r, err, &inner, ev->chunk.data_offset + inner.offset);
     }
-    if (zdem_tw_ints_unpack(r->huff, n, r->ints, ZDEM_TW_SNAP_MAX_INTS, &k, &inner) != ZDEM_OK) {
+    if (zdem_tw_ints_unpack(r->huff, n, r->ints, r->payload_cap / 4u, &k, &inner) != ZDEM_OK) {
+        if (inner.code == ZDEM_ERR_NO_SPACE)
+            inner.msg = "chunk payload over the max_payload limit (ints)";
         return payload_fail(r, err, &inner, ev->chunk.offset);
     }
     ev->num_ints = k;
     if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE) {
-        zdem_tw_ints_to_bytes(r->ints, k, r->msg);
+        /* in place: byte i*4.. only overwrites int i, already read */
+        uint8_t *bytes = (uint8_t *)(void *)r->ints;
+        zdem_tw_ints_to_bytes(r->ints, k, bytes);
         if (k == 0)
             return 1; /* empty message chunk: nothing to parse */
-        if (zdem_tw_msg_parse(r->msg, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
+        if (zdem_tw_msg_parse(bytes, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
             return payload_fail(r, err, &inner, ev->chunk.offset);
         }
         ev->desc = zdem_tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
+        return 1;
+    }
+    if (k > 0 && ev->chunk.kind == ZDEM_TW_CHUNK_DELTA && r->stale) {
+        /* its base was dropped: applied to an older snapshot it would give
+         * wrong items without a word */
+        ev->warning = "snapshot delta: its base snapshot was dropped at a limit (skipped "
+                      "until the next full snapshot)";
+        r->limit_hits++;
         return 1;
     }
     if (k > 0) {
@@ -75,10 +156,15 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
                              : zdem_tw_snap_apply_delta(&r->snaps, r->ints, k, &inner);
         if (st == ZDEM_ERR_LIMIT) {
             /* Over the game's own item/size bounds: the game drops such a
-             * snapshot and plays on from the previous one; so do we. */
+             * snapshot and plays on from the previous one; so do we, and
+             * for the caller's limits too. Counted, the first one kept. */
             ev->warning = inner.msg;
+            if (r->limit_hits++ == 0)
+                zdem_fail(&r->first_limit, ZDEM_ERR_LIMIT, ev->chunk.offset, inner.msg);
+            r->stale = 1;
             return 1;
         }
+        r->stale = 0;
         if (st != ZDEM_OK)
             return payload_fail(r, err, &inner, ev->chunk.offset);
         if (ev->chunk.kind == ZDEM_TW_CHUNK_DELTA && r->snaps.delta_unused)

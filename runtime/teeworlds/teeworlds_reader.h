@@ -1,8 +1,9 @@
 /* One-stop Teeworlds demo reader: chunks -> Huffman -> ints -> snapshot
- * (applied) or message (id parsed, schema descriptor looked up). All
- * memory is inside zdem_tw_reader (about 350 KiB: the 64 KiB stages of the
- * game's own player, plus two snapshots); allocate it once, statically or
- * on the heap, never on a small stack. */
+ * (applied) or message (id parsed, schema descriptor looked up). The
+ * reader itself is a small control block; its buffers are caller memory
+ * sized by zdem_tw_limits (zdem_tw_reader_mem_size): at the game's own
+ * bounds 281 KiB, at ZDEM_TW_LIMITS_SMALL 19.1 KiB, which every
+ * corpus demo fits. */
 #ifndef ZDEM_TEEWORLDS_READER_H
 #define ZDEM_TEEWORLDS_READER_H
 
@@ -26,22 +27,67 @@ typedef struct zdem_tw_event {
     const char *warning;
 } zdem_tw_event;
 
+/* What a demo may hold; storage follows these, not the format's maxima.
+ * A snapshot or delta over max_items / max_snap_ints is dropped (the
+ * previous snapshot stays current, as for the game's own bounds), counted
+ * and reported, and so are the deltas after it until the next full
+ * snapshot (their base is gone); a chunk whose decoded payload is over max_payload stops
+ * the stream with ZDEM_ERR_NO_SPACE at that chunk. */
+typedef struct zdem_tw_limits {
+    uint32_t max_payload;   /* decoded bytes of one chunk, a multiple of 4 */
+    uint32_t max_items;     /* items in one snapshot */
+    uint32_t max_snap_ints; /* data ints in one snapshot (4 bytes each) */
+} zdem_tw_limits;
+
+/* The game's bounds: every valid demo fits. */
+#define ZDEM_TW_LIMITS_DEFAULT {65536u, 1024u, 16384u}
+/* For microcontrollers: about 2x the largest corpus demo (58 items, 415
+ * data ints, 514 payload ints). */
+#define ZDEM_TW_LIMITS_SMALL {4096u, 128u, 1024u}
+
+/* Caller memory for these limits, a constant expression: the Huffman
+ * output and its ints (messages are turned into bytes in place), plus two
+ * snapshots. */
+#define ZDEM_TW_READER_MEM(payload, items, ints) \
+    (2u * ((size_t)(payload) & ~(size_t)3u) + ZDEM_TW_SNAP_MEM(items, ints))
+
 typedef struct zdem_tw_reader {
     zdem_tw_demo_info info;
     zdem_tw_chunk_reader chunks;
     zdem_tw_snapstate snaps;
-    uint8_t huff[ZDEM_TW_SNAP_MAX_SIZE];
-    int32_t ints[ZDEM_TW_SNAP_MAX_INTS];
-    uint8_t msg[ZDEM_TW_SNAP_MAX_SIZE];  /* message bytes (ints as LE bytes) */
+    uint8_t *huff;           /* payload_cap bytes: Huffman output */
+    int32_t *ints;           /* payload_cap / 4 ints; message bytes in place */
+    size_t payload_cap;
+    zdem_tw_limits limits;   /* as set up (clamped to the game's bounds) */
+    /* Snapshots and deltas dropped at a limit (the caller's or the game's)
+     * and where the first was: chunk offset, and the limit in its msg. */
+    uint32_t limit_hits;
+    zdem_error first_limit;
+    int stale;               /* the last snapshot was dropped: deltas wait
+                                for a full one */
+    uint32_t ready;          /* zdem_tw_reader_init done */
     /* Pass 0 to skip work you do not need (both default to 1). */
     int decode_snapshots;
     int decode_messages;
 } zdem_tw_reader;
 
-/* sizeof(zdem_tw_reader), for callers that take the layout from a shared
- * library rather than this header (bindings). */
+/* sizeof(zdem_tw_reader) (the control block, without its buffers), for
+ * callers that take the layout from a shared library (bindings). */
 size_t zdem_tw_reader_size(void);
 
+/* Bytes of caller memory zdem_tw_reader_init needs for lim (NULL: the
+ * defaults); limits above the game's bounds are lowered to them. */
+size_t zdem_tw_reader_mem_size(const zdem_tw_limits *lim);
+
+void zdem_tw_limits_default(zdem_tw_limits *lim);
+void zdem_tw_limits_small(zdem_tw_limits *lim);
+
+/* Attaches mem (4-byte aligned, zdem_tw_reader_mem_size(lim) bytes) to r,
+ * once; then zdem_tw_reader_open (or zdem_tw_push_init) per demo. */
+zdem_status zdem_tw_reader_init(zdem_tw_reader *r, const zdem_tw_limits *lim, void *mem,
+                                size_t size, zdem_error *err);
+
+/* ZDEM_ERR_NO_SPACE if r was not set up by zdem_tw_reader_init. */
 zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t size,
                            zdem_error *err);
 

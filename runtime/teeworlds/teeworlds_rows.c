@@ -22,7 +22,7 @@ typedef struct tw_player {
 } tw_player;
 
 typedef struct tw_rows {
-    zdem_tw_reader rd;      /* first: the reader is the big part */
+    zdem_tw_reader rd;      /* its buffers follow the struct in mem */
     const zdem_tw_rows_config *c;
     const zdem_tw_obj_desc *obj;
     zdem_table *t;
@@ -33,9 +33,12 @@ typedef struct tw_rows {
     tw_player players[MAX_CLIENTS];
 } tw_rows;
 
+/* The struct, then the reader's buffers at the game's bounds (8-aligned). */
+#define ROWS_HEAD ((sizeof(tw_rows) + 7u) & ~(size_t)7u)
+
 size_t zdem_tw_rows_size(void)
 {
-    return sizeof(tw_rows);
+    return ROWS_HEAD + zdem_tw_reader_mem_size(NULL);
 }
 
 static const zdem_tw_obj_desc *find_obj(const char *name)
@@ -205,9 +208,11 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     zdem_status st = ZDEM_OK;
     uint32_t i, k;
     int got;
-    if (!mem || size < sizeof(tw_rows) || ((uintptr_t)mem & 7u))
+    if (!mem || size < zdem_tw_rows_size() || ((uintptr_t)mem & 7u))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "tw rows: memory smaller than zdem_tw_rows_size()");
     memset(r, 0, sizeof *r);
+    if (zdem_tw_reader_init(&r->rd, NULL, (uint8_t *)mem + ROWS_HEAD, size - ROWS_HEAD, err) != ZDEM_OK)
+        return err->code;
     r->c = c;
     r->t = t;
     if (c->kind == ZDEM_TW_ROWS_OBJECT) {

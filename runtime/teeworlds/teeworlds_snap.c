@@ -2,28 +2,39 @@
 
 #include <string.h>
 
-static unsigned hash_key(uint32_t key)
+/* Hash slots: twice the item limit, so that probes stay short. The
+ * multiply-shift maps a key onto any slot count, power of two or not. */
+static uint32_t nslots(const zdem_tw_snap *snap)
 {
-    return (unsigned)((key * 2654435761u) >> 21) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
+    return 2u * snap->max_items;
+}
+
+static uint32_t hash_key(const zdem_tw_snap *snap, uint32_t key)
+{
+    return (uint32_t)(((uint64_t)(key * 2654435761u) * nslots(snap)) >> 32);
 }
 
 static void snap_clear(zdem_tw_snap *snap)
 {
     snap->num_items = 0;
     snap->used = 0;
-    memset(snap->slot, 0, sizeof snap->slot);
+    memset(snap->slot, 0, sizeof snap->slot[0] * nslots(snap));
 }
 
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key)
 {
-    unsigned h = hash_key(key);
+    uint32_t h, n = nslots(snap);
+    if (!n)
+        return -1;
+    h = hash_key(snap, key);
     for (;;) {
         unsigned v = snap->slot[h];
         if (v == 0)
             return -1;
         if (snap->key[v - 1] == key)
             return (int)(v - 1);
-        h = (h + 1u) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
+        if (++h == n)
+            h = 0;
     }
 }
 
@@ -34,13 +45,29 @@ static size_t wire_size(uint32_t items, uint32_t ints)
     return 8u + 8u * (size_t)items + 4u * (size_t)ints;
 }
 
+/* Why snap_add refused an item: the caller's limits (zdem_tw_snap_setup)
+ * are named apart from the game's own bounds, so that a report says which
+ * one to raise. */
+static const char *add_refusal(const zdem_tw_snap *snap, uint32_t len)
+{
+    if (snap->num_items >= snap->max_items)
+        return snap->max_items < ZDEM_TW_SNAP_MAX_ITEMS
+                   ? "snapshot: more items than the max_items limit"
+                   : "snapshot: over the game's 1024-item bound";
+    if (len > snap->max_ints - snap->used)
+        return snap->max_ints < ZDEM_TW_SNAP_MAX_INTS
+                   ? "snapshot: more data than the max_snap_ints limit"
+                   : "snapshot: over the 64 KiB bound";
+    return "snapshot: over the 64 KiB bound";
+}
+
 /* Appends an item (key must be absent); returns its index or -1 when a
- * bound is hit. The table never fills: items <= 1024 < 2048 slots. */
+ * bound is hit. The table never fills: items <= max_items < slots. */
 static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len)
 {
-    unsigned h;
+    uint32_t h, n = nslots(snap);
     uint32_t i = snap->num_items;
-    if (i >= ZDEM_TW_SNAP_MAX_ITEMS || len > ZDEM_TW_SNAP_MAX_INTS - snap->used ||
+    if (i >= snap->max_items || len > snap->max_ints - snap->used ||
         wire_size(i + 1, snap->used + len) > ZDEM_TW_SNAP_MAX_SIZE)
         return -1;
     snap->key[i] = key;
@@ -48,11 +75,50 @@ static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len)
     snap->len[i] = (uint16_t)len;
     snap->used += len;
     snap->num_items = i + 1;
-    h = hash_key(key);
+    h = hash_key(snap, key);
     while (snap->slot[h])
-        h = (h + 1u) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
+        if (++h == n)
+            h = 0;
     snap->slot[h] = (uint16_t)(i + 1);
     return (int)i;
+}
+
+/* Carves one snapshot's arrays: 4-byte ones first, then the 2-byte ones. */
+static uint8_t *snap_carve(zdem_tw_snap *snap, uint8_t *p, uint32_t items, uint32_t ints)
+{
+    snap->key = (uint32_t *)(void *)p;
+    p += 4u * (size_t)items;
+    snap->data = (int32_t *)(void *)p;
+    p += 4u * (size_t)ints;
+    snap->off = (uint16_t *)(void *)p;
+    p += 2u * (size_t)items;
+    snap->len = (uint16_t *)(void *)p;
+    p += 2u * (size_t)items;
+    snap->slot = (uint16_t *)(void *)p;
+    p += 4u * (size_t)items;
+    snap->max_items = items;
+    snap->max_ints = ints;
+    snap->num_items = 0;
+    snap->used = 0;
+    return p;
+}
+
+zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_t max_ints,
+                               void *mem, size_t size, zdem_error *err)
+{
+    uint8_t *p = mem;
+    if (max_items == 0 || max_items > ZDEM_TW_SNAP_MAX_ITEMS)
+        max_items = ZDEM_TW_SNAP_MAX_ITEMS;
+    if (max_ints == 0 || max_ints > ZDEM_TW_SNAP_MAX_INTS)
+        max_ints = ZDEM_TW_SNAP_MAX_INTS;
+    if (!mem || ((uintptr_t)mem & 3u) || size < ZDEM_TW_SNAP_MEM(max_items, max_ints))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0,
+                         "snapshot memory smaller than ZDEM_TW_SNAP_MEM or not 4-aligned");
+    p = snap_carve(&s->snap[0], p, max_items, max_ints);
+    p = snap_carve(&s->snap[1], p, max_items, max_ints);
+    s->removed = p;
+    zdem_tw_snap_init(s, NULL, 0);
+    return ZDEM_OK;
 }
 
 void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n)
@@ -79,6 +145,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: bad size or item count");
     if (num > ZDEM_TW_SNAP_MAX_ITEMS || (size_t)data_size > ZDEM_TW_SNAP_MAX_SIZE)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot: over the 64 KiB / 1024 item bounds");
+    if ((uint32_t)num > next->max_items)
+        return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot: more items than the max_items limit");
     base = 2u + (size_t)num;
     data_ints = (size_t)data_size / 4u;
     if (n != base + data_ints)
@@ -101,7 +169,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
             return zdem_fail(err, ZDEM_ERR_CORRUPT, k, "snapshot: duplicate item key");
         idx = snap_add(next, key, (uint32_t)(stop - off) / 4u - 1u);
         if (idx < 0)
-            return zdem_fail(err, ZDEM_ERR_LIMIT, k, "snapshot: over the 64 KiB bound");
+            return zdem_fail(err, ZDEM_ERR_LIMIT, k,
+                             add_refusal(next, (uint32_t)(stop - off) / 4u - 1u));
         memcpy(next->data + next->off[idx], ints + k + 1, 4u * next->len[idx]);
     }
     s->cur = !s->cur;
@@ -173,7 +242,7 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         if (idx < 0) {
             idx = snap_add(to, key, len);
             if (idx < 0)
-                return zdem_fail(err, ZDEM_ERR_LIMIT, at, "snapshot delta: over the 64 KiB / 1024 item bounds");
+                return zdem_fail(err, ZDEM_ERR_LIMIT, at, add_refusal(to, len));
         } else if (to->len[idx] != len) {
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
         }

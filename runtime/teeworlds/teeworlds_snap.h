@@ -10,29 +10,39 @@
 
 enum {
     ZDEM_TW_SNAP_MAX_SIZE = 65536,  /* serialized snapshot bound, as the game's */
-    ZDEM_TW_SNAP_MAX_ITEMS = 1024,
+    ZDEM_TW_SNAP_MAX_ITEMS = 1024,  /* the game's item bound */
     ZDEM_TW_SNAP_MAX_INTS = ZDEM_TW_SNAP_MAX_SIZE / 4,
-    ZDEM_TW_SNAP_HASH_SLOTS = 2048, /* power of two, 2x the item limit */
     ZDEM_TW_SNAP_MAX_TYPE = 0x7fff,
     ZDEM_TW_SNAP_MAX_ID = 0xffff
 };
 
+/* Caller memory for a zdem_tw_snapstate holding at most `items` items and
+ * `ints` data ints per snapshot: two snapshots of 12 bytes per item (key,
+ * offset, length, two hash slots) and 4 per int, plus one byte per item.
+ * A constant expression, so a device can declare the buffer statically
+ * (as uint32_t[(ZDEM_TW_SNAP_MEM(i, n) + 3) / 4]). */
+#define ZDEM_TW_SNAP_MEM(items, ints) \
+    (2u * (12u * (size_t)(items) + 4u * (size_t)(ints)) + (size_t)(items))
+
+/* One snapshot; the arrays live in the memory given to zdem_tw_snap_setup. */
 typedef struct zdem_tw_snap {
     uint32_t num_items;
-    uint32_t used;                        /* ints used in data[] */
-    uint32_t key[ZDEM_TW_SNAP_MAX_ITEMS];      /* type << 16 | id */
-    uint16_t off[ZDEM_TW_SNAP_MAX_ITEMS];      /* first data int */
-    uint16_t len[ZDEM_TW_SNAP_MAX_ITEMS];      /* data ints */
-    uint16_t slot[ZDEM_TW_SNAP_HASH_SLOTS];    /* item index + 1, 0 = empty */
-    int32_t data[ZDEM_TW_SNAP_MAX_INTS];
+    uint32_t used;       /* ints used in data[] */
+    uint32_t *key;       /* type << 16 | id */
+    uint16_t *off;       /* first data int */
+    uint16_t *len;       /* data ints */
+    uint16_t *slot;      /* hash: item index + 1, 0 = empty; 2 x max_items */
+    int32_t *data;
+    uint32_t max_items;  /* limits this snapshot was set up with */
+    uint32_t max_ints;
 } zdem_tw_snap;
 
-/* Two snapshots (current and the one being built) plus scratch: about
- * 150 KiB. Declare it static or allocate it once; zdem_tw_snap_init it. */
+/* Two snapshots (current and the one being built) plus scratch, in caller
+ * memory: zdem_tw_snap_setup once, then zdem_tw_snap_init per demo. */
 typedef struct zdem_tw_snapstate {
     zdem_tw_snap snap[2];
     int cur;                              /* index of the current snapshot */
-    uint8_t removed[ZDEM_TW_SNAP_MAX_ITEMS];
+    uint8_t *removed;                     /* max_items flags */
     /* Pre-agreed item sizes (ints) per type; 0 = size is in the delta. */
     const uint8_t *static_sizes;
     size_t num_static_sizes;
@@ -40,6 +50,14 @@ typedef struct zdem_tw_snapstate {
      * delta. The reference ignores them; we report them for diagnostics. */
     size_t delta_unused;
 } zdem_tw_snapstate;
+
+/* Lays the two snapshots out in mem (4-byte aligned, at least
+ * ZDEM_TW_SNAP_MEM(max_items, max_ints) bytes). Limits above the game's
+ * bounds (1024 items, 16384 ints) are lowered to them; 0 means the bound.
+ * A snapshot over a limit is refused with ZDEM_ERR_LIMIT, as one over the
+ * game's bounds. NO_SPACE when mem is too small or misaligned. */
+zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_t max_ints,
+                               void *mem, size_t size, zdem_error *err);
 
 /* static_sizes may be NULL (every size then comes from the delta). */
 void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n);

@@ -16,13 +16,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static zdem_tw_reader rd; /* ~350 KiB: static, as on a device */
+static zdem_tw_reader rd; /* static, as on a device */
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 static uint8_t enc[2 * ZDEM_TW_SNAP_MAX_SIZE + 16]; /* codes are at most 15 bits */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t p = 0;
     int32_t tick = 0;
+    zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, NULL);
     zdem_tw_snap_init(&rd.snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     rd.decode_snapshots = 1;
     rd.decode_messages = 1;

@@ -9,6 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t buf[ZDEM_TW_PUSH_BUFFER];
 static zdem_tw_reader rd;
+static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
 static int on_event(void *user, const zdem_tw_event *ev)
 {
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     zdem_status st = ZDEM_OK;
     size_t pos = 0, piece = size ? 1 + data[size - 1] % 131 : 1;
     zdem_error_clear(&err);
+    zdem_tw_reader_init(&rd, NULL, rd_mem, sizeof rd_mem, NULL);
     zdem_tw_push_init(&s, &rd, buf, sizeof buf);
     s.on_event = on_event;
     while (pos < size && st == ZDEM_OK) {

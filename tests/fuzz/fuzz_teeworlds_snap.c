@@ -8,6 +8,7 @@
 #include "teeworlds_reader.h"
 
 static zdem_tw_snapstate st;
+static uint32_t st_mem[ZDEM_TW_SNAP_MEM(ZDEM_TW_SNAP_MAX_ITEMS, ZDEM_TW_SNAP_MAX_INTS) / 4];
 static uint8_t huff[ZDEM_TW_SNAP_MAX_SIZE];
 static int32_t ints[ZDEM_TW_SNAP_MAX_INTS];
 
@@ -16,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t p = 0;
+    zdem_tw_snap_setup(&st, 0, 0, st_mem, sizeof st_mem, NULL);
     zdem_tw_snap_init(&st, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     while (size - p >= 3) {
         uint8_t flags = data[p];

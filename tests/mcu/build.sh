@@ -10,6 +10,10 @@
 # $ZDEM_CORPUS (default: ../shared/corpus next to the repository). They are
 # embedded with .incbin at build time, never copied into the repository.
 # ZDEM_MCU_CPU=cortex-m3 builds for mps2-an385 (no FPU) instead.
+# ZDEM_MCU_RAM (default 4M) is the RAM the firmware links with, stack
+# included (e.g. 128K: a small part's SRAM); ZDEM_MCU_STACK (default 32K)
+# the stack's share of it; ZDEM_MCU_FIRMWARE=firmware_s2 builds the
+# Source 2 events firmware instead of the Quake III / Teeworlds one.
 # The library is compiled file by file (OUTDIR/libzdem.a, for the size table
 # and the allocator check); the firmware links the amalgamation instead.
 # Outputs: OUTDIR/libzdem.a, OUTDIR/obj/*.o, OUTDIR/zdem.o, OUTDIR/firmware.elf,
@@ -28,6 +32,9 @@ if [ $# -eq 0 ]; then
 fi
 
 CC=${ZDEM_MCU_CC:-arm-none-eabi-gcc}
+RAM=${ZDEM_MCU_RAM:-4M}
+STACK=${ZDEM_MCU_STACK:-32K}
+FW=${ZDEM_MCU_FIRMWARE:-firmware}
 PREFIX=${CC%gcc}
 CPU=${ZDEM_MCU_CPU:-cortex-m4}
 case $CPU in
@@ -122,7 +129,9 @@ if grep -Eq "$ALLOC" "$OUT/amalgamation_undefined.txt"; then
     exit 1
 fi
 # shellcheck disable=SC2086
-$CC $CFLAGS -I"$OUT/amalgamation" -c "$HERE/firmware.c" -o "$OUT/firmware.o"
+$CC $CFLAGS -I"$OUT/amalgamation" -c "$HERE/$FW.c" -o "$OUT/firmware.o"
+# shellcheck disable=SC2086
+$CC $CFLAGS -c "$HERE/fw_out.c" -o "$OUT/fw_out.o"
 # shellcheck disable=SC2086
 $CC $ARCH -c "$HERE/startup.S" -o "$OUT/startup.o"
 # shellcheck disable=SC2086
@@ -131,7 +140,8 @@ $CC $ARCH -c "$OUT/demos.S" -o "$OUT/demos.o"
 # shellcheck disable=SC2086
 $CC $ARCH --specs=nano.specs -nostartfiles -T "$HERE/mps2.ld" \
     -Wl,--gc-sections -Wl,-Map="$OUT/firmware.map" -Wl,--no-warn-rwx-segments \
-    -o "$OUT/firmware.elf" "$OUT/startup.o" "$OUT/firmware.o" "$OUT/demos.o" \
+    -Wl,--defsym=RAM_SIZE="$RAM" -Wl,--defsym=STACK_SIZE="$STACK" \
+    -o "$OUT/firmware.elf" "$OUT/startup.o" "$OUT/firmware.o" "$OUT/fw_out.o" "$OUT/demos.o" \
     "$OUT/zdem.o" -lm -lc -lgcc
 
 # The map lists every archive member pulled in and every symbol: no
@@ -147,5 +157,5 @@ if "${PREFIX}nm" "$OUT/firmware.elf" | grep -Eq ' _?(malloc|calloc|realloc|free|
 fi
 
 "${PREFIX}size" -A "$OUT/firmware.elf" > "$OUT/size.txt"
-echo "build.sh: $OUT/firmware.elf ($CPU), $# demo(s); no malloc/free in the map"
+echo "build.sh: $OUT/firmware.elf ($FW, $CPU, RAM $RAM with a $STACK stack), $# demo(s); no malloc/free in the map"
 awk '$1 ~ /^\.(text|ARM.exidx|demos|data|bss)$/ {printf "  %-10s %8d\n", $1, $2}' "$OUT/size.txt"

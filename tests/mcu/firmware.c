@@ -14,172 +14,7 @@
 
 #include "zdem.h" /* the amalgamation's header: the whole public API */
 
-/* ------------------------------------------------------------ platform */
-int zdem_mcu_semihost(int op, const void *arg); /* startup.S */
-void zdem_mcu_exit(int status);                 /* startup.S */
-
-extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
-extern uint8_t __arena_start[], __arena_end[], __stack_limit[], __stack_top[];
-extern const uint8_t __demos_start[], __demos_end[];
-
-typedef struct mcu_demo {
-    const char *name;
-    const uint8_t *data;
-    uint32_t size;
-} mcu_demo;
-extern const mcu_demo zdem_mcu_demos[]; /* demos.S */
-extern const uint32_t zdem_mcu_demo_count;
-
-enum { SYS_WRITE0 = 0x04 };
-
-/* ------------------------------------------------------------ output */
-static char obuf[256];
-static size_t olen;
-
-static void flush(void)
-{
-    if (!olen)
-        return;
-    obuf[olen] = 0;
-    zdem_mcu_semihost(SYS_WRITE0, obuf);
-    olen = 0;
-}
-
-static void put_c(char c)
-{
-    if (olen + 1 >= sizeof obuf)
-        flush();
-    obuf[olen++] = c;
-    if (c == '\n')
-        flush();
-}
-
-static void put_n(const char *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        put_c(s[i]);
-}
-
-static void put_s(const char *s) { put_n(s, strlen(s)); }
-
-static void put_u(uint64_t v)
-{
-    char b[24];
-    int i = 0;
-    do {
-        b[i++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (i)
-        put_c(b[--i]);
-}
-
-static void put_i(int64_t v)
-{
-    if (v < 0) {
-        put_c('-');
-        put_u((uint64_t)0 - (uint64_t)v);
-    } else {
-        put_u((uint64_t)v);
-    }
-}
-
-static void put_hex(const uint8_t *d, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        put_c(hx[d[i] >> 4]);
-        put_c(hx[d[i] & 15]);
-    }
-}
-
-/* Length of a valid UTF-8 sequence at s, 0 if invalid: the same rule as
- * tools/cli_common.c, so that both sides decode to the same strings. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-    size_t len, i;
-    uint32_t cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xE0) == 0xC0) { len = 2; cp = s[0] & 0x1F; }
-    else if ((s[0] & 0xF0) == 0xE0) { len = 3; cp = s[0] & 0x0F; }
-    else if ((s[0] & 0xF8) == 0xF0) { len = 4; cp = s[0] & 0x07; }
-    else return 0;
-    if (len > n)
-        return 0;
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-static void put_json(const uint8_t *s, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    size_t i = 0;
-    put_c('"');
-    while (i < n) {
-        uint8_t c = s[i];
-        size_t l;
-        if (c == '"' || c == '\\') {
-            put_c('\\');
-            put_c((char)c);
-            i++;
-            continue;
-        }
-        if (c == '\n' || c == '\r' || c == '\t') {
-            put_c('\\');
-            put_c(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-            i++;
-            continue;
-        }
-        l = (c < 0x20 || c == 0x7F) ? 0 : utf8_len(s + i, n - i);
-        if (l == 0) {
-            put_s("\\u00");
-            put_c(hx[c >> 4]);
-            put_c(hx[c & 15]);
-            i++;
-            continue;
-        }
-        put_n((const char *)s + i, l);
-        i += l;
-    }
-    put_c('"');
-}
-
-static void put_jcstr(const char *s) { put_json((const uint8_t *)s, strlen(s)); }
-
-static void put_key(const char *k)
-{
-    put_c(',');
-    put_c('"');
-    put_s(k);
-    put_s("\":");
-}
-
-static void put_bool(int v) { put_s(v ? "true" : "false"); }
-
-static void begin_line(const char *name)
-{
-    put_s("{\"file\":");
-    put_jcstr(name);
-}
-
-/* The parsers' memory: the arena the linker script leaves free, 8-aligned. */
-static void *arena(size_t need, size_t *have)
-{
-    *have = (size_t)(__arena_end - __arena_start);
-    return need <= *have ? (void *)__arena_start : NULL;
-}
-
-static size_t arena_peak; /* largest state handed out */
+#include "fw_out.h"
 
 /* ------------------------------------------------------------ Quake III */
 #define Q3_NAME_MAX 96
@@ -571,10 +406,111 @@ static void zdem_tw_track_players(const zdem_tw_snap *s)
 
 static void put_view(zdem_tw_str s) { put_json(s.p, s.n); }
 
+/* The reader's control block is static; its buffers, sized by the small
+ * limits, come from the arena. */
+static zdem_tw_reader tw_reader;
+
+/* FNV-1a over what a pass delivered: every chunk's kind, tick and offset,
+ * every message's id and every snapshot's items, so that the push pass
+ * can be held to the whole-file one in a few bytes of RAM. */
+static uint64_t tw_fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t tw_digest(uint64_t h, const zdem_tw_event *ev)
+{
+    uint32_t i;
+    h = tw_fnv(h, &ev->chunk.kind, sizeof ev->chunk.kind);
+    h = tw_fnv(h, &ev->chunk.tick, sizeof ev->chunk.tick);
+    h = tw_fnv(h, &ev->chunk.offset, sizeof ev->chunk.offset);
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
+        h = tw_fnv(h, &ev->msg.id, sizeof ev->msg.id);
+    if (ev->snap)
+        for (i = 0; i < ev->snap->num_items; i++) {
+            h = tw_fnv(h, &ev->snap->key[i], 4);
+            h = tw_fnv(h, zdem_tw_snap_data(ev->snap, i), 4u * ev->snap->len[i]);
+        }
+    return h;
+}
+
+/* Second pass through the push API in 61-byte pieces with the small push
+ * buffer, as from a UART or an SD card: must deliver the same. */
+#define TW_PUSH_PIECE 61
+
+static uint64_t tw_push_digest;
+static uint32_t tw_push_events;
+
+static int tw_push_event(void *user, const zdem_tw_event *ev)
+{
+    (void)user;
+    tw_push_digest = tw_digest(tw_push_digest, ev);
+    tw_push_events++;
+    return 0;
+}
+
+static int run_teeworlds_push(const mcu_demo *d, const zdem_tw_limits *lim, uint64_t whole,
+                              uint32_t whole_events)
+{
+    static zdem_tw_push ps;
+    size_t mem_size = zdem_tw_reader_mem_size(lim), have, off, n;
+    size_t total = mem_size + ((ZDEM_TW_PUSH_BUFFER_SMALL + 7u) & ~(size_t)7u);
+    uint8_t *mem = arena(total, &have);
+    zdem_error err;
+    zdem_status st = ZDEM_OK;
+    uint32_t pieces = 0;
+    int same;
+    if (!mem)
+        return 1;
+    if (total > arena_peak)
+        arena_peak = total;
+    zdem_error_clear(&err);
+    if (zdem_tw_reader_init(&tw_reader, lim, mem, mem_size, &err) != ZDEM_OK)
+        return 1;
+    tw_push_digest = 14695981039346656037ull;
+    tw_push_events = 0;
+    zdem_tw_push_init(&ps, &tw_reader, mem + mem_size, ZDEM_TW_PUSH_BUFFER_SMALL);
+    ps.on_event = tw_push_event;
+    for (off = 0; off < d->size && st == ZDEM_OK; off += n) {
+        n = d->size - off < TW_PUSH_PIECE ? d->size - off : TW_PUSH_PIECE;
+        st = zdem_tw_push_feed(&ps, d->data + off, n, &err);
+        pieces++;
+    }
+    if (st == ZDEM_OK)
+        st = zdem_tw_push_end(&ps, &err);
+    same = st == ZDEM_OK && tw_push_digest == whole && tw_push_events == whole_events &&
+           tw_reader.limit_hits == 0;
+    begin_line(d->name);
+    put_key("mcu_push");
+    put_s("{\"piece_bytes\":");
+    put_u(TW_PUSH_PIECE);
+    put_s(",\"pieces\":");
+    put_u(pieces);
+    put_s(",\"events\":");
+    put_u(tw_push_events);
+    put_s(",\"state_bytes\":");
+    put_u(sizeof(zdem_tw_reader) + sizeof ps + total);
+    put_s(",\"equal\":");
+    put_bool(same);
+    if (st != ZDEM_OK) {
+        put_s(",\"error\":");
+        put_jcstr(err.msg);
+    }
+    put_s("}}\n");
+    return !same;
+}
+
 static int run_teeworlds(const mcu_demo *d)
 {
     size_t have;
-    zdem_tw_reader *rd = arena(sizeof(zdem_tw_reader), &have);
+    zdem_tw_limits lim;
+    zdem_tw_reader *rd = &tw_reader;
+    size_t mem_size = (zdem_tw_limits_small(&lim), zdem_tw_reader_mem_size(&lim));
+    void *mem = arena(mem_size, &have);
     const zdem_tw_demo_info *in;
     zdem_error err;
     zdem_tw_event ev;
@@ -582,17 +518,20 @@ static int run_teeworlds(const mcu_demo *d)
     uint32_t counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0, unknown = 0;
     int32_t first = 0, last = 0;
     int have_tick = 0;
+    uint64_t digest = 14695981039346656037ull;
+    uint32_t events = 0;
 
     memset(zdem_tw_players, 0, sizeof zdem_tw_players);
     zdem_error_clear(&err);
-    if (!rd) {
+    if (!mem) {
         begin_line(d->name);
         put_s(",\"mcu_error\":\"arena too small\"}\n");
         return 1;
     }
-    if (sizeof(zdem_tw_reader) > arena_peak)
-        arena_peak = sizeof(zdem_tw_reader);
-    if (zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
+    if (mem_size > arena_peak)
+        arena_peak = mem_size;
+    if (zdem_tw_reader_init(rd, &lim, mem, mem_size, &err) != ZDEM_OK ||
+        zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
         begin_line(d->name);
         put_key("error");
         put_jcstr(err.msg);
@@ -601,6 +540,8 @@ static int run_teeworlds(const mcu_demo *d)
     }
     in = &rd->info;
     while ((rc = zdem_tw_reader_next(rd, &ev, &err)) == 1) {
+        digest = tw_digest(digest, &ev);
+        events++;
         if (ev.chunk.kind >= 0 && ev.chunk.kind < 5)
             counts[ev.chunk.kind]++;
         if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
@@ -686,43 +627,16 @@ static int run_teeworlds(const mcu_demo *d)
         put_jcstr(err.msg);
     else
         put_s("null");
-    put_key("mcu_state_bytes"); put_u(sizeof(zdem_tw_reader));
+    put_key("mcu_state_bytes"); put_u(sizeof(zdem_tw_reader) + mem_size);
+    /* a demo that does not fit the small limits is not a pass here */
+    put_key("mcu_limit_hits"); put_u(rd->limit_hits);
     put_s("}\n");
-    return rc < 0;
+    if (rc < 0 || rd->limit_hits != 0)
+        return 1;
+    return run_teeworlds_push(d, &lim, digest, events);
 }
 
 /* ------------------------------------------------------------ main */
-/* Stack high-water mark: startup.S paints the whole stack; between files
- * main repaints what lies below its own frame, so each file's figure is
- * its own (main's frame included). */
-static size_t stack_used(void)
-{
-    const uint32_t *w = (const uint32_t *)(void *)__stack_limit;
-    const uint32_t *top = (const uint32_t *)(void *)__stack_top;
-    while (w < top && *w == 0xA5A5A5A5u)
-        w++;
-    return (size_t)((const uint8_t *)top - (const uint8_t *)w);
-}
-
-static void repaint_stack(void)
-{
-    volatile uint32_t here = 0;
-    uintptr_t end = ((uintptr_t)&here & ~(uintptr_t)3) - 256; /* clear of this frame */
-    uint32_t *w = (uint32_t *)(void *)__stack_limit;
-    while ((uintptr_t)w < end)
-        *w++ = 0xA5A5A5A5u;
-}
-
-static void put_stack_line(const char *name, const char *format, size_t used)
-{
-    begin_line(name);
-    put_key("mcu_format");
-    put_jcstr(format);
-    put_key("mcu_stack_bytes");
-    put_u(used);
-    put_s("}\n");
-}
-
 int main(void)
 {
     uint32_t i;
@@ -741,11 +655,16 @@ int main(void)
     put_s("{\"mcu\":\"memory\"");
     put_key("data"); put_u((size_t)(__data_end - __data_start));
     put_key("bss"); put_u((size_t)(__bss_end - __bss_start));
+    put_key("ram"); put_u((size_t)(__stack_top - __data_start));
     put_key("arena_available"); put_u((size_t)(__arena_end - __arena_start));
     put_key("arena_used"); put_u(arena_peak);
     put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
     put_key("zdem_tw_reader_size"); put_u(sizeof(zdem_tw_reader));
-    put_key("zdem_tw_snapstate_size"); put_u(sizeof(zdem_tw_snapstate));
+    {
+        zdem_tw_limits lim;
+        zdem_tw_limits_small(&lim);
+        put_key("zdem_tw_small_mem"); put_u(zdem_tw_reader_mem_size(&lim));
+    }
     put_key("stack_size"); put_u((size_t)(__stack_top - __stack_limit));
     put_key("stack_used"); put_u(max_stack);
     put_key("demos_flash"); put_u((size_t)(__demos_end - __demos_start));

@@ -17,7 +17,7 @@
 #elif defined(PROBE_SOURCE2) || defined(PROBE_SOURCE2_PUSH)
 #include "source2_parse.h"
 #include "source2_push.h"
-#elif defined(PROBE_SOURCE2_STATE)
+#elif defined(PROBE_SOURCE2_STATE) || defined(PROBE_SOURCE2_EVENTS)
 #include "source2_state.h"
 #endif
 
@@ -108,14 +108,18 @@ int main(void)
     }
 #elif defined(PROBE_TEEWORLDS)
     {
-        zdem_tw_reader *rd = mem;
+        static zdem_tw_reader rd;
         zdem_tw_event ev;
-        (void)cap; /* sizeof(zdem_tw_reader) is fixed */
-        if (zdem_tw_reader_open(rd, probe_data, probe_size, &err) == ZDEM_OK)
-            while (zdem_tw_reader_next(rd, &ev, &err) == 1)
+        zdem_tw_limits small;
+        zdem_tw_limits_small(&small);
+        if (zdem_tw_reader_init(&rd, NULL, mem, cap, &err) == ZDEM_OK &&
+            zdem_tw_reader_open(&rd, probe_data, probe_size, &err) == ZDEM_OK)
+            while (zdem_tw_reader_next(&rd, &ev, &err) == 1)
                 if (ev.snap && ev.snap->num_items)
                     (void)zdem_tw_item_desc(ev.snap, 0);
-        report("teeworlds", sizeof(zdem_tw_reader), 0);
+        /* state at the default limits; buffer: at the small ones */
+        report("teeworlds", sizeof(zdem_tw_reader) + zdem_tw_reader_mem_size(NULL),
+               sizeof(zdem_tw_reader) + zdem_tw_reader_mem_size(&small));
     }
 #elif defined(PROBE_SOURCE2)
     {
@@ -145,6 +149,18 @@ int main(void)
         if (zdem_s2_state_init(&s, mem, cap, &cfg, &err) == ZDEM_OK)
             zdem_s2_state_run(s, probe_data, probe_size, -1, &err);
         report("source2_state", zdem_s2_state_fixed_size(&cfg), cfg.tmp_size);
+    }
+#elif defined(PROBE_SOURCE2_EVENTS)
+    {
+        /* events mode through the push API, as a device feeds it */
+        zdem_s2_config cfg;
+        zdem_s2_state *s;
+        zdem_s2_config_events(&cfg);
+        if (zdem_s2_state_init(&s, mem, cap, &cfg, &err) == ZDEM_OK) {
+            zdem_s2_state_feed(s, probe_data, probe_size, &err);
+            zdem_s2_state_end(s, &err);
+        }
+        report("source2_events", zdem_s2_state_fixed_size(&cfg), cfg.frame_buffer);
     }
 #else
 #error "define one PROBE_<FORMAT>"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Every corpus demo read with the microcontroller limits (`zdem --small`)
+# against the full-memory build (`zdem` at the default limits, whose output
+# the format tests check against EXPECTED.md and the peers): the output is
+# byte for byte the same, or the small run reports the limit it hit (a
+# warning naming it). Prints which demos fit the small limits (the README's
+# list). Teeworlds: `info --json` and `events --json` at ZDEM_TW_LIMITS_SMALL;
+# Source 2: `events --json` in the events mode (1 MiB, 4 KiB pieces);
+# Quake III: checked once it has small limits (until then --small must
+# refuse, never read quietly with other limits).
+set -eu
+
+SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+CORPUS=${ZDEM_CORPUS:-$SRC/../shared/corpus}
+ZDEM=${ZDEM_BIN:-}
+if [ -z "$ZDEM" ] || [ ! -x "$ZDEM" ]; then
+    echo "FAIL: ZDEM_BIN (the zdem CLI) is not set"
+    exit 1
+fi
+if [ ! -f "$CORPUS/EXPECTED.md" ]; then
+    echo "SKIP: corpus not found at $CORPUS"
+    exit 0
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-small.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+rc=0
+fit=0
+over=0
+
+# CMD NAME DEMO: full vs --small output of one command; equal, or the
+# small run names a limit in its warnings (stdout JSON or stderr).
+check() {
+    cmd=$1 name=$2 demo=$3
+    "$ZDEM" "$cmd" --json "$demo" > "$WORK/full.out" 2> "$WORK/full.err" || true
+    "$ZDEM" "$cmd" --json --small "$demo" > "$WORK/small.out" 2> "$WORK/small.err" || true
+    if [ ! -s "$WORK/full.out" ]; then
+        echo "FAIL: $name: $cmd: the full run printed nothing"
+        rc=1
+        return 1
+    fi
+    if cmp -s "$WORK/full.out" "$WORK/small.out"; then
+        return 0
+    fi
+    if grep -Eiq 'limit|arena_full' "$WORK/small.err" "$WORK/small.out"; then
+        why=$(grep -Eoih '(max_[a-z_]+|frame_limit|table_limit|arena_full)[^"]*' "$WORK/small.err" "$WORK/small.out" | head -1)
+        echo "over: $name: $cmd: differs, limit reported: $why"
+        return 2
+    fi
+    echo "FAIL: $name: $cmd differs with --small and no limit is reported"
+    diff "$WORK/full.out" "$WORK/small.out" | head -5
+    rc=1
+    return 1
+}
+
+for d in "$CORPUS"/teeworlds/*.demo "$CORPUS"/source2/*.dem; do
+    name=$(basename "$d")
+    case $d in
+        *.demo) cmds="info events" ;;
+        *) cmds="events" ;;
+    esac
+    ok=1
+    for c in $cmds; do
+        s=0
+        check "$c" "$name" "$d" || s=$?
+        [ $s -eq 0 ] || ok=0
+    done
+    if [ $ok -eq 1 ]; then
+        echo "fits: $name ($cmds equal to the full-memory run)"
+        fit=$((fit + 1))
+    else
+        over=$((over + 1))
+    fi
+done
+
+for d in "$CORPUS"/q3/*.dm*; do
+    s=0
+    "$ZDEM" info --json --small "$d" > /dev/null 2> "$WORK/q3.err" || s=$?
+    if [ $s -ne 1 ] || ! grep -q 'no small limits' "$WORK/q3.err"; then
+        echo "FAIL: $(basename "$d"): --small on Quake III must be refused until it has small limits"
+        rc=1
+    fi
+done
+echo "Quake III: no small limits yet (--small refused)"
+
+echo "small limits: $fit demos fit, $over go over a reported limit"
+[ $fit -gt 0 ] || { echo "FAIL: no demo fits"; rc=1; }
+[ $rc -eq 0 ] && echo "PASS"
+exit $rc
