@@ -82,16 +82,30 @@ for name in files:
     check(d["end_marker"] == ref["end_of_stream_marker"], "%s: end marker" % name)
     rc, evs, _ = events(path)
     obits = [e for e in evs if e["type"] == "obituary"]
-    # UberDemoTools drops obituaries whose means of death it cannot name
-    named = [e for e in obits if e["mod_name"] != "unknown"]
+    check(all(e["mod_name"] != "unknown" for e in obits if 0 < e["mod"] <= (33 if d["protocol"] >= 73 else 23)),
+          "%s: every means of death in the protocol's table is named" % name)
+    # UberDemoTools drops obituaries whose means of death it cannot name:
+    # 0, and Quake Live's 31 (lightning discharge) and 33 (railgun headshot)
+    udt_unnamed = (0, 31, 33) if d["protocol"] >= 73 else (0,)
+    named = [e for e in obits if e["mod_name"] != "unknown" and e["mod"] not in udt_unnamed]
     check(len(named) == ref["obituary_count"], "%s: obituaries %d vs UDT %d" % (name, len(named), ref["obituary_count"]))
     ref_obits = [(o["attacker_client"] if o["attacker_client"] is not None else -1, o["target_client"], o["mod"]) for o in ref["obituaries"]]
     ours = [(e["attacker"], e["target"], e["mod_name"]) for e in named]
     check(ours == ref_obits, "%s: obituary attacker/target/means of death match UDT" % name)
+    # Chat: every line UberDemoTools lists (chat, tchat, CPMA mm2), in
+    # order, with its gamestate, server time, team flag and command form;
+    # the text is the command's message argument.
+    chat = [e for e in evs if e["type"] in ("chat", "tchat")]
+    uchat = ref.get("chat") or []
+    check(len(chat) == len(uchat), "%s: chat lines %d vs UDT %d" % (name, len(chat), len(uchat)))
+    ours = [(e["gamestate"], e["server_time"], e["type"] == "tchat", e["kind"]) for e in chat]
+    theirs = [(c["gs"], c["t"], c["team"], c["raw"].split(" ")[0]) for c in uchat]
+    check(ours == theirs, "%s: chat gamestate/time/team/kind match UDT" % name)
+    check(all(e["text"] in c["raw"] for e, c in zip(chat, uchat)), "%s: chat text inside UDT's command" % name)
     if ioq.get("error") is None:  # ioquake3 reference covers dm_66..68
         check(d["snapshots"] == ioq["valid_snapshots"], "%s: valid snapshots vs ioq3" % name)
         chats = sum(1 for e in evs if e["type"] == "chat")
-        tchats = sum(1 for e in evs if e["type"] == "tchat")
+        tchats = sum(1 for e in evs if e["type"] == "tchat" and e["kind"] == "tchat")
         prints = sum(1 for e in evs if e["type"] == "print")
         check(chats == ioq["chat"] and tchats == ioq["tchat"], "%s: chat %d/%d vs ioq3 %d/%d" % (name, chats, tchats, ioq["chat"], ioq["tchat"]))
         check(prints == ioq["print"], "%s: prints %d vs ioq3 %d" % (name, prints, ioq["print"]))
@@ -180,6 +194,26 @@ for name in ("q3-baseq3_udt-1map-2matches.dm_68", "q3_udt-edawn-1map-2matches.dm
 rc, d, _ = info(os.path.join(q3, "q3-cpma_udt-2maps-1match-per-map.dm_68"))
 rc2, out, _ = run("dump", "--json", os.path.join(q3, "q3-cpma_udt-2maps-1match-per-map.dm_68"))
 check(d["gamestates"] == 2, "A6: two maps: two gamestates")
+
+# ---- CPMA team calls (mm2) against UDT's raw JSON export: sender,
+# location and message of each; the issue's example demo has 96 of 111
+rawj = json.load(open(os.path.join(peers, "q3-cpma_udt-record-client-number-11.dm_68.udt-json-raw.json")))
+rc, evs, _ = events(os.path.join(q3, "q3-cpma_udt-record-client-number-11.dm_68"))
+mm2 = [e for e in evs if e.get("kind") == "mm2"]
+umm2 = [c for c in rawj["chat"] if c["command"].startswith("mm2 ")]
+check(len(mm2) == 96 and len(umm2) == 96, "mm2: 96 team calls (got %d, UDT %d)" % (len(mm2), len(umm2)))
+check([(e["client"], e["name"], e["location"], e["text"], e["server_time"]) for e in mm2] ==
+      [(c["clientNumber"], c["playerName"], c.get("location", ""), c["message"], c["serverTime"]) for c in umm2],
+      "mm2: client, name, location, message, time match UDT's export")
+rc, d, _ = info(os.path.join(q3, "q3-cpma_udt-record-client-number-11.dm_68"))
+check(d["chats"] == 111 and d["chat_kinds"] == {"chat": 15, "tchat": 0, "mm2": 96}, "info: chat kinds %s" % d.get("chat_kinds"))
+
+# ---- Quake Live means of death past 30 (QL's meansOfDeath_t as minqlx
+# publishes it: 31 lightning discharge, 32 heavy machine gun, 33 railgun
+# headshot); the CTF demo has two railgun headshots (issue 12)
+rc, evs, _ = events(os.path.join(q3, "ql_udt-ctf.dm_90"))
+hs = [e for e in evs if e["type"] == "obituary" and e["mod"] == 33]
+check(len(hs) == 2 and all(e["mod_name"] == "railgun headshot" for e in hs), "QL mod 33 is railgun headshot: %s" % hs)
 
 # ---- A7: ZEQ2-Lite dm_71: map desert, timedemo 1139 frames of 50 ms
 rc, d, err = info(os.path.join(q3, "zeq2lite_zeq2lite-bench.dm_71"))

@@ -18,6 +18,7 @@ typedef struct q3cli {
     int have_time;
     int32_t first_time, last_time;
     uint32_t commands, obituaries, chats;
+    uint32_t chat_kinds[ZDEM_Q3_CHAT_KIND_COUNT];
     /* first gamestate */
     int gs_seen;
     char *cs[ZDEM_Q3_MAX_CONFIGSTRINGS];
@@ -174,8 +175,10 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
     (void)p;
     if (ev->type == ZDEM_Q3_EV_OBITUARY)
         c->obituaries++;
-    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)
+    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT) {
         c->chats++;
+        c->chat_kinds[(unsigned)ev->chat_kind % ZDEM_Q3_CHAT_KIND_COUNT]++;
+    }
     if (strcmp(c->a->command, "events") != 0)
         return 0;
     printf("{\"type\":\"%s\",\"server_time\":%ld,\"gamestate\":%lu",
@@ -196,7 +199,16 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
             zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
         }
     } else {
-        printf(",\"command_seq\":%ld,\"text\":", (long)ev->command_seq);
+        printf(",\"command_seq\":%ld", (long)ev->command_seq);
+        if (ev->chat_kind != ZDEM_Q3_CHAT_NONE)
+            printf(",\"kind\":\"%s\"", zdem_q3_chat_kind_name(ev->chat_kind));
+        if (ev->chat_kind == ZDEM_Q3_CHAT_MM2) {
+            printf(",\"client\":%d,\"name\":", ev->client);
+            zdem_json_cstr(stdout, ev->attacker_name);
+            printf(",\"location\":");
+            zdem_json_str(stdout, (const uint8_t *)ev->location, ev->location_len);
+        }
+        printf(",\"text\":");
         zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
     }
     printf("}\n");
@@ -244,6 +256,10 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
         printf("baselines       %lu\n", (unsigned long)c->baselines);
         printf("commands        %lu\n", (unsigned long)c->commands);
         printf("obituaries      %lu\n", (unsigned long)c->obituaries);
+        printf("chat lines      %lu (chat %lu, tchat %lu, mm2 %lu)\n", (unsigned long)c->chats,
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_MM2]);
         printf("end marker      %s", r->ended ? "yes" : "no");
         if (r->trailing)
             printf(" (%lu trailing bytes)", (unsigned long)r->trailing);
@@ -271,9 +287,13 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
     printf("\"map\":");
     zdem_json_cstr(stdout, c->map);
     printf(",\"client_num\":%ld,\"baselines\":%lu,\"server_commands\":%lu,\"obituaries\":%lu,"
-           "\"chats\":%lu,\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
+           "\"chats\":%lu,\"chat_kinds\":{\"chat\":%lu,\"tchat\":%lu,\"mm2\":%lu},"
+           "\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
            (long)c->client_num, (unsigned long)c->baselines, (unsigned long)c->commands,
-           (unsigned long)c->obituaries, (unsigned long)c->chats, r->ended ? "true" : "false",
+           (unsigned long)c->obituaries, (unsigned long)c->chats,
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_MM2], r->ended ? "true" : "false",
            (unsigned long)r->trailing);
     for (i = 0, first = 1; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++) {
         if (!c->cs[i])

@@ -26,6 +26,7 @@
 #define ZDEM_Q3_ENTITYNUM_NONE 1023
 #define ZDEM_Q3_ENTITYNUM_WORLD 1022
 #define ZDEM_Q3_MAX_CLIENTS 64
+#define ZDEM_Q3_MAX_LOCATIONS 64
 #define ZDEM_Q3_PACKET_BACKUP 32
 /* ioquake3's limit on how far back (in entity states) a delta source may
  * lie before it counts as too old; kept for the same validity rule. */
@@ -85,13 +86,23 @@ typedef struct zdem_q3_snapshot {
 
 typedef enum zdem_q3_event_type {
     ZDEM_Q3_EV_OBITUARY,    /* EV_OBITUARY entity event */
-    ZDEM_Q3_EV_CHAT,        /* "chat" server command */
-    ZDEM_Q3_EV_TCHAT,       /* "tchat": team chat */
+    ZDEM_Q3_EV_CHAT,        /* "chat": said to everyone */
+    ZDEM_Q3_EV_TCHAT,       /* team message: "tchat", CPMA "mm2" (chat_kind) */
     ZDEM_Q3_EV_PRINT,       /* "print" */
     ZDEM_Q3_EV_CENTERPRINT, /* "cp" */
     ZDEM_Q3_EV_SCORES,      /* "scores"/CS_SCORES1/2 update */
     ZDEM_Q3_EV_COUNT
 } zdem_q3_event_type;
+
+/* The command form a chat line came in (UberDemoTools counts these three;
+ * its chat list is the reference the tests compare with). */
+typedef enum zdem_q3_chat_kind {
+    ZDEM_Q3_CHAT_NONE,      /* not a chat event */
+    ZDEM_Q3_CHAT_SAY,       /* chat "text" */
+    ZDEM_Q3_CHAT_TEAM,      /* tchat "text" */
+    ZDEM_Q3_CHAT_MM2,       /* CPMA team call: mm2 <client> <location> "text" */
+    ZDEM_Q3_CHAT_KIND_COUNT
+} zdem_q3_chat_kind;
 
 typedef struct zdem_q3_event {
     zdem_q3_event_type type;
@@ -110,6 +121,13 @@ typedef struct zdem_q3_event {
     size_t text_len;
     int32_t command_seq;
     int32_t score1, score2;
+    /* chat: the command form; for mm2 also the sender (client number,
+     * name in attacker_name) and the location (CPMA's location
+     * configstrings, "" if unset); client is -1 when the form has none */
+    zdem_q3_chat_kind chat_kind;
+    int client;
+    const char *location;
+    size_t location_len;
 } zdem_q3_event;
 
 struct zdem_q3_parser;
@@ -176,6 +194,8 @@ const char *zdem_q3_info_value(const char *info, size_t len, const char *key,
 /* Name of a means of death for a protocol ("rocket splash"); "unknown". */
 const char *zdem_q3_mod_name(int protocol, int mod);
 const char *zdem_q3_event_type_name(zdem_q3_event_type t);
+/* "chat", "tchat", "mm2" ("" for ZDEM_Q3_CHAT_NONE). */
+const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k);
 
 /* Extension-based hint: ".dm_68" -> 68, ".dm3" -> 3; 0 if none. */
 int zdem_q3_protocol_from_path(const char *path);

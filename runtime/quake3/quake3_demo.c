@@ -507,8 +507,9 @@ static int scores_event(zdem_q3_parser *p, int32_t seq, int idx)
     memset(&ev, 0, sizeof ev);
     ev.type = ZDEM_Q3_EV_SCORES;
     ev.command_seq = seq;
-    ev.attacker = ev.target = -1;
+    ev.attacker = ev.target = ev.client = -1;
     ev.text = "";
+    ev.location = "";
     if (idx == 710) {
         size_t n;
         const char *cs = zdem_q3_configstring(p, 710, &n);
@@ -564,6 +565,66 @@ static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
     return 0;
 }
 
+/* Cmd_TokenizeString's rules (tokens split at bytes <= ' ', a quoted
+ * token runs to the closing quote, "//" ends the line): up to `max`
+ * token spans; returns the token count, at most max + 1 (more). */
+static int tokenize(const char *s, size_t n, size_t *start, size_t *len, int max)
+{
+    size_t i = 0;
+    int argc = 0;
+    for (;;) {
+        size_t b;
+        while (i < n && (unsigned char)s[i] <= ' ')
+            i++;
+        if (i >= n || (i + 1 < n && s[i] == '/' && s[i + 1] == '/'))
+            return argc;
+        if (argc == max)
+            return argc + 1;
+        if (s[i] == '"') {
+            b = ++i;
+            while (i < n && s[i] != '"')
+                i++;
+            start[argc] = b;
+            len[argc] = i - b;
+            if (i < n)
+                i++;
+        } else {
+            b = i;
+            while (i < n && (unsigned char)s[i] > ' ' && s[i] != '"' &&
+                   !(i + 1 < n && s[i] == '/' && s[i + 1] == '/'))
+                i++;
+            start[argc] = b;
+            len[argc] = i - b;
+        }
+        argc++;
+    }
+}
+
+/* CPMA's team call "mm2 <client> <location> "text"": the sender's name
+ * from the player configstrings, the location from the configstrings
+ * after them (CS_LOCATIONS). Other argument counts are not team calls. */
+static int mm2_event(zdem_q3_parser *p, zdem_q3_event *ev, const char *s, size_t n)
+{
+    size_t st[4], ln[4];
+    int32_t client, loc;
+    if (tokenize(s, n, st, ln, 4) != 4 || parse_int(s + st[1], ln[1], &client) != 0 ||
+        client < 0 || client >= ZDEM_Q3_MAX_CLIENTS)
+        return 0;
+    ev->type = ZDEM_Q3_EV_TCHAT;
+    ev->chat_kind = ZDEM_Q3_CHAT_MM2;
+    ev->client = client;
+    ev->attacker_name = player_name(p, client, p->name_a, sizeof p->name_a);
+    if (parse_int(s + st[2], ln[2], &loc) == 0 && loc >= 0 && loc < ZDEM_Q3_MAX_LOCATIONS) {
+        const char *l = zdem_q3_configstring(p, p->proto->cs_players + ZDEM_Q3_MAX_CLIENTS + loc,
+                                             &ev->location_len);
+        if (l)
+            ev->location = l;
+    }
+    ev->text = s + st[3];
+    ev->text_len = ln[3];
+    return emit(p, ev);
+}
+
 static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t n,
                           uint64_t bit)
 {
@@ -605,12 +666,17 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         return 0;
     }
     memset(&ev, 0, sizeof ev);
-    ev.attacker = ev.target = -1;
+    ev.attacker = ev.target = ev.client = -1;
     ev.command_seq = seq;
-    if (w == 4 && memcmp(s, "chat", 4) == 0)
+    ev.location = "";
+    if (w == 4 && memcmp(s, "chat", 4) == 0) {
         ev.type = ZDEM_Q3_EV_CHAT;
-    else if (w == 5 && memcmp(s, "tchat", 5) == 0)
+        ev.chat_kind = ZDEM_Q3_CHAT_SAY;
+    } else if (w == 5 && memcmp(s, "tchat", 5) == 0) {
         ev.type = ZDEM_Q3_EV_TCHAT;
+        ev.chat_kind = ZDEM_Q3_CHAT_TEAM;
+    } else if (w == 3 && memcmp(s, "mm2", 3) == 0)
+        return mm2_event(p, &ev, s, n);
     else if (w == 5 && memcmp(s, "print", 5) == 0)
         ev.type = ZDEM_Q3_EV_PRINT;
     else if (w == 2 && memcmp(s, "cp", 2) == 0)
@@ -847,6 +913,10 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
     return ZDEM_OK;
 }
 
+/* Means of death by number: baseq3's meansOfDeath_t (1.32 game source,
+ * without the Team Arena entries, as UberDemoTools reads dm3..dm_68) and
+ * Quake Live's (its game module's enum as published by minqlx; 31..33
+ * are QL's own additions). */
 static const char *const mod_q3[] = {
     "unknown", "shotgun", "gauntlet", "machine gun", "grenade", "grenade splash",
     "rocket", "rocket splash", "plasma", "plasma splash", "railgun", "lightning",
@@ -858,7 +928,7 @@ static const char *const mod_ql[] = {
     "BFG", "BFG splash", "water", "slime", "lava", "crush", "telefrag", "fall",
     "suicide", "target laser", "trigger hurt", "nailgun", "chaingun",
     "proximity mine", "kamikaze", "juiced", "grapple", "team switch", "thaw",
-    "unknown", "heavy machine gun"};
+    "lightning discharge", "heavy machine gun", "railgun headshot"};
 
 const char *zdem_q3_mod_name(int protocol, int mod)
 {
@@ -876,6 +946,12 @@ const char *zdem_q3_event_type_name(zdem_q3_event_type t)
     static const char *const names[ZDEM_Q3_EV_COUNT] = {
         "obituary", "chat", "tchat", "print", "centerprint", "scores"};
     return (unsigned)t < ZDEM_Q3_EV_COUNT ? names[t] : "unknown";
+}
+
+const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k)
+{
+    static const char *const names[ZDEM_Q3_CHAT_KIND_COUNT] = {"", "chat", "tchat", "mm2"};
+    return (unsigned)k < ZDEM_Q3_CHAT_KIND_COUNT ? names[k] : "";
 }
 
 /* Entity events of a new valid snapshot: fire each event entity once, when
@@ -910,6 +986,8 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
             o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
             o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
             o.text = "";
+            o.location = "";
+            o.client = -1;
             if (emit(p, &o))
                 return 1;
         }

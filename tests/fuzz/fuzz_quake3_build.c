@@ -125,7 +125,7 @@ static void put_entity(writer *w, script *s, int num, int fields)
 static const char *const templates[] = {
     "cs %d \"", "bcs0 %d \"", "bcs1 %d \"", "bcs2 %d \"", "chat \"", "tchat \"",
     "print \"", "cp \"", "scores %d 3 -1 ", "cs 6 \"%d", "cs 7 \"%d", "cs 710 \"\\sb\\%d\\sr\\",
-    "cs %d \"n\\", "bcs0 710 \"\\sb\\%d", "disconnect", "cs %d \"\""};
+    "cs %d \"n\\", "bcs0 710 \"\\sb\\%d", "disconnect", "cs %d \"\"", "mm2 %d 5 \""};
 
 static void put_command(writer *w, script *s, int32_t cmdseq, int cs_players)
 {
@@ -134,6 +134,8 @@ static void put_command(writer *w, script *s, int32_t cmdseq, int cs_players)
     int arg = (int)(take(s) | (take(s) << 8)) % 1100 - 40, n;
     if (t == 12)
         arg = cs_players + arg % 64;
+    if (t == 16) /* CPMA team call: client numbers around the valid range */
+        arg = arg % 66 - 1;
     n = snprintf(text, sizeof text, templates[t], arg);
     len = take(s);
     if (len & 128u) { /* long filler: big configstrings fill the store */
