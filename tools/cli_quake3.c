@@ -33,6 +33,7 @@ typedef struct q3cli {
      * one line each in dump */
     struct { const char *kind; unsigned long count; } warn[24];
     int nwarn;
+    unsigned long skipped;  /* damaged messages skipped */
     /* the first fatal problem: file offset and text */
     int failed;
     unsigned long long fail_offset;
@@ -327,6 +328,32 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
     printf("}\n");
 }
 
+#define Q3_SKIP_LINES 10 /* skipped messages named one by one on stderr */
+
+/* A damaged message was skipped: counted, a line in dump's stream, and
+ * one stderr line each for the first few (the rest are counted there). */
+static void skipped(q3cli *c, unsigned long long offset, const char *msg)
+{
+    add_warning(c, "damaged messages skipped", 1);
+    c->skipped++;
+    if (strcmp(c->a->command, "dump") == 0) {
+        if (c->a->json) {
+            printf("{\"type\":\"skipped\",\"index\":%lu,\"offset\":%llu,\"message\":",
+                   (unsigned long)c->frame->index, offset);
+            zdem_json_cstr(stdout, msg);
+            printf("}\n");
+        } else {
+            printf("skipped    message %lu  offset %llu  %s\n", (unsigned long)c->frame->index,
+                   offset, msg);
+        }
+    }
+    if (c->skipped <= Q3_SKIP_LINES) {
+        fflush(stdout); /* the warning follows what was decoded before it */
+        fprintf(stderr, "zdem: %s: offset %llu: warning: damaged message skipped: %s\n",
+                c->f->path, offset, msg);
+    }
+}
+
 static void set_failure(q3cli *c, unsigned long long offset, const char *msg)
 {
     if (c->failed)
@@ -379,9 +406,18 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     if (!c.p)
         set_failure(&c, err.offset, err.msg ? err.msg : "cannot start the parser");
     while (c.p) {
+        zdem_error_clear(&err); /* first error wins inside one call only */
         st = zdem_q3_reader_next(&r, &fr, &got, &err);
         if (st != ZDEM_OK) {
             snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)r.index, err.msg);
+            if (c.failed) {
+                /* not the verdict (an earlier message was damaged), but
+                 * it ended the reading: said, not lost */
+                add_warning(&c, "reading stopped by a later framing error", 1);
+                fflush(stdout);
+                fprintf(stderr, "zdem: %s: offset %llu: warning: reading stopped: %s\n", f->path,
+                        (unsigned long long)err.offset, msg);
+            }
             set_failure(&c, err.offset, msg);
             break;
         }
@@ -402,12 +438,17 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         }
         st = zdem_q3_parse_message(c.p, &fr, &err);
         if (st != ZDEM_OK) {
+            /* bit offset inside the payload -> the file byte holding it */
+            unsigned long long off = fr.offset + 8 + err.offset / 8;
             snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
                      (unsigned long)fr.index, (long)fr.sequence,
                      (unsigned long long)err.offset, err.msg);
-            /* bit offset inside the payload -> the file byte holding it */
-            set_failure(&c, fr.offset + 8 + err.offset / 8, msg);
-            break;
+            /* The damaged message is skipped and the next one read (the
+             * parser drops what depended on it); the first fault is the
+             * verdict at the end, every skip is a warning. */
+            skipped(&c, off, msg);
+            set_failure(&c, off, msg);
+            st = ZDEM_OK;
         }
     }
     if (c.p && r.trailing)
@@ -417,8 +458,13 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
                     (unsigned long)zdem_q3_time_only_snapshot_count(c.p));
     if (info)
         print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
-    if (c.failed)
+    if (c.skipped > Q3_SKIP_LINES)
+        fprintf(stderr, "zdem: %s: warning: %lu more damaged messages skipped (%lu in all)\n",
+                f->path, c.skipped - Q3_SKIP_LINES, c.skipped);
+    if (c.failed) {
+        fflush(stdout);
         rc = zdem_cli_failf(f, c.fail_offset, c.fail_msg);
+    }
     else if (r.trailing && !info)
         fprintf(stderr, "zdem: %s: offset %lu: %lu bytes after the end marker (ignored)\n",
                 f->path, (unsigned long)(r.size - r.trailing), (unsigned long)r.trailing);

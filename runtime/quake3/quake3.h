@@ -158,11 +158,20 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
                                     zdem_error *err);
 
 /* Parse one message (one framing block). On error err->offset counts bits
- * inside the message (offset_is_bits = 1). */
+ * inside the message (offset_is_bits = 1); what the message delivered
+ * before the fault stands. The parser stays usable: the caller may go on
+ * with the next message (a damaged one is dropped as the game drops it:
+ * snapshots that delta from it are dropped, with a warning, until a valid
+ * base or an uncompressed snapshot arrives; after a damaged gamestate,
+ * snapshots are dropped until the next gamestate). ZDEM_ERR_ABORTED (a
+ * callback asked to stop) is not damage. */
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err);
 
-/* Walk a whole file: framing + every message. Stops at the first error. */
+/* Walk a whole file: framing + every message. A damaged message is
+ * skipped and the walk goes on with the next; a framing error or a
+ * callback abort ends it. Returns the first fault, with err->offset a
+ * file offset (offset_is_bits = 0) even for a fault inside a message. */
 zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
                                zdem_q3_reader *r, zdem_error *err);
 
@@ -179,6 +188,8 @@ uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);
 /* ZEQ2-Lite demos (gamename "ZEQ2"): the mod's netfields are not known, so
  * snapshots are reported with their header only (valid = 0, no entities). */
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p);
+/* Messages whose parse failed (damaged: skipped by zdem_q3_parse_file). */
+uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p);
 /* Configstring i of the current state (gamestate + "cs" commands), or NULL
  * when unset; *len gets its length. */
 const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);

@@ -35,6 +35,11 @@ struct zdem_q3_parser {
     uint32_t snapshots_invalid;
     int32_t server_time;           /* latest snapshot */
     int32_t message_sequence;      /* current message */
+    uint32_t messages_damaged;     /* messages that failed (skipped) */
+    /* the last gamestate failed part way: its configstrings and baselines
+     * are incomplete, so snapshots are read (to reach the commands after
+     * them) but dropped until the next whole gamestate */
+    int gamestate_damaged;
 
     /* configstrings: offsets into cs_data (0 = unset), lengths */
     uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
@@ -387,6 +392,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
 {
     zdem_status st;
     clear_gamestate(p);
+    p->gamestate_damaged = 1; /* until it is read whole */
     p->server_command_sequence = zdem_q3_read_long(m);
     for (;;) {
         uint32_t cmd = zdem_q3_read_byte(m);
@@ -438,6 +444,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
         const char *g = zdem_q3_info_value(si, n, "gamename", &vn);
         p->time_only = g && vn >= 4 && memcmp(g, "ZEQ2", 4) == 0;
     }
+    p->gamestate_damaged = 0;
     p->gamestates++;
     if (p->cb.gamestate && p->cb.gamestate(p->user, p))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -1007,7 +1014,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
      * delta read copies or clears it), then copied into the ring once */
     zdem_q3_snapshot *bp = &p->cur;
 
-    if (!p->proto || !p->gamestates)
+    if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
     bp->valid = 0;
     bp->num_entities = 0;
@@ -1034,7 +1041,11 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         return ZDEM_OK;
     }
-    if (bp->delta_num <= 0) {
+    if (p->gamestate_damaged) {
+        /* baselines and configstrings are incomplete: read, not trusted */
+        if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot after a damaged gamestate (dropped)"))
+            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    } else if (bp->delta_num <= 0) {
         bp->valid = 1; /* uncompressed frame */
     } else {
         old = &p->snaps[(uint32_t)bp->delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
@@ -1112,6 +1123,24 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 
 /* ---------------------------------------------------------------- messages */
 
+/* A message failed part way (what it delivered before the fault stands).
+ * The game drops such a message; so does the parser: a snapshot it may
+ * have stored is no delta source (its bits are suspect), and later
+ * snapshots that delta from it are dropped until a valid base or an
+ * uncompressed snapshot arrives (the ring's validity rules do that). */
+static zdem_status message_failed(zdem_q3_parser *p, const zdem_q3_frame *f, zdem_status st)
+{
+    zdem_q3_snapshot *s = &p->snaps[(uint32_t)f->sequence & (ZDEM_Q3_PACKET_BACKUP - 1)];
+    if (st == ZDEM_ERR_ABORTED)
+        return st;
+    p->messages_damaged++;
+    /* the slot now stands for this message, so a delta from it is
+     * reported as a delta from an invalid frame */
+    s->valid = 0;
+    s->message_num = f->sequence;
+    return st;
+}
+
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err)
 {
@@ -1125,8 +1154,8 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     for (;;) {
         uint32_t cmd;
         if (m.overflow)
-            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
-                                  "read past the end of the message");
+            return message_failed(p, f, zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
+                                                        "read past the end of the message"));
         cmd = zdem_q3_read_byte(&m);
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
             /* dm_90+: svc_extension after EOF carries more commands that
@@ -1158,13 +1187,14 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             st = parse_snapshot(p, &m, err);
             break;
         default:
-            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m.bit,
-                                  "unknown server message command byte");
+            st = zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m.bit,
+                                "unknown server message command byte");
+            break;
         }
+        if (st == ZDEM_OK && (m.bad & 0x8000u))
+            st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
         if (st != ZDEM_OK)
-            return st;
-        if (m.bad & 0x8000u)
-            return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
+            return message_failed(p, f, st);
     }
     return ZDEM_OK;
 }
@@ -1173,18 +1203,40 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
                                zdem_q3_reader *r, zdem_error *err)
 {
     zdem_q3_frame f;
+    zdem_error e;
+    zdem_status first = ZDEM_OK;
     int got;
     zdem_q3_reader_init(r, data, size);
     for (;;) {
-        zdem_status st = zdem_q3_reader_next(r, &f, &got, err);
-        if (st != ZDEM_OK)
-            return st;
-        if (!got)
-            return ZDEM_OK;
-        st = zdem_q3_parse_message(p, &f, err);
-        if (st != ZDEM_OK)
-            return st;
+        zdem_status st;
+        zdem_error_clear(&e);
+        st = zdem_q3_reader_next(r, &f, &got, &e);
+        if (st == ZDEM_OK && !got)
+            break;
+        if (st == ZDEM_OK) {
+            st = zdem_q3_parse_message(p, &f, &e);
+            if (st == ZDEM_OK || st == ZDEM_ERR_ABORTED) {
+                if (st == ZDEM_OK)
+                    continue;
+            } else {
+                /* a damaged message: skipped, the next one is read */
+                if (first == ZDEM_OK) {
+                    first = st;
+                    *err = e;
+                    err->offset_is_bits = 0;
+                    err->offset = f.offset + 8u + e.offset / 8u;
+                }
+                continue;
+            }
+        }
+        /* framing errors and callback aborts end the walk */
+        if (first == ZDEM_OK) {
+            first = st;
+            *err = e;
+        }
+        break;
     }
+    return first;
 }
 
 /* ---------------------------------------------------------------- accessors */
@@ -1199,6 +1251,7 @@ uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; 
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_time_only; }
+uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p) { return p->messages_damaged; }
 
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
