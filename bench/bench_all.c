@@ -105,17 +105,17 @@ static unsigned long parse_quake3(const file *f)
     return r.index;
 }
 
-static tw_reader *tw;
+static zdem_tw_reader *tw;
 
 static unsigned long parse_teeworlds(const file *f)
 {
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     unsigned long n = 0;
     zdem_error_clear(&err);
-    if (tw_reader_open(tw, f->data, f->size, &err) != ZDEM_OK)
+    if (zdem_tw_reader_open(tw, f->data, f->size, &err) != ZDEM_OK)
         return 0;
-    while (tw_reader_next(tw, &ev, &err) == 1)
+    while (zdem_tw_reader_next(tw, &ev, &err) == 1)
         n++;
     return n;
 }

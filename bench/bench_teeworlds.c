@@ -22,8 +22,8 @@ static const char *files[] = {
 };
 #define NFILES (sizeof files / sizeof files[0])
 
-static tw_reader rd;
-static uint8_t out[TW_SNAP_MAX_SIZE];
+static zdem_tw_reader rd;
+static uint8_t out[ZDEM_TW_SNAP_MAX_SIZE];
 
 static uint8_t *load(const char *dir, const char *name, size_t *n)
 {
@@ -76,13 +76,13 @@ int main(int argc, char **argv)
     for (r = 0; r < reps; r++) {
         for (i = 0; i < NFILES; i++) {
             zdem_error err;
-            tw_event ev;
+            zdem_tw_event ev;
             zdem_error_clear(&err);
-            if (tw_reader_open(&rd, data[i], size[i], &err) != ZDEM_OK)
+            if (zdem_tw_reader_open(&rd, data[i], size[i], &err) != ZDEM_OK)
                 return 1;
             if (r == 0)
                 stream += size[i] - rd.info.data_offset;
-            while (tw_reader_next(&rd, &ev, &err) == 1)
+            while (zdem_tw_reader_next(&rd, &ev, &err) == 1)
                 if (ev.snap && r == 0)
                     items += ev.snap->num_items;
         }
@@ -95,9 +95,9 @@ int main(int argc, char **argv)
     for (i = 0; i < NFILES; i++) {
         zdem_error err;
         zdem_error_clear(&err);
-        tw_reader_open(&rd, data[i], size[i], &err);
-        (void)tw_demo_map_crc_ok(&rd.info);
-        (void)tw_demo_map_sha256_ok(&rd.info);
+        zdem_tw_reader_open(&rd, data[i], size[i], &err);
+        (void)zdem_tw_demo_map_crc_ok(&rd.info);
+        (void)zdem_tw_demo_map_sha256_ok(&rd.info);
     }
     t_hash = bench_now() - t0;
 
@@ -105,30 +105,30 @@ int main(int argc, char **argv)
     t_table = t_bit = 0;
     for (r = 0; r < reps; r++) {
         for (i = 0; i < NFILES; i++) {
-            tw_chunk_reader cr;
-            tw_chunk c;
+            zdem_tw_chunk_reader cr;
+            zdem_tw_chunk c;
             zdem_error err;
             size_t n;
             double a;
             zdem_error_clear(&err);
-            tw_reader_open(&rd, data[i], size[i], &err);
+            zdem_tw_reader_open(&rd, data[i], size[i], &err);
             /* Collect payloads first so that only decoding is timed. */
-            tw_chunks_init(&cr, &rd.info, data[i], size[i]);
+            zdem_tw_chunks_init(&cr, &rd.info, data[i], size[i]);
             a = bench_now();
-            while (tw_chunks_next(&cr, &c, &err) == 1)
-                if (c.kind != TW_CHUNK_TICK && c.size)
-                    tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err);
+            while (zdem_tw_chunks_next(&cr, &c, &err) == 1)
+                if (c.kind != ZDEM_TW_CHUNK_TICK && c.size)
+                    zdem_tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err);
             t_table += bench_now() - a;
-            tw_chunks_init(&cr, &rd.info, data[i], size[i]);
+            zdem_tw_chunks_init(&cr, &rd.info, data[i], size[i]);
             a = bench_now();
-            while (tw_chunks_next(&cr, &c, &err) == 1)
-                if (c.kind != TW_CHUNK_TICK && c.size)
-                    tw_huff_decode_bitwise(c.data, c.size, out, sizeof out, &n, &err);
+            while (zdem_tw_chunks_next(&cr, &c, &err) == 1)
+                if (c.kind != ZDEM_TW_CHUNK_TICK && c.size)
+                    zdem_tw_huff_decode_bitwise(c.data, c.size, out, sizeof out, &n, &err);
             t_bit += bench_now() - a;
             if (r == 0) {
-                tw_chunks_init(&cr, &rd.info, data[i], size[i]);
-                while (tw_chunks_next(&cr, &c, &err) == 1)
-                    if (c.kind != TW_CHUNK_TICK)
+                zdem_tw_chunks_init(&cr, &rd.info, data[i], size[i]);
+                while (zdem_tw_chunks_next(&cr, &c, &err) == 1)
+                    if (c.kind != ZDEM_TW_CHUNK_TICK)
                         payload += c.size;
             }
         }

@@ -2,7 +2,7 @@
  * Do not edit. */
 #include "teeworlds_hufftab.h"
 
-const uint16_t tw_huff_lut[1u << TW_HUFF_LUT_BITS] = {
+const uint16_t zdem_tw_huff_lut[1u << ZDEM_TW_HUFF_LUT_BITS] = {
     0x0a80, 0x0200, 0x0a02, 0x0200, 0x0a08, 0x0200, 0x0c94, 0x0200,
     0x0801, 0x0200, 0x121c, 0x0200, 0x12a5, 0x0200, 0x0c0d, 0x0200,
     0x0e18, 0x0200, 0x121a, 0x0200, 0x148b, 0x0200, 0x1003, 0x0200,
@@ -261,7 +261,7 @@ const uint16_t tw_huff_lut[1u << TW_HUFF_LUT_BITS] = {
     0x0801, 0x0200, 0x0e0a, 0x0200, 0x128e, 0x0200, 0x100b, 0x0200,
 };
 
-const uint16_t tw_huff_child[256][2] = {
+const uint16_t zdem_tw_huff_child[256][2] = {
     {256, 119},
     {257, 248},
     {108, 126},
@@ -520,7 +520,7 @@ const uint16_t tw_huff_child[256][2] = {
     {511, 0},
 };
 
-const uint32_t tw_huff_code[TW_HUFF_NSYM] = {
+const uint32_t zdem_tw_huff_code[ZDEM_TW_HUFF_NSYM] = {
     0x000001u, 0x000008u, 0x000002u, 0x000016u, 0x00001eu, 0x000076u,
     0x000036u, 0x00006eu, 0x000004u, 0x00004cu, 0x00007au, 0x0000feu,
     0x000072u, 0x00000eu, 0x0000f4u, 0x0000eeu, 0x00006au, 0x0000a6u,
@@ -566,7 +566,7 @@ const uint32_t tw_huff_code[TW_HUFF_NSYM] = {
     0x0015a6u, 0x0009d4u, 0x000c1au, 0x000092u, 0x001b8au,
 };
 
-const uint8_t tw_huff_len[TW_HUFF_NSYM] = {
+const uint8_t zdem_tw_huff_len[ZDEM_TW_HUFF_NSYM] = {
     1, 4, 5, 8, 6, 7, 8, 8, 5, 7, 7, 8, 7, 6, 8, 9,
     7, 9, 7, 9, 8, 10, 9, 9, 7, 9, 9, 9, 9, 7, 8, 10,
     9, 9, 9, 10, 9, 9, 9, 9, 7, 8, 9, 10, 9, 10, 10, 10,

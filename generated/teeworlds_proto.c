@@ -4,21 +4,21 @@
 
 #include <string.h>
 
-const uint8_t tw_static_sizes[TW_NUM_STATIC_SIZES] = {0, 10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3, 2, 2, 2, 2, 3, 3, 3, 3};
+const uint8_t zdem_tw_static_sizes[ZDEM_TW_NUM_STATIC_SIZES] = {0, 10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3, 2, 2, 2, 2, 3, 3, 3, 3};
 
-static const tw_field_desc fields_obj_player_input[10] = {
-    {"direction", TW_FIELD_INT, 1},
-    {"target_x", TW_FIELD_INT, 1},
-    {"target_y", TW_FIELD_INT, 1},
-    {"jump", TW_FIELD_INT, 1},
-    {"fire", TW_FIELD_INT, 1},
-    {"hook", TW_FIELD_INT, 1},
-    {"player_flags", TW_FIELD_INT, 1},
-    {"wanted_weapon", TW_FIELD_INT, 1},
-    {"next_weapon", TW_FIELD_INT, 1},
-    {"prev_weapon", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_player_input[10] = {
+    {"direction", ZDEM_TW_FIELD_INT, 1},
+    {"target_x", ZDEM_TW_FIELD_INT, 1},
+    {"target_y", ZDEM_TW_FIELD_INT, 1},
+    {"jump", ZDEM_TW_FIELD_INT, 1},
+    {"fire", ZDEM_TW_FIELD_INT, 1},
+    {"hook", ZDEM_TW_FIELD_INT, 1},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1},
+    {"wanted_weapon", ZDEM_TW_FIELD_INT, 1},
+    {"next_weapon", ZDEM_TW_FIELD_INT, 1},
+    {"prev_weapon", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_player_input_decode(const int32_t *d, size_t n, tw_obj_player_input *o)
+size_t zdem_tw_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw_obj_player_input *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -44,15 +44,15 @@ size_t tw_obj_player_input_decode(const int32_t *d, size_t n, tw_obj_player_inpu
     return n < 10 ? n : 10;
 }
 
-static const tw_field_desc fields_obj_projectile[6] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"vel_x", TW_FIELD_INT, 1},
-    {"vel_y", TW_FIELD_INT, 1},
-    {"type", TW_FIELD_INT, 1},
-    {"start_tick", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_projectile[6] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1},
+    {"type", ZDEM_TW_FIELD_INT, 1},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_projectile_decode(const int32_t *d, size_t n, tw_obj_projectile *o)
+size_t zdem_tw_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw_obj_projectile *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -70,14 +70,14 @@ size_t tw_obj_projectile_decode(const int32_t *d, size_t n, tw_obj_projectile *o
     return n < 6 ? n : 6;
 }
 
-static const tw_field_desc fields_obj_laser[5] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"from_x", TW_FIELD_INT, 1},
-    {"from_y", TW_FIELD_INT, 1},
-    {"start_tick", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_laser[5] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"from_x", ZDEM_TW_FIELD_INT, 1},
+    {"from_y", ZDEM_TW_FIELD_INT, 1},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_laser_decode(const int32_t *d, size_t n, tw_obj_laser *o)
+size_t zdem_tw_obj_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_laser *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -93,13 +93,13 @@ size_t tw_obj_laser_decode(const int32_t *d, size_t n, tw_obj_laser *o)
     return n < 5 ? n : 5;
 }
 
-static const tw_field_desc fields_obj_pickup[4] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"type", TW_FIELD_INT, 1},
-    {"subtype", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_pickup[4] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"type", ZDEM_TW_FIELD_INT, 1},
+    {"subtype", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_pickup_decode(const int32_t *d, size_t n, tw_obj_pickup *o)
+size_t zdem_tw_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_pickup *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -113,12 +113,12 @@ size_t tw_obj_pickup_decode(const int32_t *d, size_t n, tw_obj_pickup *o)
     return n < 4 ? n : 4;
 }
 
-static const tw_field_desc fields_obj_flag[3] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"team", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_flag[3] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"team", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_flag_decode(const int32_t *d, size_t n, tw_obj_flag *o)
+size_t zdem_tw_obj_flag_decode(const int32_t *d, size_t n, zdem_tw_obj_flag *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -130,17 +130,17 @@ size_t tw_obj_flag_decode(const int32_t *d, size_t n, tw_obj_flag *o)
     return n < 3 ? n : 3;
 }
 
-static const tw_field_desc fields_obj_game_info[8] = {
-    {"game_flags", TW_FIELD_INT, 1},
-    {"game_state_flags", TW_FIELD_INT, 1},
-    {"round_start_tick", TW_FIELD_INT, 1},
-    {"warmup_timer", TW_FIELD_INT, 1},
-    {"score_limit", TW_FIELD_INT, 1},
-    {"time_limit", TW_FIELD_INT, 1},
-    {"round_num", TW_FIELD_INT, 1},
-    {"round_current", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_game_info[8] = {
+    {"game_flags", ZDEM_TW_FIELD_INT, 1},
+    {"game_state_flags", ZDEM_TW_FIELD_INT, 1},
+    {"round_start_tick", ZDEM_TW_FIELD_INT, 1},
+    {"warmup_timer", ZDEM_TW_FIELD_INT, 1},
+    {"score_limit", ZDEM_TW_FIELD_INT, 1},
+    {"time_limit", ZDEM_TW_FIELD_INT, 1},
+    {"round_num", ZDEM_TW_FIELD_INT, 1},
+    {"round_current", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_game_info_decode(const int32_t *d, size_t n, tw_obj_game_info *o)
+size_t zdem_tw_obj_game_info_decode(const int32_t *d, size_t n, zdem_tw_obj_game_info *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -162,13 +162,13 @@ size_t tw_obj_game_info_decode(const int32_t *d, size_t n, tw_obj_game_info *o)
     return n < 8 ? n : 8;
 }
 
-static const tw_field_desc fields_obj_game_data[4] = {
-    {"teamscore_red", TW_FIELD_INT, 1},
-    {"teamscore_blue", TW_FIELD_INT, 1},
-    {"flag_carrier_red", TW_FIELD_INT, 1},
-    {"flag_carrier_blue", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_game_data[4] = {
+    {"teamscore_red", ZDEM_TW_FIELD_INT, 1},
+    {"teamscore_blue", ZDEM_TW_FIELD_INT, 1},
+    {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1},
+    {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_game_data_decode(const int32_t *d, size_t n, tw_obj_game_data *o)
+size_t zdem_tw_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw_obj_game_data *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -182,24 +182,24 @@ size_t tw_obj_game_data_decode(const int32_t *d, size_t n, tw_obj_game_data *o)
     return n < 4 ? n : 4;
 }
 
-static const tw_field_desc fields_obj_character_core[15] = {
-    {"tick", TW_FIELD_INT, 1},
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"vel_x", TW_FIELD_INT, 1},
-    {"vel_y", TW_FIELD_INT, 1},
-    {"angle", TW_FIELD_INT, 1},
-    {"direction", TW_FIELD_INT, 1},
-    {"jumped", TW_FIELD_INT, 1},
-    {"hooked_player", TW_FIELD_INT, 1},
-    {"hook_state", TW_FIELD_INT, 1},
-    {"hook_tick", TW_FIELD_INT, 1},
-    {"hook_x", TW_FIELD_INT, 1},
-    {"hook_y", TW_FIELD_INT, 1},
-    {"hook_dx", TW_FIELD_INT, 1},
-    {"hook_dy", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_character_core[15] = {
+    {"tick", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1},
+    {"angle", ZDEM_TW_FIELD_INT, 1},
+    {"direction", ZDEM_TW_FIELD_INT, 1},
+    {"jumped", ZDEM_TW_FIELD_INT, 1},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_character_core_decode(const int32_t *d, size_t n, tw_obj_character_core *o)
+size_t zdem_tw_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw_obj_character_core *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -235,31 +235,31 @@ size_t tw_obj_character_core_decode(const int32_t *d, size_t n, tw_obj_character
     return n < 15 ? n : 15;
 }
 
-static const tw_field_desc fields_obj_character[22] = {
-    {"tick", TW_FIELD_INT, 1},
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"vel_x", TW_FIELD_INT, 1},
-    {"vel_y", TW_FIELD_INT, 1},
-    {"angle", TW_FIELD_INT, 1},
-    {"direction", TW_FIELD_INT, 1},
-    {"jumped", TW_FIELD_INT, 1},
-    {"hooked_player", TW_FIELD_INT, 1},
-    {"hook_state", TW_FIELD_INT, 1},
-    {"hook_tick", TW_FIELD_INT, 1},
-    {"hook_x", TW_FIELD_INT, 1},
-    {"hook_y", TW_FIELD_INT, 1},
-    {"hook_dx", TW_FIELD_INT, 1},
-    {"hook_dy", TW_FIELD_INT, 1},
-    {"player_flags", TW_FIELD_INT, 1},
-    {"health", TW_FIELD_INT, 1},
-    {"armor", TW_FIELD_INT, 1},
-    {"ammo_count", TW_FIELD_INT, 1},
-    {"weapon", TW_FIELD_INT, 1},
-    {"emote", TW_FIELD_INT, 1},
-    {"attack_tick", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_character[22] = {
+    {"tick", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1},
+    {"angle", ZDEM_TW_FIELD_INT, 1},
+    {"direction", ZDEM_TW_FIELD_INT, 1},
+    {"jumped", ZDEM_TW_FIELD_INT, 1},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1},
+    {"health", ZDEM_TW_FIELD_INT, 1},
+    {"armor", ZDEM_TW_FIELD_INT, 1},
+    {"ammo_count", ZDEM_TW_FIELD_INT, 1},
+    {"weapon", ZDEM_TW_FIELD_INT, 1},
+    {"emote", ZDEM_TW_FIELD_INT, 1},
+    {"attack_tick", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_character_decode(const int32_t *d, size_t n, tw_obj_character *o)
+size_t zdem_tw_obj_character_decode(const int32_t *d, size_t n, zdem_tw_obj_character *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -309,14 +309,14 @@ size_t tw_obj_character_decode(const int32_t *d, size_t n, tw_obj_character *o)
     return n < 22 ? n : 22;
 }
 
-static const tw_field_desc fields_obj_player_info[5] = {
-    {"local", TW_FIELD_INT, 1},
-    {"client_id", TW_FIELD_INT, 1},
-    {"team", TW_FIELD_INT, 1},
-    {"score", TW_FIELD_INT, 1},
-    {"latency", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_player_info[5] = {
+    {"local", ZDEM_TW_FIELD_INT, 1},
+    {"client_id", ZDEM_TW_FIELD_INT, 1},
+    {"team", ZDEM_TW_FIELD_INT, 1},
+    {"score", ZDEM_TW_FIELD_INT, 1},
+    {"latency", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_player_info_decode(const int32_t *d, size_t n, tw_obj_player_info *o)
+size_t zdem_tw_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw_obj_player_info *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -332,26 +332,26 @@ size_t tw_obj_player_info_decode(const int32_t *d, size_t n, tw_obj_player_info 
     return n < 5 ? n : 5;
 }
 
-static const tw_field_desc fields_obj_client_info[7] = {
-    {"name", TW_FIELD_PACKED_STR, 4},
-    {"clan", TW_FIELD_PACKED_STR, 3},
-    {"country", TW_FIELD_INT, 1},
-    {"skin", TW_FIELD_PACKED_STR, 6},
-    {"use_custom_color", TW_FIELD_INT, 1},
-    {"color_body", TW_FIELD_INT, 1},
-    {"color_feet", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_client_info[7] = {
+    {"name", ZDEM_TW_FIELD_PACKED_STR, 4},
+    {"clan", ZDEM_TW_FIELD_PACKED_STR, 3},
+    {"country", ZDEM_TW_FIELD_INT, 1},
+    {"skin", ZDEM_TW_FIELD_PACKED_STR, 6},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 1},
+    {"color_body", ZDEM_TW_FIELD_INT, 1},
+    {"color_feet", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_client_info_decode(const int32_t *d, size_t n, tw_obj_client_info *o)
+size_t zdem_tw_obj_client_info_decode(const int32_t *d, size_t n, zdem_tw_obj_client_info *o)
 {
     memset(o, 0, sizeof *o);
     if (n >= 4)
-        tw_ints_to_str(d + 0, 4, o->name, sizeof o->name);
+        zdem_tw_ints_to_str(d + 0, 4, o->name, sizeof o->name);
     if (n >= 7)
-        tw_ints_to_str(d + 4, 3, o->clan, sizeof o->clan);
+        zdem_tw_ints_to_str(d + 4, 3, o->clan, sizeof o->clan);
     if (n > 7)
         o->country = d[7];
     if (n >= 14)
-        tw_ints_to_str(d + 8, 6, o->skin, sizeof o->skin);
+        zdem_tw_ints_to_str(d + 8, 6, o->skin, sizeof o->skin);
     if (n > 14)
         o->use_custom_color = d[14];
     if (n > 15)
@@ -361,12 +361,12 @@ size_t tw_obj_client_info_decode(const int32_t *d, size_t n, tw_obj_client_info 
     return n < 17 ? n : 17;
 }
 
-static const tw_field_desc fields_obj_spectator_info[3] = {
-    {"spectator_id", TW_FIELD_INT, 1},
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_spectator_info[3] = {
+    {"spectator_id", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_spectator_info_decode(const int32_t *d, size_t n, tw_obj_spectator_info *o)
+size_t zdem_tw_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw_obj_spectator_info *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -378,11 +378,11 @@ size_t tw_obj_spectator_info_decode(const int32_t *d, size_t n, tw_obj_spectator
     return n < 3 ? n : 3;
 }
 
-static const tw_field_desc fields_obj_event_common[2] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_common[2] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_common_decode(const int32_t *d, size_t n, tw_obj_event_common *o)
+size_t zdem_tw_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw_obj_event_common *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -392,11 +392,11 @@ size_t tw_obj_event_common_decode(const int32_t *d, size_t n, tw_obj_event_commo
     return n < 2 ? n : 2;
 }
 
-static const tw_field_desc fields_obj_event_explosion[2] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_explosion[2] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_explosion_decode(const int32_t *d, size_t n, tw_obj_event_explosion *o)
+size_t zdem_tw_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw_obj_event_explosion *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -406,11 +406,11 @@ size_t tw_obj_event_explosion_decode(const int32_t *d, size_t n, tw_obj_event_ex
     return n < 2 ? n : 2;
 }
 
-static const tw_field_desc fields_obj_event_spawn[2] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_spawn[2] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_spawn_decode(const int32_t *d, size_t n, tw_obj_event_spawn *o)
+size_t zdem_tw_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw_obj_event_spawn *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -420,11 +420,11 @@ size_t tw_obj_event_spawn_decode(const int32_t *d, size_t n, tw_obj_event_spawn 
     return n < 2 ? n : 2;
 }
 
-static const tw_field_desc fields_obj_event_hammer_hit[2] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_hammer_hit[2] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_hammer_hit_decode(const int32_t *d, size_t n, tw_obj_event_hammer_hit *o)
+size_t zdem_tw_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw_obj_event_hammer_hit *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -434,12 +434,12 @@ size_t tw_obj_event_hammer_hit_decode(const int32_t *d, size_t n, tw_obj_event_h
     return n < 2 ? n : 2;
 }
 
-static const tw_field_desc fields_obj_event_death[3] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"client_id", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_death[3] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"client_id", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_death_decode(const int32_t *d, size_t n, tw_obj_event_death *o)
+size_t zdem_tw_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw_obj_event_death *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -451,12 +451,12 @@ size_t tw_obj_event_death_decode(const int32_t *d, size_t n, tw_obj_event_death 
     return n < 3 ? n : 3;
 }
 
-static const tw_field_desc fields_obj_event_sound_global[3] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"sound_id", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_sound_global[3] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"sound_id", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_sound_global_decode(const int32_t *d, size_t n, tw_obj_event_sound_global *o)
+size_t zdem_tw_obj_event_sound_global_decode(const int32_t *d, size_t n, zdem_tw_obj_event_sound_global *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -468,12 +468,12 @@ size_t tw_obj_event_sound_global_decode(const int32_t *d, size_t n, tw_obj_event
     return n < 3 ? n : 3;
 }
 
-static const tw_field_desc fields_obj_event_sound_world[3] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"sound_id", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_sound_world[3] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"sound_id", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_sound_world_decode(const int32_t *d, size_t n, tw_obj_event_sound_world *o)
+size_t zdem_tw_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw_obj_event_sound_world *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -485,12 +485,12 @@ size_t tw_obj_event_sound_world_decode(const int32_t *d, size_t n, tw_obj_event_
     return n < 3 ? n : 3;
 }
 
-static const tw_field_desc fields_obj_event_damage_ind[3] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"angle", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_event_damage_ind[3] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"angle", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_event_damage_ind_decode(const int32_t *d, size_t n, tw_obj_event_damage_ind *o)
+size_t zdem_tw_obj_event_damage_ind_decode(const int32_t *d, size_t n, zdem_tw_obj_event_damage_ind *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -504,19 +504,19 @@ size_t tw_obj_event_damage_ind_decode(const int32_t *d, size_t n, tw_obj_event_d
 
 /* character@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_character[16] = {0x76, 0xce, 0x45, 0x5b, 0xf9, 0xeb, 0x3a, 0x48, 0xad, 0xd7, 0xe0, 0x4b, 0x94, 0x1d, 0x04, 0x5c};
-static const tw_field_desc fields_obj_ddnet_character[10] = {
-    {"flags", TW_FIELD_INT, 1},
-    {"freeze_end", TW_FIELD_INT, 1},
-    {"jumps", TW_FIELD_INT, 1},
-    {"tele_checkpoint", TW_FIELD_INT, 1},
-    {"strong_weak_id", TW_FIELD_INT, 1},
-    {"jumped_total", TW_FIELD_INT, 1},
-    {"ninja_activation_tick", TW_FIELD_INT, 1},
-    {"freeze_start", TW_FIELD_INT, 1},
-    {"target_x", TW_FIELD_INT, 1},
-    {"target_y", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_ddnet_character[10] = {
+    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"freeze_end", ZDEM_TW_FIELD_INT, 1},
+    {"jumps", ZDEM_TW_FIELD_INT, 1},
+    {"tele_checkpoint", ZDEM_TW_FIELD_INT, 1},
+    {"strong_weak_id", ZDEM_TW_FIELD_INT, 1},
+    {"jumped_total", ZDEM_TW_FIELD_INT, 1},
+    {"ninja_activation_tick", ZDEM_TW_FIELD_INT, 1},
+    {"freeze_start", ZDEM_TW_FIELD_INT, 1},
+    {"target_x", ZDEM_TW_FIELD_INT, 1},
+    {"target_y", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_ddnet_character_decode(const int32_t *d, size_t n, tw_obj_ddnet_character *o)
+size_t zdem_tw_obj_ddnet_character_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_character *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -544,11 +544,11 @@ size_t tw_obj_ddnet_character_decode(const int32_t *d, size_t n, tw_obj_ddnet_ch
 
 /* player@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_player[16] = {0x22, 0xca, 0x93, 0x8d, 0x13, 0x80, 0x3e, 0x2b, 0x9e, 0x7b, 0xd2, 0x55, 0x8e, 0xa6, 0xbe, 0x11};
-static const tw_field_desc fields_obj_ddnet_player[2] = {
-    {"flags", TW_FIELD_INT, 1},
-    {"auth_level", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_ddnet_player[2] = {
+    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"auth_level", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_ddnet_player_decode(const int32_t *d, size_t n, tw_obj_ddnet_player *o)
+size_t zdem_tw_obj_ddnet_player_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_player *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -560,12 +560,12 @@ size_t tw_obj_ddnet_player_decode(const int32_t *d, size_t n, tw_obj_ddnet_playe
 
 /* gameinfo@netobj.ddnet.tw */
 static const uint8_t uuid_obj_game_info_ex[16] = {0x93, 0x3d, 0xea, 0x6a, 0xda, 0x79, 0x30, 0xea, 0xa9, 0x8f, 0x8a, 0xf0, 0x36, 0x89, 0xa9, 0x45};
-static const tw_field_desc fields_obj_game_info_ex[3] = {
-    {"flags", TW_FIELD_INT, 1},
-    {"version", TW_FIELD_INT, 1},
-    {"flags2", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_game_info_ex[3] = {
+    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"version", ZDEM_TW_FIELD_INT, 1},
+    {"flags2", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_game_info_ex_decode(const int32_t *d, size_t n, tw_obj_game_info_ex *o)
+size_t zdem_tw_obj_game_info_ex_decode(const int32_t *d, size_t n, zdem_tw_obj_game_info_ex *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -579,19 +579,19 @@ size_t tw_obj_game_info_ex_decode(const int32_t *d, size_t n, tw_obj_game_info_e
 
 /* projectile@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_projectile[16] = {0x0e, 0x6d, 0xb8, 0x5c, 0x2b, 0x61, 0x38, 0x6f, 0xbb, 0xf2, 0xd0, 0xd0, 0x47, 0x1b, 0x92, 0x72};
-static const tw_field_desc fields_obj_ddnet_projectile[10] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"vel_x", TW_FIELD_INT, 1},
-    {"vel_y", TW_FIELD_INT, 1},
-    {"type", TW_FIELD_INT, 1},
-    {"start_tick", TW_FIELD_INT, 1},
-    {"owner", TW_FIELD_INT, 1},
-    {"switch_number", TW_FIELD_INT, 1},
-    {"tune_zone", TW_FIELD_INT, 1},
-    {"flags", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_ddnet_projectile[10] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1},
+    {"type", ZDEM_TW_FIELD_INT, 1},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1},
+    {"owner", ZDEM_TW_FIELD_INT, 1},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1},
+    {"tune_zone", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_ddnet_projectile_decode(const int32_t *d, size_t n, tw_obj_ddnet_projectile *o)
+size_t zdem_tw_obj_ddnet_projectile_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_projectile *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -619,19 +619,19 @@ size_t tw_obj_ddnet_projectile_decode(const int32_t *d, size_t n, tw_obj_ddnet_p
 
 /* laser@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_laser[16] = {0x29, 0xde, 0x68, 0xa2, 0x69, 0x28, 0x31, 0xb8, 0x83, 0x60, 0xa2, 0x30, 0x7e, 0x0d, 0x84, 0x4f};
-static const tw_field_desc fields_obj_ddnet_laser[10] = {
-    {"to_x", TW_FIELD_INT, 1},
-    {"to_y", TW_FIELD_INT, 1},
-    {"from_x", TW_FIELD_INT, 1},
-    {"from_y", TW_FIELD_INT, 1},
-    {"start_tick", TW_FIELD_INT, 1},
-    {"owner", TW_FIELD_INT, 1},
-    {"type", TW_FIELD_INT, 1},
-    {"switch_number", TW_FIELD_INT, 1},
-    {"subtype", TW_FIELD_INT, 1},
-    {"flags", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_ddnet_laser[10] = {
+    {"to_x", ZDEM_TW_FIELD_INT, 1},
+    {"to_y", ZDEM_TW_FIELD_INT, 1},
+    {"from_x", ZDEM_TW_FIELD_INT, 1},
+    {"from_y", ZDEM_TW_FIELD_INT, 1},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1},
+    {"owner", ZDEM_TW_FIELD_INT, 1},
+    {"type", ZDEM_TW_FIELD_INT, 1},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1},
+    {"subtype", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_ddnet_laser_decode(const int32_t *d, size_t n, tw_obj_ddnet_laser *o)
+size_t zdem_tw_obj_ddnet_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_laser *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -659,15 +659,15 @@ size_t tw_obj_ddnet_laser_decode(const int32_t *d, size_t n, tw_obj_ddnet_laser 
 
 /* pickup@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_pickup[16] = {0xea, 0x5e, 0x4a, 0x51, 0x58, 0xfb, 0x36, 0x84, 0x96, 0xe4, 0xe0, 0xd2, 0x67, 0xf4, 0xca, 0x65};
-static const tw_field_desc fields_obj_ddnet_pickup[6] = {
-    {"x", TW_FIELD_INT, 1},
-    {"y", TW_FIELD_INT, 1},
-    {"type", TW_FIELD_INT, 1},
-    {"subtype", TW_FIELD_INT, 1},
-    {"switch_number", TW_FIELD_INT, 1},
-    {"flags", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_ddnet_pickup[6] = {
+    {"x", ZDEM_TW_FIELD_INT, 1},
+    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"type", ZDEM_TW_FIELD_INT, 1},
+    {"subtype", ZDEM_TW_FIELD_INT, 1},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_ddnet_pickup_decode(const int32_t *d, size_t n, tw_obj_ddnet_pickup *o)
+size_t zdem_tw_obj_ddnet_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_pickup *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -687,10 +687,10 @@ size_t tw_obj_ddnet_pickup_decode(const int32_t *d, size_t n, tw_obj_ddnet_picku
 
 /* switch-state@netobj.ddnet.tw */
 static const uint8_t uuid_obj_switch_state[16] = {0xec, 0x15, 0xe6, 0x69, 0xce, 0x11, 0x33, 0x67, 0xae, 0x8e, 0xb9, 0x0e, 0x5b, 0x27, 0xb9, 0xd5};
-static const tw_field_desc fields_obj_switch_state[1] = {
-    {"highest_switch_number", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_switch_state[1] = {
+    {"highest_switch_number", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_switch_state_decode(const int32_t *d, size_t n, tw_obj_switch_state *o)
+size_t zdem_tw_obj_switch_state_decode(const int32_t *d, size_t n, zdem_tw_obj_switch_state *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -700,10 +700,10 @@ size_t tw_obj_switch_state_decode(const int32_t *d, size_t n, tw_obj_switch_stat
 
 /* my-own-object@heinrich5991.de */
 static const uint8_t uuid_obj_my_own_object[16] = {0x0d, 0xc7, 0x7a, 0x02, 0xbf, 0xee, 0x3a, 0x53, 0xac, 0x8e, 0x0b, 0xb0, 0x24, 0x1b, 0xd7, 0x22};
-static const tw_field_desc fields_obj_my_own_object[1] = {
-    {"test", TW_FIELD_INT, 1},
+static const zdem_tw_field_desc fields_obj_my_own_object[1] = {
+    {"test", ZDEM_TW_FIELD_INT, 1},
 };
-size_t tw_obj_my_own_object_decode(const int32_t *d, size_t n, tw_obj_my_own_object *o)
+size_t zdem_tw_obj_my_own_object_decode(const int32_t *d, size_t n, zdem_tw_obj_my_own_object *o)
 {
     memset(o, 0, sizeof *o);
     if (n > 0)
@@ -711,7 +711,7 @@ size_t tw_obj_my_own_object_decode(const int32_t *d, size_t n, tw_obj_my_own_obj
     return n < 1 ? n : 1;
 }
 
-const tw_obj_desc tw_obj_descs[28] = {
+const zdem_tw_obj_desc zdem_tw_obj_descs[28] = {
     {"player_input", 1, 10, NULL, 10, fields_obj_player_input},
     {"projectile", 2, 6, NULL, 6, fields_obj_projectile},
     {"laser", 3, 5, NULL, 5, fields_obj_laser},
@@ -742,1069 +742,1069 @@ const tw_obj_desc tw_obj_descs[28] = {
     {"my_own_object", -1, 0, uuid_obj_my_own_object, 1, fields_obj_my_own_object},
 };
 
-const tw_obj_desc *tw_obj_desc_by_type(int type_id)
+const zdem_tw_obj_desc *zdem_tw_obj_desc_by_type(int type_id)
 {
     size_t i;
-    for (i = 0; i < TW_NUM_OBJ_DESCS; i++)
-        if (tw_obj_descs[i].type_id == type_id && type_id >= 0)
-            return &tw_obj_descs[i];
+    for (i = 0; i < ZDEM_TW_NUM_OBJ_DESCS; i++)
+        if (zdem_tw_obj_descs[i].type_id == type_id && type_id >= 0)
+            return &zdem_tw_obj_descs[i];
     return NULL;
 }
 
-const tw_obj_desc *tw_obj_desc_by_uuid(const uint8_t uuid[16])
+const zdem_tw_obj_desc *zdem_tw_obj_desc_by_uuid(const uint8_t uuid[16])
 {
     size_t i;
-    for (i = 0; i < TW_NUM_OBJ_DESCS; i++)
-        if (tw_obj_descs[i].uuid && memcmp(tw_obj_descs[i].uuid, uuid, 16) == 0)
-            return &tw_obj_descs[i];
+    for (i = 0; i < ZDEM_TW_NUM_OBJ_DESCS; i++)
+        if (zdem_tw_obj_descs[i].uuid && memcmp(zdem_tw_obj_descs[i].uuid, uuid, 16) == 0)
+            return &zdem_tw_obj_descs[i];
     return NULL;
 }
 
-static const tw_field_desc fields_msg_game_sv_motd[1] = {
-    {"message", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_motd[1] = {
+    {"message", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_motd_decode(const uint8_t *body, size_t n, tw_game_sv_motd *out)
+zdem_status zdem_tw_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_motd *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->message = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->message = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_broadcast[1] = {
-    {"message", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_broadcast[1] = {
+    {"message", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_broadcast_decode(const uint8_t *body, size_t n, tw_game_sv_broadcast *out)
+zdem_status zdem_tw_game_sv_broadcast_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_broadcast *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->message = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->message = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_chat[3] = {
-    {"team", TW_FIELD_INT, 0},
-    {"client_id", TW_FIELD_INT, 0},
-    {"message", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_chat[3] = {
+    {"team", ZDEM_TW_FIELD_INT, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_chat_decode(const uint8_t *body, size_t n, tw_game_sv_chat *out)
+zdem_status zdem_tw_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_chat *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->team = tw_unp_int(&u);
-    out->client_id = tw_unp_int(&u);
-    out->message = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->team = zdem_tw_unp_int(&u);
+    out->client_id = zdem_tw_unp_int(&u);
+    out->message = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_kill_msg[4] = {
-    {"killer", TW_FIELD_INT, 0},
-    {"victim", TW_FIELD_INT, 0},
-    {"weapon", TW_FIELD_INT, 0},
-    {"mode_special", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_kill_msg[4] = {
+    {"killer", ZDEM_TW_FIELD_INT, 0},
+    {"victim", ZDEM_TW_FIELD_INT, 0},
+    {"weapon", ZDEM_TW_FIELD_INT, 0},
+    {"mode_special", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_kill_msg_decode(const uint8_t *body, size_t n, tw_game_sv_kill_msg *out)
+zdem_status zdem_tw_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_kill_msg *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->killer = tw_unp_int(&u);
-    out->victim = tw_unp_int(&u);
-    out->weapon = tw_unp_int(&u);
-    out->mode_special = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->killer = zdem_tw_unp_int(&u);
+    out->victim = zdem_tw_unp_int(&u);
+    out->weapon = zdem_tw_unp_int(&u);
+    out->mode_special = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_sound_global[1] = {
-    {"sound_id", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_sound_global[1] = {
+    {"sound_id", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_sound_global_decode(const uint8_t *body, size_t n, tw_game_sv_sound_global *out)
+zdem_status zdem_tw_game_sv_sound_global_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_sound_global *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->sound_id = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->sound_id = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_tune_params[1] = {
-    {"params", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_tune_params[1] = {
+    {"params", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_sv_tune_params_decode(const uint8_t *body, size_t n, tw_game_sv_tune_params *out)
+zdem_status zdem_tw_game_sv_tune_params_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_tune_params *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->params = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->params = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_extra_projectile[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_extra_projectile[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_sv_extra_projectile_decode(const uint8_t *body, size_t n, tw_game_sv_extra_projectile *out)
+zdem_status zdem_tw_game_sv_extra_projectile_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_extra_projectile *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_ready_to_enter[1] = {
+static const zdem_tw_field_desc fields_msg_game_sv_ready_to_enter[1] = {
 };
-zdem_status tw_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, tw_game_sv_ready_to_enter *out)
+zdem_status zdem_tw_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ready_to_enter *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_weapon_pickup[1] = {
-    {"weapon", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_weapon_pickup[1] = {
+    {"weapon", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, tw_game_sv_weapon_pickup *out)
+zdem_status zdem_tw_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_weapon_pickup *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->weapon = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->weapon = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_emoticon[2] = {
-    {"client_id", TW_FIELD_INT, 0},
-    {"emoticon", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_emoticon[2] = {
+    {"client_id", ZDEM_TW_FIELD_INT, 0},
+    {"emoticon", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_emoticon_decode(const uint8_t *body, size_t n, tw_game_sv_emoticon *out)
+zdem_status zdem_tw_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_emoticon *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->client_id = tw_unp_int(&u);
-    out->emoticon = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->client_id = zdem_tw_unp_int(&u);
+    out->emoticon = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_clear_options[1] = {
+static const zdem_tw_field_desc fields_msg_game_sv_vote_clear_options[1] = {
 };
-zdem_status tw_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, tw_game_sv_vote_clear_options *out)
+zdem_status zdem_tw_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_clear_options *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_option_list_add[16] = {
-    {"num_options", TW_FIELD_INT, 0},
-    {"description0", TW_FIELD_STRING, 0},
-    {"description1", TW_FIELD_STRING, 0},
-    {"description2", TW_FIELD_STRING, 0},
-    {"description3", TW_FIELD_STRING, 0},
-    {"description4", TW_FIELD_STRING, 0},
-    {"description5", TW_FIELD_STRING, 0},
-    {"description6", TW_FIELD_STRING, 0},
-    {"description7", TW_FIELD_STRING, 0},
-    {"description8", TW_FIELD_STRING, 0},
-    {"description9", TW_FIELD_STRING, 0},
-    {"description10", TW_FIELD_STRING, 0},
-    {"description11", TW_FIELD_STRING, 0},
-    {"description12", TW_FIELD_STRING, 0},
-    {"description13", TW_FIELD_STRING, 0},
-    {"description14", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_vote_option_list_add[16] = {
+    {"num_options", ZDEM_TW_FIELD_INT, 0},
+    {"description0", ZDEM_TW_FIELD_STRING, 0},
+    {"description1", ZDEM_TW_FIELD_STRING, 0},
+    {"description2", ZDEM_TW_FIELD_STRING, 0},
+    {"description3", ZDEM_TW_FIELD_STRING, 0},
+    {"description4", ZDEM_TW_FIELD_STRING, 0},
+    {"description5", ZDEM_TW_FIELD_STRING, 0},
+    {"description6", ZDEM_TW_FIELD_STRING, 0},
+    {"description7", ZDEM_TW_FIELD_STRING, 0},
+    {"description8", ZDEM_TW_FIELD_STRING, 0},
+    {"description9", ZDEM_TW_FIELD_STRING, 0},
+    {"description10", ZDEM_TW_FIELD_STRING, 0},
+    {"description11", ZDEM_TW_FIELD_STRING, 0},
+    {"description12", ZDEM_TW_FIELD_STRING, 0},
+    {"description13", ZDEM_TW_FIELD_STRING, 0},
+    {"description14", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_vote_option_list_add_decode(const uint8_t *body, size_t n, tw_game_sv_vote_option_list_add *out)
+zdem_status zdem_tw_game_sv_vote_option_list_add_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_list_add *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->num_options = tw_unp_int(&u);
-    out->description0 = tw_unp_str(&u);
-    out->description1 = tw_unp_str(&u);
-    out->description2 = tw_unp_str(&u);
-    out->description3 = tw_unp_str(&u);
-    out->description4 = tw_unp_str(&u);
-    out->description5 = tw_unp_str(&u);
-    out->description6 = tw_unp_str(&u);
-    out->description7 = tw_unp_str(&u);
-    out->description8 = tw_unp_str(&u);
-    out->description9 = tw_unp_str(&u);
-    out->description10 = tw_unp_str(&u);
-    out->description11 = tw_unp_str(&u);
-    out->description12 = tw_unp_str(&u);
-    out->description13 = tw_unp_str(&u);
-    out->description14 = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->num_options = zdem_tw_unp_int(&u);
+    out->description0 = zdem_tw_unp_str(&u);
+    out->description1 = zdem_tw_unp_str(&u);
+    out->description2 = zdem_tw_unp_str(&u);
+    out->description3 = zdem_tw_unp_str(&u);
+    out->description4 = zdem_tw_unp_str(&u);
+    out->description5 = zdem_tw_unp_str(&u);
+    out->description6 = zdem_tw_unp_str(&u);
+    out->description7 = zdem_tw_unp_str(&u);
+    out->description8 = zdem_tw_unp_str(&u);
+    out->description9 = zdem_tw_unp_str(&u);
+    out->description10 = zdem_tw_unp_str(&u);
+    out->description11 = zdem_tw_unp_str(&u);
+    out->description12 = zdem_tw_unp_str(&u);
+    out->description13 = zdem_tw_unp_str(&u);
+    out->description14 = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_option_add[1] = {
-    {"description", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_vote_option_add[1] = {
+    {"description", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_vote_option_add_decode(const uint8_t *body, size_t n, tw_game_sv_vote_option_add *out)
+zdem_status zdem_tw_game_sv_vote_option_add_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_add *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->description = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->description = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_option_remove[1] = {
-    {"description", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_vote_option_remove[1] = {
+    {"description", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_vote_option_remove_decode(const uint8_t *body, size_t n, tw_game_sv_vote_option_remove *out)
+zdem_status zdem_tw_game_sv_vote_option_remove_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_remove *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->description = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->description = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_set[3] = {
-    {"timeout", TW_FIELD_INT, 0},
-    {"description", TW_FIELD_STRING, 0},
-    {"reason", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_vote_set[3] = {
+    {"timeout", ZDEM_TW_FIELD_INT, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_vote_set_decode(const uint8_t *body, size_t n, tw_game_sv_vote_set *out)
+zdem_status zdem_tw_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_set *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->timeout = tw_unp_int(&u);
-    out->description = tw_unp_str(&u);
-    out->reason = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->timeout = zdem_tw_unp_int(&u);
+    out->description = zdem_tw_unp_str(&u);
+    out->reason = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_vote_status[4] = {
-    {"yes", TW_FIELD_INT, 0},
-    {"no", TW_FIELD_INT, 0},
-    {"pass", TW_FIELD_INT, 0},
-    {"total", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_vote_status[4] = {
+    {"yes", ZDEM_TW_FIELD_INT, 0},
+    {"no", ZDEM_TW_FIELD_INT, 0},
+    {"pass", ZDEM_TW_FIELD_INT, 0},
+    {"total", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_vote_status_decode(const uint8_t *body, size_t n, tw_game_sv_vote_status *out)
+zdem_status zdem_tw_game_sv_vote_status_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_status *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->yes = tw_unp_int(&u);
-    out->no = tw_unp_int(&u);
-    out->pass = tw_unp_int(&u);
-    out->total = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->yes = zdem_tw_unp_int(&u);
+    out->no = zdem_tw_unp_int(&u);
+    out->pass = zdem_tw_unp_int(&u);
+    out->total = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_say[2] = {
-    {"team", TW_FIELD_INT, 0},
-    {"message", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_say[2] = {
+    {"team", ZDEM_TW_FIELD_INT, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_cl_say_decode(const uint8_t *body, size_t n, tw_game_cl_say *out)
+zdem_status zdem_tw_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_say *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->team = tw_unp_int(&u);
-    out->message = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->team = zdem_tw_unp_int(&u);
+    out->message = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_set_team[1] = {
-    {"team", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_set_team[1] = {
+    {"team", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_set_team_decode(const uint8_t *body, size_t n, tw_game_cl_set_team *out)
+zdem_status zdem_tw_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_set_team *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->team = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->team = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_set_spectator_mode[1] = {
-    {"spectator_id", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_set_spectator_mode[1] = {
+    {"spectator_id", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_set_spectator_mode_decode(const uint8_t *body, size_t n, tw_game_cl_set_spectator_mode *out)
+zdem_status zdem_tw_game_cl_set_spectator_mode_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_set_spectator_mode *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->spectator_id = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->spectator_id = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_start_info[7] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"clan", TW_FIELD_STRING, 0},
-    {"country", TW_FIELD_INT, 0},
-    {"skin", TW_FIELD_STRING, 0},
-    {"use_custom_color", TW_FIELD_INT, 0},
-    {"color_body", TW_FIELD_INT, 0},
-    {"color_feet", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_start_info[7] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0},
+    {"skin", ZDEM_TW_FIELD_STRING, 0},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 0},
+    {"color_body", ZDEM_TW_FIELD_INT, 0},
+    {"color_feet", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_start_info_decode(const uint8_t *body, size_t n, tw_game_cl_start_info *out)
+zdem_status zdem_tw_game_cl_start_info_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_start_info *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->clan = tw_unp_str(&u);
-    out->country = tw_unp_int(&u);
-    out->skin = tw_unp_str(&u);
-    out->use_custom_color = tw_unp_int(&u);
-    out->color_body = tw_unp_int(&u);
-    out->color_feet = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->clan = zdem_tw_unp_str(&u);
+    out->country = zdem_tw_unp_int(&u);
+    out->skin = zdem_tw_unp_str(&u);
+    out->use_custom_color = zdem_tw_unp_int(&u);
+    out->color_body = zdem_tw_unp_int(&u);
+    out->color_feet = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_change_info[7] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"clan", TW_FIELD_STRING, 0},
-    {"country", TW_FIELD_INT, 0},
-    {"skin", TW_FIELD_STRING, 0},
-    {"use_custom_color", TW_FIELD_INT, 0},
-    {"color_body", TW_FIELD_INT, 0},
-    {"color_feet", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_change_info[7] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0},
+    {"skin", ZDEM_TW_FIELD_STRING, 0},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 0},
+    {"color_body", ZDEM_TW_FIELD_INT, 0},
+    {"color_feet", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_change_info_decode(const uint8_t *body, size_t n, tw_game_cl_change_info *out)
+zdem_status zdem_tw_game_cl_change_info_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_change_info *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->clan = tw_unp_str(&u);
-    out->country = tw_unp_int(&u);
-    out->skin = tw_unp_str(&u);
-    out->use_custom_color = tw_unp_int(&u);
-    out->color_body = tw_unp_int(&u);
-    out->color_feet = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->clan = zdem_tw_unp_str(&u);
+    out->country = zdem_tw_unp_int(&u);
+    out->skin = zdem_tw_unp_str(&u);
+    out->use_custom_color = zdem_tw_unp_int(&u);
+    out->color_body = zdem_tw_unp_int(&u);
+    out->color_feet = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_kill[1] = {
+static const zdem_tw_field_desc fields_msg_game_cl_kill[1] = {
 };
-zdem_status tw_game_cl_kill_decode(const uint8_t *body, size_t n, tw_game_cl_kill *out)
+zdem_status zdem_tw_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_kill *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_emoticon[1] = {
-    {"emoticon", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_emoticon[1] = {
+    {"emoticon", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_emoticon_decode(const uint8_t *body, size_t n, tw_game_cl_emoticon *out)
+zdem_status zdem_tw_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_emoticon *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->emoticon = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->emoticon = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_vote[1] = {
-    {"vote", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_vote[1] = {
+    {"vote", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_vote_decode(const uint8_t *body, size_t n, tw_game_cl_vote *out)
+zdem_status zdem_tw_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_vote *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->vote = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->vote = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_call_vote[3] = {
-    {"type", TW_FIELD_STRING, 0},
-    {"value", TW_FIELD_STRING, 0},
-    {"reason", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_call_vote[3] = {
+    {"type", ZDEM_TW_FIELD_STRING, 0},
+    {"value", ZDEM_TW_FIELD_STRING, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_cl_call_vote_decode(const uint8_t *body, size_t n, tw_game_cl_call_vote *out)
+zdem_status zdem_tw_game_cl_call_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_call_vote *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->type = tw_unp_str(&u);
-    out->value = tw_unp_str(&u);
-    out->reason = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->type = zdem_tw_unp_str(&u);
+    out->value = zdem_tw_unp_str(&u);
+    out->reason = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_is_ddnet_legacy[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_is_ddnet_legacy[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_cl_is_ddnet_legacy_decode(const uint8_t *body, size_t n, tw_game_cl_is_ddnet_legacy *out)
+zdem_status zdem_tw_game_cl_is_ddnet_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_is_ddnet_legacy *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_ddrace_time_legacy[3] = {
-    {"time", TW_FIELD_INT, 0},
-    {"check", TW_FIELD_INT, 0},
-    {"finish", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_ddrace_time_legacy[3] = {
+    {"time", ZDEM_TW_FIELD_INT, 0},
+    {"check", ZDEM_TW_FIELD_INT, 0},
+    {"finish", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_ddrace_time_legacy_decode(const uint8_t *body, size_t n, tw_game_sv_ddrace_time_legacy *out)
+zdem_status zdem_tw_game_sv_ddrace_time_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ddrace_time_legacy *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->time = tw_unp_int(&u);
-    out->check = tw_unp_int(&u);
-    out->finish = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->time = zdem_tw_unp_int(&u);
+    out->check = zdem_tw_unp_int(&u);
+    out->finish = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_record_legacy[2] = {
-    {"server_time_best", TW_FIELD_INT, 0},
-    {"player_time_best", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_record_legacy[2] = {
+    {"server_time_best", ZDEM_TW_FIELD_INT, 0},
+    {"player_time_best", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_record_legacy_decode(const uint8_t *body, size_t n, tw_game_sv_record_legacy *out)
+zdem_status zdem_tw_game_sv_record_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_record_legacy *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->server_time_best = tw_unp_int(&u);
-    out->player_time_best = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->server_time_best = zdem_tw_unp_int(&u);
+    out->player_time_best = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_unused[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_unused[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_unused_decode(const uint8_t *body, size_t n, tw_game_unused *out)
+zdem_status zdem_tw_game_unused_decode(const uint8_t *body, size_t n, zdem_tw_game_unused *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_sv_teams_state_legacy[1] = {
-    {"teams", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_teams_state_legacy[1] = {
+    {"teams", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_sv_teams_state_legacy_decode(const uint8_t *body, size_t n, tw_game_sv_teams_state_legacy *out)
+zdem_status zdem_tw_game_sv_teams_state_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_teams_state_legacy *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->teams = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->teams = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_game_cl_show_others_legacy[1] = {
-    {"show", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_show_others_legacy[1] = {
+    {"show", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_show_others_legacy_decode(const uint8_t *body, size_t n, tw_game_cl_show_others_legacy *out)
+zdem_status zdem_tw_game_cl_show_others_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_others_legacy *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->show = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->show = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* teamsstate@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_teams_state[16] = {0xa0, 0x91, 0x96, 0x1a, 0x95, 0xe8, 0x37, 0x44, 0xbb, 0x60, 0x5e, 0xac, 0x9b, 0xd5, 0x63, 0xc6};
-static const tw_field_desc fields_msg_game_sv_teams_state[1] = {
-    {"teams", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_teams_state[1] = {
+    {"teams", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_game_sv_teams_state_decode(const uint8_t *body, size_t n, tw_game_sv_teams_state *out)
+zdem_status zdem_tw_game_sv_teams_state_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_teams_state *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->teams = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->teams = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* ddrace-time@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_ddrace_time[16] = {0x5d, 0xde, 0x8b, 0x3c, 0x6f, 0x6f, 0x37, 0xac, 0xa7, 0x2a, 0xbb, 0x34, 0x1f, 0xe7, 0x6d, 0xe5};
-static const tw_field_desc fields_msg_game_sv_ddrace_time[3] = {
-    {"time", TW_FIELD_INT, 0},
-    {"check", TW_FIELD_INT, 0},
-    {"finish", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_ddrace_time[3] = {
+    {"time", ZDEM_TW_FIELD_INT, 0},
+    {"check", ZDEM_TW_FIELD_INT, 0},
+    {"finish", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_ddrace_time_decode(const uint8_t *body, size_t n, tw_game_sv_ddrace_time *out)
+zdem_status zdem_tw_game_sv_ddrace_time_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ddrace_time *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->time = tw_unp_int(&u);
-    out->check = tw_unp_int(&u);
-    out->finish = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->time = zdem_tw_unp_int(&u);
+    out->check = zdem_tw_unp_int(&u);
+    out->finish = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* record@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_record[16] = {0x80, 0x4f, 0x14, 0x9f, 0x9b, 0x53, 0x3b, 0x0a, 0x89, 0x7f, 0x59, 0x66, 0x3a, 0x1c, 0x4e, 0xb9};
-static const tw_field_desc fields_msg_game_sv_record[2] = {
-    {"server_time_best", TW_FIELD_INT, 0},
-    {"player_time_best", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_record[2] = {
+    {"server_time_best", ZDEM_TW_FIELD_INT, 0},
+    {"player_time_best", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_record_decode(const uint8_t *body, size_t n, tw_game_sv_record *out)
+zdem_status zdem_tw_game_sv_record_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_record *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->server_time_best = tw_unp_int(&u);
-    out->player_time_best = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->server_time_best = zdem_tw_unp_int(&u);
+    out->player_time_best = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* killmsgteam@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_kill_msg_team[16] = {0xee, 0x61, 0x0b, 0x6f, 0x90, 0x9f, 0x31, 0x1e, 0x93, 0xf7, 0x11, 0xa9, 0x5f, 0x55, 0xa0, 0x86};
-static const tw_field_desc fields_msg_game_sv_kill_msg_team[2] = {
-    {"team", TW_FIELD_INT, 0},
-    {"first", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_kill_msg_team[2] = {
+    {"team", ZDEM_TW_FIELD_INT, 0},
+    {"first", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_kill_msg_team_decode(const uint8_t *body, size_t n, tw_game_sv_kill_msg_team *out)
+zdem_status zdem_tw_game_sv_kill_msg_team_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_kill_msg_team *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->team = tw_unp_int(&u);
-    out->first = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->team = zdem_tw_unp_int(&u);
+    out->first = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* showothers@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_cl_show_others[16] = {0x7f, 0x26, 0x4c, 0xdd, 0x71, 0xa2, 0x39, 0x62, 0xbb, 0xce, 0x0f, 0x94, 0xbb, 0xd8, 0x19, 0x13};
-static const tw_field_desc fields_msg_game_cl_show_others[1] = {
-    {"show", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_show_others[1] = {
+    {"show", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_show_others_decode(const uint8_t *body, size_t n, tw_game_cl_show_others *out)
+zdem_status zdem_tw_game_cl_show_others_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_others *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->show = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->show = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* show-distance@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_cl_show_distance[16] = {0x53, 0xbb, 0x28, 0xaf, 0x42, 0x52, 0x3a, 0xc9, 0x8f, 0xd3, 0x6c, 0xcb, 0xc2, 0xa6, 0x03, 0xe3};
-static const tw_field_desc fields_msg_game_cl_show_distance[2] = {
-    {"x", TW_FIELD_INT, 0},
-    {"y", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_cl_show_distance[2] = {
+    {"x", ZDEM_TW_FIELD_INT, 0},
+    {"y", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_cl_show_distance_decode(const uint8_t *body, size_t n, tw_game_cl_show_distance *out)
+zdem_status zdem_tw_game_cl_show_distance_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_distance *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->x = tw_unp_int(&u);
-    out->y = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->x = zdem_tw_unp_int(&u);
+    out->y = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* yourvote@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_your_vote[16] = {0xbf, 0xd7, 0xf0, 0xfc, 0x16, 0xd5, 0x3e, 0x10, 0x80, 0x15, 0xa7, 0x83, 0x80, 0xf1, 0x38, 0x70};
-static const tw_field_desc fields_msg_game_sv_your_vote[1] = {
-    {"voted", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_your_vote[1] = {
+    {"voted", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_your_vote_decode(const uint8_t *body, size_t n, tw_game_sv_your_vote *out)
+zdem_status zdem_tw_game_sv_your_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_your_vote *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->voted = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->voted = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* racefinish@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_race_finish[16] = {0xc9, 0x15, 0xba, 0x68, 0x0a, 0x49, 0x33, 0x24, 0x91, 0x5a, 0x7a, 0x62, 0x20, 0xce, 0xcf, 0x33};
-static const tw_field_desc fields_msg_game_sv_race_finish[5] = {
-    {"client_id", TW_FIELD_INT, 0},
-    {"time", TW_FIELD_INT, 0},
-    {"diff", TW_FIELD_INT, 0},
-    {"record_personal", TW_FIELD_INT, 0},
-    {"record_server", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_race_finish[5] = {
+    {"client_id", ZDEM_TW_FIELD_INT, 0},
+    {"time", ZDEM_TW_FIELD_INT, 0},
+    {"diff", ZDEM_TW_FIELD_INT, 0},
+    {"record_personal", ZDEM_TW_FIELD_INT, 0},
+    {"record_server", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_race_finish_decode(const uint8_t *body, size_t n, tw_game_sv_race_finish *out)
+zdem_status zdem_tw_game_sv_race_finish_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_race_finish *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->client_id = tw_unp_int(&u);
-    out->time = tw_unp_int(&u);
-    out->diff = tw_unp_int(&u);
-    out->record_personal = tw_unp_int(&u);
-    out->record_server = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->client_id = zdem_tw_unp_int(&u);
+    out->time = zdem_tw_unp_int(&u);
+    out->diff = zdem_tw_unp_int(&u);
+    out->record_personal = zdem_tw_unp_int(&u);
+    out->record_server = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* commandinfo@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_command_info[16] = {0x90, 0x77, 0x8f, 0x65, 0x1b, 0x8f, 0x32, 0x2a, 0x97, 0x13, 0xcf, 0x74, 0x1a, 0xa4, 0x4a, 0x05};
-static const tw_field_desc fields_msg_game_sv_command_info[3] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"args_format", TW_FIELD_STRING, 0},
-    {"help_text", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_command_info[3] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"args_format", ZDEM_TW_FIELD_STRING, 0},
+    {"help_text", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_command_info_decode(const uint8_t *body, size_t n, tw_game_sv_command_info *out)
+zdem_status zdem_tw_game_sv_command_info_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_command_info *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->args_format = tw_unp_str(&u);
-    out->help_text = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->args_format = zdem_tw_unp_str(&u);
+    out->help_text = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* commandinfo-remove@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_command_info_remove[16] = {0xeb, 0x2e, 0x77, 0xce, 0xe9, 0xa2, 0x35, 0xaa, 0x94, 0xbe, 0x23, 0x5f, 0x52, 0x3a, 0xc1, 0xaa};
-static const tw_field_desc fields_msg_game_sv_command_info_remove[1] = {
-    {"name", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_command_info_remove[1] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_game_sv_command_info_remove_decode(const uint8_t *body, size_t n, tw_game_sv_command_info_remove *out)
+zdem_status zdem_tw_game_sv_command_info_remove_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_command_info_remove *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* change-info-cooldown@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_change_info_cooldown[16] = {0x74, 0x6c, 0xb5, 0x4c, 0x6b, 0x2b, 0x39, 0xa7, 0x8c, 0xd8, 0x7c, 0x7a, 0x1c, 0x6c, 0x30, 0x09};
-static const tw_field_desc fields_msg_game_sv_change_info_cooldown[1] = {
-    {"wait_until", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_change_info_cooldown[1] = {
+    {"wait_until", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_change_info_cooldown_decode(const uint8_t *body, size_t n, tw_game_sv_change_info_cooldown *out)
+zdem_status zdem_tw_game_sv_change_info_cooldown_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_change_info_cooldown *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->wait_until = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->wait_until = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* map-sound-global@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_map_sound_global[16] = {0x66, 0x9c, 0x97, 0x41, 0x69, 0x5a, 0x36, 0x9b, 0x85, 0x6c, 0xa2, 0x54, 0xf6, 0xb7, 0xf0, 0xcb};
-static const tw_field_desc fields_msg_game_sv_map_sound_global[1] = {
-    {"sound_id", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_map_sound_global[1] = {
+    {"sound_id", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_map_sound_global_decode(const uint8_t *body, size_t n, tw_game_sv_map_sound_global *out)
+zdem_status zdem_tw_game_sv_map_sound_global_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_map_sound_global *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->sound_id = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->sound_id = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* my-own-message@heinrich5991.de */
 static const uint8_t uuid_msg_game_sv_my_own_message[16] = {0x12, 0x31, 0xe4, 0x84, 0xf6, 0x07, 0x37, 0x22, 0xa8, 0x9a, 0xbd, 0x85, 0xdb, 0x46, 0xf5, 0xd2};
-static const tw_field_desc fields_msg_game_sv_my_own_message[1] = {
-    {"test", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_game_sv_my_own_message[1] = {
+    {"test", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_game_sv_my_own_message_decode(const uint8_t *body, size_t n, tw_game_sv_my_own_message *out)
+zdem_status zdem_tw_game_sv_my_own_message_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_my_own_message *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->test = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->test = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_info[2] = {
-    {"version", TW_FIELD_STRING, 0},
-    {"password", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_sys_info[2] = {
+    {"version", ZDEM_TW_FIELD_STRING, 0},
+    {"password", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_sys_info_decode(const uint8_t *body, size_t n, tw_sys_info *out)
+zdem_status zdem_tw_sys_info_decode(const uint8_t *body, size_t n, zdem_tw_sys_info *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->version = tw_unp_str(&u);
-    out->password = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->version = zdem_tw_unp_str(&u);
+    out->password = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_map_change[3] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"crc", TW_FIELD_INT, 0},
-    {"size", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_map_change[3] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"crc", ZDEM_TW_FIELD_INT, 0},
+    {"size", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_map_change_decode(const uint8_t *body, size_t n, tw_sys_map_change *out)
+zdem_status zdem_tw_sys_map_change_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_change *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->crc = tw_unp_int(&u);
-    out->size = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->crc = zdem_tw_unp_int(&u);
+    out->size = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_map_data[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_map_data[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_map_data_decode(const uint8_t *body, size_t n, tw_sys_map_data *out)
+zdem_status zdem_tw_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_data *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_con_ready[1] = {
+static const zdem_tw_field_desc fields_msg_sys_con_ready[1] = {
 };
-zdem_status tw_sys_con_ready_decode(const uint8_t *body, size_t n, tw_sys_con_ready *out)
+zdem_status zdem_tw_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_con_ready *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_snap[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_snap[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_snap_decode(const uint8_t *body, size_t n, tw_sys_snap *out)
+zdem_status zdem_tw_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_snap_empty[2] = {
-    {"tick", TW_FIELD_INT, 0},
-    {"delta_tick", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_snap_empty[2] = {
+    {"tick", ZDEM_TW_FIELD_INT, 0},
+    {"delta_tick", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_snap_empty_decode(const uint8_t *body, size_t n, tw_sys_snap_empty *out)
+zdem_status zdem_tw_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_empty *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->tick = tw_unp_int(&u);
-    out->delta_tick = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->tick = zdem_tw_unp_int(&u);
+    out->delta_tick = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_snap_single[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_snap_single[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_snap_single_decode(const uint8_t *body, size_t n, tw_sys_snap_single *out)
+zdem_status zdem_tw_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_single *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_snap_small[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_snap_small[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_snap_small_decode(const uint8_t *body, size_t n, tw_sys_snap_small *out)
+zdem_status zdem_tw_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_small *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_input_timing[2] = {
-    {"intended_tick", TW_FIELD_INT, 0},
-    {"time_left", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_input_timing[2] = {
+    {"intended_tick", ZDEM_TW_FIELD_INT, 0},
+    {"time_left", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_input_timing_decode(const uint8_t *body, size_t n, tw_sys_input_timing *out)
+zdem_status zdem_tw_sys_input_timing_decode(const uint8_t *body, size_t n, zdem_tw_sys_input_timing *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->intended_tick = tw_unp_int(&u);
-    out->time_left = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->intended_tick = zdem_tw_unp_int(&u);
+    out->time_left = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_auth_status[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_auth_status[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_rcon_auth_status_decode(const uint8_t *body, size_t n, tw_sys_rcon_auth_status *out)
+zdem_status zdem_tw_sys_rcon_auth_status_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_auth_status *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_line[1] = {
-    {"line", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_line[1] = {
+    {"line", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_sys_rcon_line_decode(const uint8_t *body, size_t n, tw_sys_rcon_line *out)
+zdem_status zdem_tw_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_line *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->line = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->line = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_ready[1] = {
+static const zdem_tw_field_desc fields_msg_sys_ready[1] = {
 };
-zdem_status tw_sys_ready_decode(const uint8_t *body, size_t n, tw_sys_ready *out)
+zdem_status zdem_tw_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_ready *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_enter_game[1] = {
+static const zdem_tw_field_desc fields_msg_sys_enter_game[1] = {
 };
-zdem_status tw_sys_enter_game_decode(const uint8_t *body, size_t n, tw_sys_enter_game *out)
+zdem_status zdem_tw_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw_sys_enter_game *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_input[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_input[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_input_decode(const uint8_t *body, size_t n, tw_sys_input *out)
+zdem_status zdem_tw_sys_input_decode(const uint8_t *body, size_t n, zdem_tw_sys_input *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_cmd[1] = {
-    {"cmd", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_cmd[1] = {
+    {"cmd", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_sys_rcon_cmd_decode(const uint8_t *body, size_t n, tw_sys_rcon_cmd *out)
+zdem_status zdem_tw_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->cmd = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->cmd = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_auth[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_auth[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_rcon_auth_decode(const uint8_t *body, size_t n, tw_sys_rcon_auth *out)
+zdem_status zdem_tw_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_auth *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_request_map_data[1] = {
-    {"chunk", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_request_map_data[1] = {
+    {"chunk", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_request_map_data_decode(const uint8_t *body, size_t n, tw_sys_request_map_data *out)
+zdem_status zdem_tw_sys_request_map_data_decode(const uint8_t *body, size_t n, zdem_tw_sys_request_map_data *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->chunk = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->chunk = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_ping[1] = {
+static const zdem_tw_field_desc fields_msg_sys_ping[1] = {
 };
-zdem_status tw_sys_ping_decode(const uint8_t *body, size_t n, tw_sys_ping *out)
+zdem_status zdem_tw_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_ping_reply[1] = {
+static const zdem_tw_field_desc fields_msg_sys_ping_reply[1] = {
 };
-zdem_status tw_sys_ping_reply_decode(const uint8_t *body, size_t n, tw_sys_ping_reply *out)
+zdem_status zdem_tw_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping_reply *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
+    zdem_tw_unp_init(&u, body, n);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_cmd_add[3] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"help", TW_FIELD_STRING, 0},
-    {"params", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_add[3] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"help", ZDEM_TW_FIELD_STRING, 0},
+    {"params", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, tw_sys_rcon_cmd_add *out)
+zdem_status zdem_tw_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd_add *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->help = tw_unp_str(&u);
-    out->params = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->help = zdem_tw_unp_str(&u);
+    out->params = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const tw_field_desc fields_msg_sys_rcon_cmd_rem[1] = {
-    {"name", TW_FIELD_STRING, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_rem[1] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
 };
-zdem_status tw_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, tw_sys_rcon_cmd_rem *out)
+zdem_status zdem_tw_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd_rem *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* what-is@ddnet.tw */
 static const uint8_t uuid_msg_sys_what_is[16] = {0x24, 0x5e, 0x50, 0x97, 0x9f, 0xe0, 0x39, 0xd6, 0xbf, 0x7d, 0x9a, 0x29, 0xe1, 0x69, 0x1e, 0x4c};
-static const tw_field_desc fields_msg_sys_what_is[1] = {
-    {"uuid", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_what_is[1] = {
+    {"uuid", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_what_is_decode(const uint8_t *body, size_t n, tw_sys_what_is *out)
+zdem_status zdem_tw_sys_what_is_decode(const uint8_t *body, size_t n, zdem_tw_sys_what_is *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->uuid = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->uuid = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* it-is@ddnet.tw */
 static const uint8_t uuid_msg_sys_it_is[16] = {0x69, 0x54, 0x84, 0x7e, 0x2e, 0x87, 0x36, 0x03, 0xb5, 0x62, 0x36, 0xda, 0x29, 0xed, 0x1a, 0xca};
-static const tw_field_desc fields_msg_sys_it_is[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_it_is[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_it_is_decode(const uint8_t *body, size_t n, tw_sys_it_is *out)
+zdem_status zdem_tw_sys_it_is_decode(const uint8_t *body, size_t n, zdem_tw_sys_it_is *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* i-dont-know@ddnet.tw */
 static const uint8_t uuid_msg_sys_i_dont_know[16] = {0x41, 0x69, 0x11, 0xb5, 0x79, 0x73, 0x33, 0xbf, 0x8d, 0x52, 0x7b, 0xf0, 0x1e, 0x51, 0x9c, 0xf0};
-static const tw_field_desc fields_msg_sys_i_dont_know[1] = {
-    {"uuid", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_i_dont_know[1] = {
+    {"uuid", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_i_dont_know_decode(const uint8_t *body, size_t n, tw_sys_i_dont_know *out)
+zdem_status zdem_tw_sys_i_dont_know_decode(const uint8_t *body, size_t n, zdem_tw_sys_i_dont_know *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->uuid = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->uuid = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* rcon-type@ddnet.tw */
 static const uint8_t uuid_msg_sys_rcon_type[16] = {0x12, 0x81, 0x0e, 0x1f, 0xa1, 0xdb, 0x33, 0x78, 0xb4, 0xfb, 0x16, 0x4e, 0xd6, 0x50, 0x59, 0x26};
-static const tw_field_desc fields_msg_sys_rcon_type[1] = {
-    {"username_required", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_rcon_type[1] = {
+    {"username_required", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_rcon_type_decode(const uint8_t *body, size_t n, tw_sys_rcon_type *out)
+zdem_status zdem_tw_sys_rcon_type_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_type *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->username_required = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->username_required = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* map-details@ddnet.tw */
 static const uint8_t uuid_msg_sys_map_details[16] = {0xf9, 0x11, 0x7b, 0x3c, 0x80, 0x39, 0x34, 0x16, 0x9f, 0xc0, 0xae, 0xf2, 0xbc, 0xb7, 0x5c, 0x03};
-static const tw_field_desc fields_msg_sys_map_details[2] = {
-    {"name", TW_FIELD_STRING, 0},
-    {"sha256", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_map_details[2] = {
+    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"sha256", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_map_details_decode(const uint8_t *body, size_t n, tw_sys_map_details *out)
+zdem_status zdem_tw_sys_map_details_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_details *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->name = tw_unp_str(&u);
-    out->sha256 = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->name = zdem_tw_unp_str(&u);
+    out->sha256 = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* capabilities@ddnet.tw */
 static const uint8_t uuid_msg_sys_capabilities[16] = {0xf6, 0x21, 0xa5, 0xa1, 0xf5, 0x85, 0x37, 0x75, 0x8e, 0x73, 0x41, 0xbe, 0xee, 0x79, 0xf2, 0xb2};
-static const tw_field_desc fields_msg_sys_capabilities[2] = {
-    {"version", TW_FIELD_INT, 0},
-    {"flags", TW_FIELD_INT, 0},
+static const zdem_tw_field_desc fields_msg_sys_capabilities[2] = {
+    {"version", ZDEM_TW_FIELD_INT, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 0},
 };
-zdem_status tw_sys_capabilities_decode(const uint8_t *body, size_t n, tw_sys_capabilities *out)
+zdem_status zdem_tw_sys_capabilities_decode(const uint8_t *body, size_t n, zdem_tw_sys_capabilities *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->version = tw_unp_int(&u);
-    out->flags = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->version = zdem_tw_unp_int(&u);
+    out->flags = zdem_tw_unp_int(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* client-version@ddnet.tw */
 static const uint8_t uuid_msg_sys_client_version[16] = {0x82, 0x69, 0xf8, 0xda, 0xa0, 0x14, 0x39, 0xa1, 0x9c, 0xdc, 0x5d, 0x49, 0x3d, 0x6b, 0xc3, 0x54};
-static const tw_field_desc fields_msg_sys_client_version[1] = {
-    {"data", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_client_version[1] = {
+    {"data", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_client_version_decode(const uint8_t *body, size_t n, tw_sys_client_version *out)
+zdem_status zdem_tw_sys_client_version_decode(const uint8_t *body, size_t n, zdem_tw_sys_client_version *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->data = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->data = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* ping@ddnet.tw */
 static const uint8_t uuid_msg_sys_ping_ex[16] = {0xbc, 0xb4, 0x3b, 0xf5, 0x42, 0x7c, 0x36, 0xd8, 0xb5, 0xb8, 0x79, 0x75, 0xc8, 0xc0, 0x6a, 0xa1};
-static const tw_field_desc fields_msg_sys_ping_ex[1] = {
-    {"id", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_ping_ex[1] = {
+    {"id", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_ping_ex_decode(const uint8_t *body, size_t n, tw_sys_ping_ex *out)
+zdem_status zdem_tw_sys_ping_ex_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping_ex *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->id = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->id = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
 /* pong@ddnet.tw */
 static const uint8_t uuid_msg_sys_pong_ex[16] = {0xd8, 0x29, 0x55, 0x30, 0x14, 0xa7, 0x3a, 0x0a, 0xb0, 0x2e, 0xb2, 0xce, 0xe0, 0x8d, 0x20, 0x33};
-static const tw_field_desc fields_msg_sys_pong_ex[1] = {
-    {"id", TW_FIELD_REST, 0},
+static const zdem_tw_field_desc fields_msg_sys_pong_ex[1] = {
+    {"id", ZDEM_TW_FIELD_REST, 0},
 };
-zdem_status tw_sys_pong_ex_decode(const uint8_t *body, size_t n, tw_sys_pong_ex *out)
+zdem_status zdem_tw_sys_pong_ex_decode(const uint8_t *body, size_t n, zdem_tw_sys_pong_ex *out)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, body, n);
-    out->id = tw_unp_rest(&u);
+    zdem_tw_unp_init(&u, body, n);
+    out->id = zdem_tw_unp_rest(&u);
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-const tw_msg_desc tw_msg_descs[74] = {
+const zdem_tw_msg_desc zdem_tw_msg_descs[74] = {
     {"sv_motd", 0, 1, NULL, 1, fields_msg_game_sv_motd},
     {"sv_broadcast", 0, 2, NULL, 1, fields_msg_game_sv_broadcast},
     {"sv_chat", 0, 3, NULL, 3, fields_msg_game_sv_chat},
@@ -1881,11 +1881,11 @@ const tw_msg_desc tw_msg_descs[74] = {
     {"pong_ex", 1, 0, uuid_msg_sys_pong_ex, 1, fields_msg_sys_pong_ex},
 };
 
-const tw_msg_desc *tw_msg_desc_find(int sys, int id, const uint8_t *uuid)
+const zdem_tw_msg_desc *zdem_tw_msg_desc_find(int sys, int id, const uint8_t *uuid)
 {
     size_t i;
-    for (i = 0; i < TW_NUM_MSG_DESCS; i++) {
-        const tw_msg_desc *m = &tw_msg_descs[i];
+    for (i = 0; i < ZDEM_TW_NUM_MSG_DESCS; i++) {
+        const zdem_tw_msg_desc *m = &zdem_tw_msg_descs[i];
         if (m->sys != sys || m->id != id)
             continue;
         if (id != 0 || (uuid && m->uuid && memcmp(m->uuid, uuid, 16) == 0))

@@ -86,7 +86,7 @@ static const entry files[] = {
 };
 
 static void *q3_mem;
-static tw_reader *tw;
+static zdem_tw_reader *tw;
 static uint8_t *s2_scratch;
 static const size_t s2_scratch_cap = 32u << 20;
 static uint8_t *gather;
@@ -127,11 +127,11 @@ static void full_parse(const entry *e, const uint8_t *d, size_t n)
                                                 protocol_of(e->rel), NULL, NULL, &err);
         st = p ? zdem_q3_parse_file(p, d, n, &r, &err) : err.code;
     } else if (e->fmt == F_TW) {
-        tw_event ev;
+        zdem_tw_event ev;
         int rc = 0;
-        st = tw_reader_open(tw, d, n, &err);
+        st = zdem_tw_reader_open(tw, d, n, &err);
         if (st == ZDEM_OK) {
-            while ((rc = tw_reader_next(tw, &ev, &err)) == 1)
+            while ((rc = zdem_tw_reader_next(tw, &ev, &err)) == 1)
                 ;
             st = rc < 0 ? err.code : ZDEM_OK;
         }
@@ -193,12 +193,12 @@ static void framing_walk(const entry *e, const uint8_t *d, size_t n)
             zdem_s2_read_fileinfo(d, n, &h, s2_scratch, s2_scratch_cap, &p, &pn, &err);
         }
     } else {
-        tw_demo_info info;
-        tw_chunk_reader cr;
-        tw_chunk c;
-        if (tw_demo_open(d, n, &info, &err) == ZDEM_OK) {
-            tw_chunks_init(&cr, &info, d, n);
-            while (tw_chunks_next(&cr, &c, &err) == 1)
+        zdem_tw_demo_info info;
+        zdem_tw_chunk_reader cr;
+        zdem_tw_chunk c;
+        if (zdem_tw_demo_open(d, n, &info, &err) == ZDEM_OK) {
+            zdem_tw_chunks_init(&cr, &info, d, n);
+            while (zdem_tw_chunks_next(&cr, &c, &err) == 1)
                 ;
         }
     }

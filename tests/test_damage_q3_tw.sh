@@ -458,7 +458,7 @@ def tw_file(name, flips=6):
     rc, out, err = run(["map", "-o", os.path.join(TMP, "out.map"), path])
     check(rc == 0 and "warning: map CRC32" in err, "%s map byte flipped: map warns, exit 0" % name)
 
-def tw_tiny():
+def zdem_tw_tiny():
     src = os.path.join(CORPUS, "teeworlds", "ddnet_webviewer-goat-yeyou3.demo")
     data = open(src, "rb").read()
     rc, out, _ = run(["info", "--json", src])
@@ -497,7 +497,7 @@ try:
     for name in ("ddnet_webviewer-goat-yeyou3.demo", "ddnet_demo-edit-test2-pepeg-v5.demo",
                  "ddnet_demo-edit-clip-fng.demo"):
         tw_file(name)
-    tw_tiny()
+    zdem_tw_tiny()
 finally:
     code = T.finish()
 sys.exit(code)

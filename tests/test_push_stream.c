@@ -276,55 +276,55 @@ static void s2_state_case(const char *rel)
 
 /* ---- Teeworlds ------------------------------------------------------------ */
 
-typedef struct tw_counts { uint32_t events, snaps, msgs; uint64_t ints; int32_t last_tick; } tw_counts;
+typedef struct zdem_tw_counts { uint32_t events, snaps, msgs; uint64_t ints; int32_t last_tick; } zdem_tw_counts;
 
-static int tw_ev(void *u, const tw_event *ev)
+static int zdem_tw_ev(void *u, const zdem_tw_event *ev)
 {
-    tw_counts *c = u;
+    zdem_tw_counts *c = u;
     c->events++;
     c->snaps += ev->snap != NULL;
-    c->msgs += ev->chunk.kind == TW_CHUNK_MESSAGE;
+    c->msgs += ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE;
     c->ints += ev->num_ints;
     c->last_tick = ev->chunk.tick;
     return 0;
 }
 
-static void tw_case(const char *rel, uint32_t want_msgs, int want_crc_ok)
+static void zdem_tw_case(const char *rel, uint32_t want_msgs, int want_crc_ok)
 {
     size_t size = 0, modes[] = {1, 9, 5000, 1000000}, m;
     uint8_t *file = zt_read_file(zt_corpus_path(rel), &size);
-    static tw_reader r;
-    static uint8_t buf[TW_PUSH_BUFFER];
-    tw_counts whole = {0, 0, 0, 0, 0};
-    tw_event ev;
+    static zdem_tw_reader r;
+    static uint8_t buf[ZDEM_TW_PUSH_BUFFER];
+    zdem_tw_counts whole = {0, 0, 0, 0, 0};
+    zdem_tw_event ev;
     zdem_error err;
     int rc;
     if (!CHECK(file != NULL))
         return;
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_reader_open(&r, file, size, &err), ZDEM_OK);
-    while ((rc = tw_reader_next(&r, &ev, &err)) == 1)
-        tw_ev(&whole, &ev);
+    CHECK_EQ_INT(zdem_tw_reader_open(&r, file, size, &err), ZDEM_OK);
+    while ((rc = zdem_tw_reader_next(&r, &ev, &err)) == 1)
+        zdem_tw_ev(&whole, &ev);
     CHECK_EQ_INT(rc, 0);
     CHECK_EQ_INT(whole.msgs, want_msgs); /* EXPECTED.md B2 msg column */
     for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        tw_counts got = {0, 0, 0, 0, 0};
-        tw_push s;
+        zdem_tw_counts got = {0, 0, 0, 0, 0};
+        zdem_tw_push s;
         zdem_status st = ZDEM_OK;
         size_t pos = 0;
-        tw_push_init(&s, &r, buf, sizeof buf);
-        s.on_event = tw_ev;
+        zdem_tw_push_init(&s, &r, buf, sizeof buf);
+        s.on_event = zdem_tw_ev;
         s.user = &got;
         zdem_error_clear(&err);
         while (pos < size && st == ZDEM_OK) {
             size_t n = next_piece(modes[m]);
             if (n > size - pos)
                 n = size - pos;
-            st = tw_push_feed(&s, file + pos, n, &err);
+            st = zdem_tw_push_feed(&s, file + pos, n, &err);
             pos += n;
         }
         if (st == ZDEM_OK)
-            st = tw_push_end(&s, &err);
+            st = zdem_tw_push_end(&s, &err);
         CHECK_EQ_INT(st, ZDEM_OK);
         CHECK_EQ_INT(got.events, whole.events);
         CHECK_EQ_INT(got.snaps, whole.snaps);
@@ -334,11 +334,11 @@ static void tw_case(const char *rel, uint32_t want_msgs, int want_crc_ok)
         CHECK_EQ_INT(s.map_crc_ok, want_crc_ok); /* A9: CRC of the map */
     }
     { /* cut inside the map, then inside the chunk stream */
-        tw_push s;
-        tw_push_init(&s, &r, buf, sizeof buf);
+        zdem_tw_push s;
+        zdem_tw_push_init(&s, &r, buf, sizeof buf);
         zdem_error_clear(&err);
-        CHECK_EQ_INT(tw_push_feed(&s, file, 1000, &err), ZDEM_OK);
-        CHECK_EQ_INT(tw_push_end(&s, &err), ZDEM_ERR_TRUNCATED);
+        CHECK_EQ_INT(zdem_tw_push_feed(&s, file, 1000, &err), ZDEM_OK);
+        CHECK_EQ_INT(zdem_tw_push_end(&s, &err), ZDEM_ERR_TRUNCATED);
     }
     free(file);
 }
@@ -353,8 +353,8 @@ int main(void)
     s2_case("source2/dota2_haste-nekit-pov.dem", 3781);
     s2_state_case("source2/cs2_demofile-net-gotv-14132-de-ancient.dem");
     s2_state_case("source2/dota2_haste-nekit-pov.dem");
-    tw_case("teeworlds/ddnet_webviewer-big-chungus-daydream.demo", 212, 1);
-    tw_case("teeworlds/ddnet_demo-edit-test2-pepeg-v5.demo", 378, 0);
-    tw_case("teeworlds/ddnet_demo-edit-clip-fng.demo", 714, 1);
+    zdem_tw_case("teeworlds/ddnet_webviewer-big-chungus-daydream.demo", 212, 1);
+    zdem_tw_case("teeworlds/ddnet_demo-edit-test2-pepeg-v5.demo", 378, 0);
+    zdem_tw_case("teeworlds/ddnet_demo-edit-clip-fng.demo", 714, 1);
     return zt_finish();
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "zdem_test.h"
 
-typedef struct tw_expect {
+typedef struct zdem_tw_expect {
     const char *file;
     int version;
     const char *map;
@@ -19,11 +19,11 @@ typedef struct tw_expect {
     long first_tick, last_tick;
     int markers, keyframes, snap, msg, delta;
     int crc_ok, sha_ok; /* sha_ok -1: no extension (v5) */
-} tw_expect;
+} zdem_tw_expect;
 
 /* EXPECTED.md B2 (derived) and A9 (independent: CRC/SHA match, length
  * formula, EOF end). */
-static const tw_expect tw_corpus[] = {
+static const zdem_tw_expect zdem_tw_corpus[] = {
     {"ddnet_demo-edit-cat-catzone.demo", 6, "CatZone", 1439051, 0x01e95e00, 39, 484,
      750, 2712, 982, 8, 8, 1070, 842, 1, 1},
     {"ddnet_demo-edit-clip-fng.demo", 6, "fng", 106512, 0x1d57660f, 13, 484,
@@ -39,9 +39,9 @@ static const tw_expect tw_corpus[] = {
     {"ddnet_webviewer-goat-yeyou3.demo", 6, "Yeyou 3", 656218, 0x38695897, 22, 484,
      325060, 326170, 548, 5, 5, 737, 543, 1, 1},
 };
-#define TW_CORPUS_N (sizeof tw_corpus / sizeof tw_corpus[0])
+#define ZDEM_TW_CORPUS_N (sizeof zdem_tw_corpus / sizeof zdem_tw_corpus[0])
 
-static inline uint8_t *tw_load(const char *file, size_t *size)
+static inline uint8_t *zdem_tw_load(const char *file, size_t *size)
 {
     char rel[512];
     snprintf(rel, sizeof rel, "teeworlds/%s", file);
@@ -49,7 +49,7 @@ static inline uint8_t *tw_load(const char *file, size_t *size)
 }
 
 /* The peer output of ddnet_demo_c99 for a corpus file (malloc'd, NUL-ended). */
-static inline char *tw_peer(const char *file)
+static inline char *zdem_tw_peer(const char *file)
 {
     char rel[512];
     size_t n;
@@ -69,7 +69,7 @@ static inline char *tw_peer(const char *file)
 
 /* Value of the first "key": <int> after position `from` (NULL: whole doc);
  * returns def when absent. Enough for the flat fields we cross-check. */
-static inline long long tw_json_int(const char *doc, const char *from, const char *key,
+static inline long long zdem_tw_json_int(const char *doc, const char *from, const char *key,
                                     long long def)
 {
     char pat[128];
@@ -85,7 +85,7 @@ static inline long long tw_json_int(const char *doc, const char *from, const cha
 }
 
 /* Copies the string value of "key" (no escapes expected) into out. */
-static inline int tw_json_str(const char *doc, const char *from, const char *key,
+static inline int zdem_tw_json_str(const char *doc, const char *from, const char *key,
                               char *out, size_t cap)
 {
     char pat[128];

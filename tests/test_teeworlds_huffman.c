@@ -28,7 +28,7 @@ static void check_vectors(void)
 {
     static uint8_t raw[4096], comp[4096], out[4096];
     size_t size, nraw, ncomp, nout, lines = 0, ok = 0, ok_bit = 0, ok_enc = 0;
-    char *doc = (char *)tw_load("ddnet_demo-edit-huffman-test-cases.txt", &size);
+    char *doc = (char *)zdem_tw_load("ddnet_demo-edit-huffman-test-cases.txt", &size);
     char *p, *end;
     zdem_error err;
     if (!CHECK(doc != NULL))
@@ -46,16 +46,16 @@ static void check_vectors(void)
             nraw = parse_hex(p, hash, raw, sizeof raw);
             ncomp = parse_hex(hash + 1, nl, comp, sizeof comp);
             zdem_error_clear(&err);
-            if (tw_huff_decode(comp, ncomp, out, sizeof out, &nout, &err) == ZDEM_OK &&
+            if (zdem_tw_huff_decode(comp, ncomp, out, sizeof out, &nout, &err) == ZDEM_OK &&
                 nout == nraw && memcmp(out, raw, nraw) == 0)
                 ok++;
             else
                 fprintf(stderr, "vector %zu: table decode mismatch\n", lines);
             zdem_error_clear(&err);
-            if (tw_huff_decode_bitwise(comp, ncomp, out, sizeof out, &nout, &err) == ZDEM_OK &&
+            if (zdem_tw_huff_decode_bitwise(comp, ncomp, out, sizeof out, &nout, &err) == ZDEM_OK &&
                 nout == nraw && memcmp(out, raw, nraw) == 0)
                 ok_bit++;
-            if (tw_huff_encode(raw, nraw, out, sizeof out, &nout) == ZDEM_OK &&
+            if (zdem_tw_huff_encode(raw, nraw, out, sizeof out, &nout) == ZDEM_OK &&
                 nout == ncomp && memcmp(out, comp, ncomp) == 0)
                 ok_enc++;
             else
@@ -77,18 +77,18 @@ static void check_huffman_errors(void)
     zdem_error err;
     /* Empty input and all-ones input (no EOF): a clean error, not a hang. */
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_huff_decode(out, 0, out, sizeof out, &n, &err), ZDEM_ERR_HUFFMAN);
+    CHECK_EQ_INT(zdem_tw_huff_decode(out, 0, out, sizeof out, &n, &err), ZDEM_ERR_HUFFMAN);
     memset(comp, 0xFF, 64);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_huff_decode(comp, 64, big, sizeof big, &n, &err) != ZDEM_OK, 1);
+    CHECK_EQ_INT(zdem_tw_huff_decode(comp, 64, big, sizeof big, &n, &err) != ZDEM_OK, 1);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_huff_decode_bitwise(comp, 64, big, sizeof big, &n, &err) != ZDEM_OK, 1);
+    CHECK_EQ_INT(zdem_tw_huff_decode_bitwise(comp, 64, big, sizeof big, &n, &err) != ZDEM_OK, 1);
     /* Output bound. */
     for (i = 0; i < sizeof big; i++)
         big[i] = (uint8_t)(i * 7);
-    CHECK_EQ_INT(tw_huff_encode(big, sizeof big, comp, sizeof comp, &nc), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_huff_encode(big, sizeof big, comp, sizeof comp, &nc), ZDEM_OK);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_huff_decode(comp, nc, out, sizeof out, &n, &err), ZDEM_ERR_NO_SPACE);
+    CHECK_EQ_INT(zdem_tw_huff_decode(comp, nc, out, sizeof out, &n, &err), ZDEM_ERR_NO_SPACE);
     /* Every prefix of a valid stream: error or a prefix of the data. */
     for (i = 0; i + 1 < nc; i++) {
         size_t m;
@@ -96,7 +96,7 @@ static void check_huffman_errors(void)
         static uint8_t pre[sizeof big];
         zdem_error_clear(&err);
         /* A cut stream must not end in EOF by accident at the full length. */
-        if (tw_huff_decode(comp, i, pre, sizeof pre, &m, &err) == ZDEM_OK)
+        if (zdem_tw_huff_decode(comp, i, pre, sizeof pre, &m, &err) == ZDEM_OK)
             CHECK(m < sizeof big && memcmp(pre, big, m) == 0);
     }
 }
@@ -113,26 +113,26 @@ static void check_ints(void)
     size_t n, m, i;
     zdem_error err;
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_ints_unpack(enc, sizeof enc, got, 8, &n, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_ints_unpack(enc, sizeof enc, got, 8, &n, &err), ZDEM_OK);
     CHECK_EQ_INT(n, 4);
     for (i = 0; i < 4; i++)
         CHECK_EQ_INT(got[i], want[i]);
-    CHECK_EQ_INT(tw_ints_pack(want, 4, buf, sizeof buf, &m), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_ints_pack(want, 4, buf, sizeof buf, &m), ZDEM_OK);
     CHECK_EQ_INT(m, sizeof enc);
     CHECK(memcmp(buf, enc, m) == 0);
     /* Round trip over the edges of every length class. */
-    CHECK_EQ_INT(tw_ints_pack(vals, 13, buf, sizeof buf, &m), ZDEM_OK);
-    CHECK_EQ_INT(tw_ints_unpack(buf, m, back, 8, &n, &err), ZDEM_ERR_NO_SPACE);
+    CHECK_EQ_INT(zdem_tw_ints_pack(vals, 13, buf, sizeof buf, &m), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_ints_unpack(buf, m, back, 8, &n, &err), ZDEM_ERR_NO_SPACE);
     {
         int32_t all[16];
         zdem_error_clear(&err);
-        CHECK_EQ_INT(tw_ints_unpack(buf, m, all, 16, &n, &err), ZDEM_OK);
+        CHECK_EQ_INT(zdem_tw_ints_unpack(buf, m, all, 16, &n, &err), ZDEM_OK);
         CHECK_EQ_INT(n, 13);
         for (i = 0; i < 13; i++)
             CHECK_EQ_INT(all[i], vals[i]);
         /* Cut inside the last (5-byte) int. */
         zdem_error_clear(&err);
-        CHECK_EQ_INT(tw_ints_unpack(buf, m - 1, all, 16, &n, &err), ZDEM_ERR_TRUNCATED);
+        CHECK_EQ_INT(zdem_tw_ints_unpack(buf, m - 1, all, 16, &n, &err), ZDEM_ERR_TRUNCATED);
     }
 }
 
@@ -143,33 +143,33 @@ static void check_corpus(void)
     static uint8_t out[65536], out2[65536];
     static int32_t ints[16384];
     size_t i;
-    for (i = 0; i < TW_CORPUS_N; i++) {
+    for (i = 0; i < ZDEM_TW_CORPUS_N; i++) {
         size_t size, n, n2, k, chunks = 0, bad = 0, differ = 0;
-        uint8_t *d = tw_load(tw_corpus[i].file, &size);
-        tw_demo_info info;
-        tw_chunk_reader r;
-        tw_chunk c;
+        uint8_t *d = zdem_tw_load(zdem_tw_corpus[i].file, &size);
+        zdem_tw_demo_info info;
+        zdem_tw_chunk_reader r;
+        zdem_tw_chunk c;
         zdem_error err;
         if (!CHECK(d != NULL))
             continue;
         zdem_error_clear(&err);
-        CHECK_EQ_INT(tw_demo_open(d, size, &info, &err), ZDEM_OK);
-        tw_chunks_init(&r, &info, d, size);
-        while (tw_chunks_next(&r, &c, &err) == 1) {
-            if (c.kind == TW_CHUNK_TICK || c.size == 0)
+        CHECK_EQ_INT(zdem_tw_demo_open(d, size, &info, &err), ZDEM_OK);
+        zdem_tw_chunks_init(&r, &info, d, size);
+        while (zdem_tw_chunks_next(&r, &c, &err) == 1) {
+            if (c.kind == ZDEM_TW_CHUNK_TICK || c.size == 0)
                 continue;
             chunks++;
             zdem_error_clear(&err);
-            if (tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err) != ZDEM_OK ||
-                tw_ints_unpack(out, n, ints, 16384, &k, &err) != ZDEM_OK) {
+            if (zdem_tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err) != ZDEM_OK ||
+                zdem_tw_ints_unpack(out, n, ints, 16384, &k, &err) != ZDEM_OK) {
                 bad++;
                 continue;
             }
-            if (tw_huff_decode_bitwise(c.data, c.size, out2, sizeof out2, &n2, &err) != ZDEM_OK ||
+            if (zdem_tw_huff_decode_bitwise(c.data, c.size, out2, sizeof out2, &n2, &err) != ZDEM_OK ||
                 n2 != n || memcmp(out, out2, n) != 0)
                 differ++;
         }
-        fprintf(stderr, "%s: %zu payload chunks\n", tw_corpus[i].file, chunks);
+        fprintf(stderr, "%s: %zu payload chunks\n", zdem_tw_corpus[i].file, chunks);
         CHECK(chunks > 0);
         CHECK_EQ_INT(bad, 0);
         CHECK_EQ_INT(differ, 0);

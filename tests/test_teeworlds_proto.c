@@ -13,7 +13,7 @@
 #include "teeworlds_reader.h"
 #include "test_teeworlds_common.h"
 
-static tw_reader rd;
+static zdem_tw_reader rd;
 
 /* Decodes a JSON string starting after its opening quote (escapes incl.
  * \uXXXX to UTF-8); returns the position after the closing quote. */
@@ -51,29 +51,29 @@ static const char *json_string(const char *p, char *out, size_t cap)
 }
 
 /* Generic decode through the descriptor: 1 if every field was present. */
-static int decode_generic(const tw_msg_desc *d, const tw_msg *m)
+static int decode_generic(const zdem_tw_msg_desc *d, const zdem_tw_msg *m)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     unsigned i;
-    tw_unp_init(&u, m->body, m->body_len);
+    zdem_tw_unp_init(&u, m->body, m->body_len);
     for (i = 0; i < d->num_fields; i++) {
-        if (d->fields[i].kind == TW_FIELD_INT)
-            (void)tw_unp_int(&u);
-        else if (d->fields[i].kind == TW_FIELD_STRING)
-            (void)tw_unp_str(&u);
+        if (d->fields[i].kind == ZDEM_TW_FIELD_INT)
+            (void)zdem_tw_unp_int(&u);
+        else if (d->fields[i].kind == ZDEM_TW_FIELD_STRING)
+            (void)zdem_tw_unp_str(&u);
         else
-            (void)tw_unp_rest(&u);
+            (void)zdem_tw_unp_rest(&u);
     }
     return !u.error;
 }
 
 #define MAX_NAMES 256
 
-static void check_file(const tw_expect *e)
+static void check_file(const zdem_tw_expect *e)
 {
     size_t size;
-    uint8_t *d = tw_load(e->file, &size);
-    char *peer = tw_peer(e->file);
+    uint8_t *d = zdem_tw_load(e->file, &size);
+    char *peer = zdem_tw_peer(e->file);
     static char names[MAX_NAMES][20];
     int nnames = 0;
     long long game[64] = {0}, sys[64] = {0}, ex_game = 0, ex_sys = 0, kills = 0;
@@ -81,7 +81,7 @@ static void check_file(const tw_expect *e)
     const char *chat = peer ? strstr(peer, "\"chat\":[") : NULL;
     int chats = 0, chat_ok = 0;
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     int rc;
     char buf[600];
 
@@ -92,10 +92,10 @@ static void check_file(const tw_expect *e)
         return;
     }
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_reader_open(&rd, d, size, &err), ZDEM_OK);
-    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
-        if (ev.chunk.kind == TW_CHUNK_MESSAGE && ev.num_ints > 0) {
-            const tw_msg *m = &ev.msg;
+    CHECK_EQ_INT(zdem_tw_reader_open(&rd, d, size, &err), ZDEM_OK);
+    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1) {
+        if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints > 0) {
+            const zdem_tw_msg *m = &ev.msg;
             if (m->id == 0) {
                 if (m->sys)
                     ex_sys++;
@@ -113,11 +113,11 @@ static void check_file(const tw_expect *e)
             }
             if (!decode_generic(ev.desc, m))
                 known_bad++;
-            if (!m->sys && m->id == TW_MSG_SV_CHAT) {
-                tw_game_sv_chat c;
+            if (!m->sys && m->id == ZDEM_TW_MSG_SV_CHAT) {
+                zdem_tw_game_sv_chat c;
                 char want[512];
                 const char *t;
-                CHECK_EQ_INT(tw_game_sv_chat_decode(m->body, m->body_len, &c), ZDEM_OK);
+                CHECK_EQ_INT(zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c), ZDEM_OK);
                 chats++;
                 /* The peer lists the chat lines in order. */
                 chat = strstr(chat, "{\"tick\":");
@@ -127,9 +127,9 @@ static void check_file(const tw_expect *e)
                 if (!CHECK(t != NULL))
                     continue;
                 json_string(t + 8, want, sizeof want);
-                if (ev.chunk.tick == tw_json_int(peer, chat, "tick", -1) &&
-                    c.team == tw_json_int(peer, chat, "team", -99) &&
-                    c.client_id == tw_json_int(peer, chat, "client_id", -99) &&
+                if (ev.chunk.tick == zdem_tw_json_int(peer, chat, "tick", -1) &&
+                    c.team == zdem_tw_json_int(peer, chat, "team", -99) &&
+                    c.client_id == zdem_tw_json_int(peer, chat, "client_id", -99) &&
                     c.message.n == strlen(want) && memcmp(c.message.p, want, c.message.n) == 0)
                     chat_ok++;
                 else
@@ -137,16 +137,16 @@ static void check_file(const tw_expect *e)
                             (int)c.message.n, (const char *)c.message.p, want);
                 chat = t;
             }
-            if (!m->sys && m->id == TW_MSG_SV_KILL_MSG) {
-                tw_game_sv_kill_msg k;
-                CHECK_EQ_INT(tw_game_sv_kill_msg_decode(m->body, m->body_len, &k), ZDEM_OK);
+            if (!m->sys && m->id == ZDEM_TW_MSG_SV_KILL_MSG) {
+                zdem_tw_game_sv_kill_msg k;
+                CHECK_EQ_INT(zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k), ZDEM_OK);
                 kills++;
             }
-        } else if (ev.snap && (ev.chunk.kind == TW_CHUNK_SNAPSHOT || ev.chunk.kind == TW_CHUNK_DELTA)) {
+        } else if (ev.snap && (ev.chunk.kind == ZDEM_TW_CHUNK_SNAPSHOT || ev.chunk.kind == ZDEM_TW_CHUNK_DELTA)) {
             uint32_t i;
             for (i = 0; i < ev.snap->num_items; i++) {
-                const tw_obj_desc *od = tw_item_desc(ev.snap, i);
-                int type = tw_snap_type(ev.snap, i);
+                const zdem_tw_obj_desc *od = zdem_tw_item_desc(ev.snap, i);
+                int type = zdem_tw_snap_type(ev.snap, i);
                 if (type == 0)
                     continue;
                 if (!od) {
@@ -155,10 +155,10 @@ static void check_file(const tw_expect *e)
                 }
                 if (od->size && ev.snap->len[i] != od->size)
                     size_bad++;
-                if (type == TW_OBJ_CLIENT_INFO) {
-                    tw_obj_client_info ci;
+                if (type == ZDEM_TW_OBJ_CLIENT_INFO) {
+                    zdem_tw_obj_client_info ci;
                     int j, seen = 0;
-                    tw_obj_client_info_decode(tw_snap_data(ev.snap, i), ev.snap->len[i], &ci);
+                    zdem_tw_obj_client_info_decode(zdem_tw_snap_data(ev.snap, i), ev.snap->len[i], &ci);
                     for (j = 0; j < nnames; j++)
                         seen |= strcmp(names[j], ci.name) == 0;
                     if (!seen && nnames < MAX_NAMES)
@@ -186,8 +186,8 @@ static void check_file(const tw_expect *e)
             snprintf(key, sizeof key, "%d", id);
             if (g) {
                 const char *end = strchr(g, '}');
-                long long v = tw_json_int(peer, g, key, 0);
-                /* tw_json_int searches forward: only count hits inside {}. */
+                long long v = zdem_tw_json_int(peer, g, key, 0);
+                /* zdem_tw_json_int searches forward: only count hits inside {}. */
                 const char *hit;
                 char pat[16];
                 snprintf(pat, sizeof pat, "\"%d\":", id);
@@ -206,17 +206,17 @@ static void check_file(const tw_expect *e)
                 const char *hit;
                 snprintf(pat, sizeof pat, "\"%d\":", id);
                 hit = strstr(s, pat);
-                CHECK_EQ_INT(sys[id], (hit && hit < end) ? tw_json_int(peer, s, key, 0) : 0);
+                CHECK_EQ_INT(sys[id], (hit && hit < end) ? zdem_tw_json_int(peer, s, key, 0) : 0);
             }
         }
         CHECK_EQ_INT(ours_total, peer_total);
-        CHECK_EQ_INT(ex_game, tw_json_int(peer, NULL, "ex_game", -1));
-        CHECK_EQ_INT(ex_sys, tw_json_int(peer, NULL, "ex_sys", -1));
-        CHECK_EQ_INT(0, tw_json_int(peer, NULL, "undecodable", -1));
+        CHECK_EQ_INT(ex_game, zdem_tw_json_int(peer, NULL, "ex_game", -1));
+        CHECK_EQ_INT(ex_sys, zdem_tw_json_int(peer, NULL, "ex_sys", -1));
+        CHECK_EQ_INT(0, zdem_tw_json_int(peer, NULL, "undecodable", -1));
     }
-    CHECK_EQ_INT(chats, tw_json_int(peer, NULL, "chat_count", -1));
+    CHECK_EQ_INT(chats, zdem_tw_json_int(peer, NULL, "chat_count", -1));
     CHECK_EQ_INT(chat_ok, chats);
-    CHECK_EQ_INT(kills, tw_json_int(peer, NULL, "killmsg_count", -1));
+    CHECK_EQ_INT(kills, zdem_tw_json_int(peer, NULL, "killmsg_count", -1));
 
     /* Join announcements name players we decoded from client_info. */
     {
@@ -245,7 +245,7 @@ static void check_file(const tw_expect *e)
 int main(void)
 {
     size_t i;
-    for (i = 0; i < TW_CORPUS_N; i++)
-        check_file(&tw_corpus[i]);
+    for (i = 0; i < ZDEM_TW_CORPUS_N; i++)
+        check_file(&zdem_tw_corpus[i]);
     return zt_finish();
 }

@@ -10,7 +10,7 @@
 #include "teeworlds_reader.h"
 #include "test_teeworlds_common.h"
 
-static tw_reader rd;
+static zdem_tw_reader rd;
 
 /* Deterministic xorshift: reproducible failures. */
 static uint32_t rng = 0x2545F491u;
@@ -25,15 +25,15 @@ static uint32_t next_rand(void)
 /* Runs the reader to the end; returns rc, counts chunks. */
 static int run(const uint8_t *d, size_t n, size_t *chunks, size_t *last_end, zdem_error *err)
 {
-    tw_event ev;
+    zdem_tw_event ev;
     int rc;
     size_t guard = 0;
     *chunks = 0;
     *last_end = 0;
     zdem_error_clear(err);
-    if (tw_reader_open(&rd, d, n, err) != ZDEM_OK)
+    if (zdem_tw_reader_open(&rd, d, n, err) != ZDEM_OK)
         return -2;
-    while ((rc = tw_reader_next(&rd, &ev, err)) == 1) {
+    while ((rc = zdem_tw_reader_next(&rd, &ev, err)) == 1) {
         (*chunks)++;
         *last_end = rd.chunks.pos;
         /* Each chunk takes at least one byte: progress is guaranteed. */
@@ -46,7 +46,7 @@ static int run(const uint8_t *d, size_t n, size_t *chunks, size_t *last_end, zde
 static void check_truncations(const char *file)
 {
     size_t size, cut, full_chunks, end, chunks, data_offset, tried = 0;
-    uint8_t *d = tw_load(file, &size);
+    uint8_t *d = zdem_tw_load(file, &size);
     uint8_t *copy;
     zdem_error err;
     size_t *chunk_end; /* file offset where chunk i ends */
@@ -57,10 +57,10 @@ static void check_truncations(const char *file)
     data_offset = rd.info.data_offset;
     chunk_end = calloc(full_chunks + 1, sizeof *chunk_end);
     {
-        tw_event ev;
+        zdem_tw_event ev;
         size_t k = 0;
-        tw_reader_open(&rd, d, size, &err);
-        while (tw_reader_next(&rd, &ev, &err) == 1)
+        zdem_tw_reader_open(&rd, d, size, &err);
+        while (zdem_tw_reader_next(&rd, &ev, &err) == 1)
             chunk_end[k++] = rd.chunks.pos;
     }
     /* A private allocation of exactly `cut` bytes per length: ASan then
@@ -109,15 +109,15 @@ static void check_truncations(const char *file)
 static void check_mutations(const char *file, int rounds)
 {
     size_t size, chunks, end, errors = 0, bad = 0;
-    uint8_t *d = tw_load(file, &size);
+    uint8_t *d = zdem_tw_load(file, &size);
     uint8_t *m;
-    tw_demo_info info;
+    zdem_tw_demo_info info;
     zdem_error err;
     int r;
     if (!CHECK(d != NULL))
         return;
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_demo_open(d, size, &info, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_demo_open(d, size, &info, &err), ZDEM_OK);
     m = malloc(size);
     for (r = 0; r < rounds; r++) {
         int flips = 1 + (int)(next_rand() % 8), k, rc;
@@ -155,17 +155,17 @@ static void check_mutations(const char *file, int rounds)
 /* Chunk size escapes pointing far past the end. */
 static void check_sizes(void)
 {
-    uint8_t f[TW_HEADER_SIZE + TW_MARKERS_SIZE + 8];
+    uint8_t f[ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE + 8];
     size_t n, chunks, end;
     zdem_error err;
     memset(f, 0, sizeof f);
     memcpy(f, "TWDEMO\0\6", 8);
-    n = TW_HEADER_SIZE + TW_MARKERS_SIZE;
+    n = ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE;
     f[n++] = 0x20 | 31; f[n++] = 0xFF; f[n++] = 0xFF; /* 65535-byte snapshot */
     f[n++] = 0;
     CHECK_EQ_INT(run(f, n, &chunks, &end, &err), -1);
     CHECK_EQ_INT(err.code, ZDEM_ERR_TRUNCATED);
-    CHECK_EQ_INT(err.offset, TW_HEADER_SIZE + TW_MARKERS_SIZE);
+    CHECK_EQ_INT(err.offset, ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE);
     CHECK_EQ_INT(chunks, 0);
 }
 
@@ -179,10 +179,10 @@ static size_t build_demo(uint8_t *f, size_t cap, int32_t length, const int32_t *
     memcpy(f, "TWDEMO\0\5", 8);
     f[8 + 144] = (uint8_t)(length >> 24); f[8 + 145] = (uint8_t)(length >> 16);
     f[8 + 146] = (uint8_t)(length >> 8); f[8 + 147] = (uint8_t)length;
-    n = TW_HEADER_SIZE + TW_MARKERS_SIZE;
+    n = ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE;
     f[n++] = 0x80; f[n++] = 0; f[n++] = 0; f[n++] = 0; f[n++] = 100;
-    CHECK_EQ_INT(tw_ints_pack(ints, nints, packed, sizeof packed, &plen), ZDEM_OK);
-    CHECK_EQ_INT(tw_huff_encode(packed, plen, huff, sizeof huff, &hlen), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_ints_pack(ints, nints, packed, sizeof packed, &plen), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_huff_encode(packed, plen, huff, sizeof huff, &hlen), ZDEM_OK);
     f[n++] = (uint8_t)(0x20 | hlen);
     memcpy(f + n, huff, hlen);
     n += hlen;
@@ -196,33 +196,33 @@ static size_t build_demo(uint8_t *f, size_t cap, int32_t length, const int32_t *
  * is truncated at its end. */
 static void check_limit_and_length(void)
 {
-    uint8_t f[TW_HEADER_SIZE + TW_MARKERS_SIZE + 64];
-    const int32_t over[2] = {0, TW_SNAP_MAX_ITEMS + 1}, empty[2] = {0, 0};
-    tw_event ev;
+    uint8_t f[ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE + 64];
+    const int32_t over[2] = {0, ZDEM_TW_SNAP_MAX_ITEMS + 1}, empty[2] = {0, 0};
+    zdem_tw_event ev;
     zdem_error err;
     size_t n = build_demo(f, sizeof f, 1, over, 2);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_reader_open(&rd, f, n, &err), ZDEM_OK);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
-    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_TICK);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
-    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_SNAPSHOT);
+    CHECK_EQ_INT(zdem_tw_reader_open(&rd, f, n, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, ZDEM_TW_CHUNK_TICK);
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, ZDEM_TW_CHUNK_SNAPSHOT);
     CHECK(ev.warning != NULL && ev.snap == NULL);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 1);
     CHECK_EQ_INT(ev.chunk.tick, 150);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 1);
-    CHECK_EQ_INT(ev.chunk.kind, TW_CHUNK_MESSAGE);
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 1);
+    CHECK_EQ_INT(ev.chunk.kind, ZDEM_TW_CHUNK_MESSAGE);
     CHECK(ev.warning == NULL);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 0); /* 50 ticks: 1 s, as the header says */
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 0); /* 50 ticks: 1 s, as the header says */
     CHECK_EQ_INT(err.code, ZDEM_OK);
 
     n = build_demo(f, sizeof f, 2, empty, 2); /* header: 2 s, ticks: 1 s */
-    CHECK_EQ_INT(tw_reader_open(&rd, f, n, &err), ZDEM_OK);
-    while (tw_reader_next(&rd, &ev, &err) == 1)
+    CHECK_EQ_INT(zdem_tw_reader_open(&rd, f, n, &err), ZDEM_OK);
+    while (zdem_tw_reader_next(&rd, &ev, &err) == 1)
         CHECK(ev.warning == NULL);
     CHECK_EQ_INT(err.code, ZDEM_ERR_TRUNCATED);
     CHECK_EQ_INT(err.offset, n);
-    CHECK_EQ_INT(tw_reader_next(&rd, &ev, &err), 0); /* reported once */
+    CHECK_EQ_INT(zdem_tw_reader_next(&rd, &ev, &err), 0); /* reported once */
 }
 
 int main(void)

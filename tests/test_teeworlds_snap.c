@@ -21,23 +21,23 @@
 static const uint8_t sizes06[21] = {0, 10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3,
                                     2, 2, 2, 2, 3, 3, 3, 3};
 
-static tw_snapstate st;
+static zdem_tw_snapstate st;
 
 static void check_corpus(void)
 {
     static uint8_t out[65536];
     static int32_t ints[16384];
     size_t i;
-    for (i = 0; i < TW_CORPUS_N; i++) {
+    for (i = 0; i < ZDEM_TW_CORPUS_N; i++) {
         size_t size, n, k;
         long long total = 0, max = 0, last = 0, snaps = 0, fails = 0, unused = 0;
         long long fulls = 0, deltas = 0;
-        uint8_t *d = tw_load(tw_corpus[i].file, &size);
-        char *peer = tw_peer(tw_corpus[i].file);
+        uint8_t *d = zdem_tw_load(zdem_tw_corpus[i].file, &size);
+        char *peer = zdem_tw_peer(zdem_tw_corpus[i].file);
         const char *si;
-        tw_demo_info info;
-        tw_chunk_reader r;
-        tw_chunk c;
+        zdem_tw_demo_info info;
+        zdem_tw_chunk_reader r;
+        zdem_tw_chunk c;
         zdem_error err;
         if (!CHECK(d != NULL) || !CHECK(peer != NULL)) {
             free(d);
@@ -45,52 +45,52 @@ static void check_corpus(void)
             continue;
         }
         zdem_error_clear(&err);
-        CHECK_EQ_INT(tw_demo_open(d, size, &info, &err), ZDEM_OK);
-        tw_snap_init(&st, sizes06, sizeof sizes06);
-        tw_chunks_init(&r, &info, d, size);
-        while (tw_chunks_next(&r, &c, &err) == 1) {
+        CHECK_EQ_INT(zdem_tw_demo_open(d, size, &info, &err), ZDEM_OK);
+        zdem_tw_snap_init(&st, sizes06, sizeof sizes06);
+        zdem_tw_chunks_init(&r, &info, d, size);
+        while (zdem_tw_chunks_next(&r, &c, &err) == 1) {
             zdem_status rc;
-            if (c.kind != TW_CHUNK_SNAPSHOT && c.kind != TW_CHUNK_DELTA)
+            if (c.kind != ZDEM_TW_CHUNK_SNAPSHOT && c.kind != ZDEM_TW_CHUNK_DELTA)
                 continue;
             zdem_error_clear(&err);
-            if (tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err) != ZDEM_OK ||
-                tw_ints_unpack(out, n, ints, 16384, &k, &err) != ZDEM_OK) {
+            if (zdem_tw_huff_decode(c.data, c.size, out, sizeof out, &n, &err) != ZDEM_OK ||
+                zdem_tw_ints_unpack(out, n, ints, 16384, &k, &err) != ZDEM_OK) {
                 fails++;
                 continue;
             }
-            rc = c.kind == TW_CHUNK_SNAPSHOT ? tw_snap_load_full(&st, ints, k, &err)
-                                             : tw_snap_apply_delta(&st, ints, k, &err);
+            rc = c.kind == ZDEM_TW_CHUNK_SNAPSHOT ? zdem_tw_snap_load_full(&st, ints, k, &err)
+                                             : zdem_tw_snap_apply_delta(&st, ints, k, &err);
             if (rc != ZDEM_OK) {
-                fprintf(stderr, "%s: chunk at %zu: %s (int %llu)\n", tw_corpus[i].file,
+                fprintf(stderr, "%s: chunk at %zu: %s (int %llu)\n", zdem_tw_corpus[i].file,
                         c.offset, err.msg, (unsigned long long)err.offset);
                 fails++;
                 continue;
             }
             snaps++;
-            if (c.kind == TW_CHUNK_SNAPSHOT) {
+            if (c.kind == ZDEM_TW_CHUNK_SNAPSHOT) {
                 fulls++;
-                CHECK_EQ_INT(tw_snap_current(&st)->num_items, ints[1]);
+                CHECK_EQ_INT(zdem_tw_snap_current(&st)->num_items, ints[1]);
             } else {
                 deltas++;
                 unused += (long long)st.delta_unused;
             }
-            last = tw_snap_current(&st)->num_items;
+            last = zdem_tw_snap_current(&st)->num_items;
             total += last;
             if (last > max)
                 max = last;
         }
         fprintf(stderr, "%s: %lld snapshots, items total %lld max %lld last %lld\n",
-                tw_corpus[i].file, snaps, total, max, last);
+                zdem_tw_corpus[i].file, snaps, total, max, last);
         CHECK_EQ_INT(fails, 0);
         CHECK_EQ_INT(unused, 0);
-        CHECK_EQ_INT(fulls, tw_corpus[i].snap);
-        CHECK_EQ_INT(deltas, tw_corpus[i].delta);
+        CHECK_EQ_INT(fulls, zdem_tw_corpus[i].snap);
+        CHECK_EQ_INT(deltas, zdem_tw_corpus[i].delta);
         si = strstr(peer, "\"snap_items\":");
         if (CHECK(si != NULL)) {
-            CHECK_EQ_INT(0, tw_json_int(peer, si, "delta_unpack_failures", -1));
+            CHECK_EQ_INT(0, zdem_tw_json_int(peer, si, "delta_unpack_failures", -1));
             fprintf(stderr, "  peer snap_items (not compared): total %lld max %lld last %lld\n",
-                    tw_json_int(peer, si, "total_over_all_snapshots", -1),
-                    tw_json_int(peer, si, "max", -1), tw_json_int(peer, si, "last", -1));
+                    zdem_tw_json_int(peer, si, "total_over_all_snapshots", -1),
+                    zdem_tw_json_int(peer, si, "max", -1), zdem_tw_json_int(peer, si, "last", -1));
         }
         free(d);
         free(peer);
@@ -107,56 +107,56 @@ static void check_handmade(void)
     static const int32_t delta[] = {1, 2, 0, (30 << 16) | 2,
                                     4, 1, 1, -1, 0, 5,
                                     31, 3, 2, 100, 200};
-    const tw_snap *sn;
+    const zdem_tw_snap *sn;
     zdem_error err;
     int idx;
     int32_t bad[16];
-    tw_snap_init(&st, sizes06, sizeof sizes06);
+    zdem_tw_snap_init(&st, sizes06, sizeof sizes06);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_snap_load_full(&st, full, sizeof full / 4, &err), ZDEM_OK);
-    sn = tw_snap_current(&st);
+    CHECK_EQ_INT(zdem_tw_snap_load_full(&st, full, sizeof full / 4, &err), ZDEM_OK);
+    sn = zdem_tw_snap_current(&st);
     CHECK_EQ_INT(sn->num_items, 2);
-    CHECK_EQ_INT(tw_snap_apply_delta(&st, delta, sizeof delta / 4, &err), ZDEM_OK);
-    sn = tw_snap_current(&st);
+    CHECK_EQ_INT(zdem_tw_snap_apply_delta(&st, delta, sizeof delta / 4, &err), ZDEM_OK);
+    sn = zdem_tw_snap_current(&st);
     CHECK_EQ_INT(sn->num_items, 2);
-    CHECK_EQ_INT(tw_snap_find(sn, (30u << 16) | 2), -1);
-    idx = tw_snap_find(sn, (4u << 16) | 1);
+    CHECK_EQ_INT(zdem_tw_snap_find(sn, (30u << 16) | 2), -1);
+    idx = zdem_tw_snap_find(sn, (4u << 16) | 1);
     CHECK(idx >= 0);
     if (idx >= 0) {
-        CHECK_EQ_INT(tw_snap_data(sn, (uint32_t)idx)[0], 11);
-        CHECK_EQ_INT(tw_snap_data(sn, (uint32_t)idx)[1], 19);
-        CHECK_EQ_INT(tw_snap_data(sn, (uint32_t)idx)[3], 45);
+        CHECK_EQ_INT(zdem_tw_snap_data(sn, (uint32_t)idx)[0], 11);
+        CHECK_EQ_INT(zdem_tw_snap_data(sn, (uint32_t)idx)[1], 19);
+        CHECK_EQ_INT(zdem_tw_snap_data(sn, (uint32_t)idx)[3], 45);
     }
-    idx = tw_snap_find(sn, (31u << 16) | 3);
+    idx = zdem_tw_snap_find(sn, (31u << 16) | 3);
     CHECK(idx >= 0);
     if (idx >= 0) {
         CHECK_EQ_INT(sn->len[idx], 2);
-        CHECK_EQ_INT(tw_snap_data(sn, (uint32_t)idx)[1], 200);
+        CHECK_EQ_INT(zdem_tw_snap_data(sn, (uint32_t)idx)[1], 200);
     }
     /* Corrupt deltas fail cleanly and leave the snapshot in place. */
     memcpy(bad, delta, sizeof delta);
     bad[1] = 1000000; /* more deltas than data */
     zdem_error_clear(&err);
-    CHECK(tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
+    CHECK(zdem_tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
     bad[1] = 2;
     bad[12] = -5; /* negative size */
     zdem_error_clear(&err);
-    CHECK(tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
+    CHECK(zdem_tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
     bad[12] = 3; /* existing item, size changed */
     bad[10] = 4;
     bad[11] = 1;
     zdem_error_clear(&err);
-    CHECK(tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
-    CHECK_EQ_INT(tw_snap_current(&st)->num_items, 2);
+    CHECK(zdem_tw_snap_apply_delta(&st, bad, sizeof delta / 4, &err) != ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_snap_current(&st)->num_items, 2);
     /* Full snapshot whose size disagrees with its data. */
     memcpy(bad, full, sizeof full);
     bad[0] = 32;
     zdem_error_clear(&err);
-    CHECK(tw_snap_load_full(&st, bad, sizeof full / 4, &err) != ZDEM_OK);
+    CHECK(zdem_tw_snap_load_full(&st, bad, sizeof full / 4, &err) != ZDEM_OK);
     bad[0] = 28;
     bad[3] = 18; /* misaligned offset */
     zdem_error_clear(&err);
-    CHECK(tw_snap_load_full(&st, bad, sizeof full / 4, &err) != ZDEM_OK);
+    CHECK(zdem_tw_snap_load_full(&st, bad, sizeof full / 4, &err) != ZDEM_OK);
 }
 
 /* 1024 items is the limit; 1025 new items is an error, not an overflow. */
@@ -173,13 +173,13 @@ static void check_bounds(void)
         delta[n++] = (int32_t)i;
         delta[n++] = 0; /* explicit size 0 */
     }
-    tw_snap_init(&st, sizes06, sizeof sizes06);
+    zdem_tw_snap_init(&st, sizes06, sizeof sizes06);
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_snap_apply_delta(&st, delta, n, &err), ZDEM_ERR_LIMIT);
+    CHECK_EQ_INT(zdem_tw_snap_apply_delta(&st, delta, n, &err), ZDEM_ERR_LIMIT);
     delta[1] = 1024;
     zdem_error_clear(&err);
-    CHECK_EQ_INT(tw_snap_apply_delta(&st, delta, n - 3, &err), ZDEM_OK);
-    CHECK_EQ_INT(tw_snap_current(&st)->num_items, 1024);
+    CHECK_EQ_INT(zdem_tw_snap_apply_delta(&st, delta, n - 3, &err), ZDEM_OK);
+    CHECK_EQ_INT(zdem_tw_snap_current(&st)->num_items, 1024);
 }
 
 int main(void)

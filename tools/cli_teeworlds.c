@@ -6,7 +6,7 @@
 #include "teeworlds_reader.h"
 
 /* ~350 KiB of decoder state: static, not on the stack. */
-static tw_reader rd;
+static zdem_tw_reader rd;
 
 #define MAX_CLIENTS 64
 
@@ -49,21 +49,21 @@ static void set_failure(const zdem_error *err)
 }
 
 /* Per-chunk warnings: the reader's own, unknown chunk kinds and messages. */
-static void chunk_warnings(const tw_event *ev)
+static void chunk_warnings(const zdem_tw_event *ev)
 {
     if (ev->warning)
         add_warning(ev->warning, 1);
-    if (ev->chunk.kind == TW_CHUNK_UNKNOWN)
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_UNKNOWN)
         add_warning("chunks of unknown type (skipped)", 1);
-    else if (ev->chunk.kind == TW_CHUNK_MESSAGE && ev->num_ints && !ev->desc)
+    else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints && !ev->desc)
         add_warning("messages not in the schema (kept raw)", 1);
 }
 
 /* Map checks once the whole map is there. */
-static void map_warnings(const tw_demo_info *in, int *crc_ok, int *sha_ok)
+static void map_warnings(const zdem_tw_demo_info *in, int *crc_ok, int *sha_ok)
 {
-    *crc_ok = tw_demo_map_crc_ok(in);
-    *sha_ok = tw_demo_map_sha256_ok(in);
+    *crc_ok = zdem_tw_demo_map_crc_ok(in);
+    *sha_ok = zdem_tw_demo_map_sha256_ok(in);
     /* A mismatch is reported, not fatal: demo tools rewrite headers. */
     if (!*crc_ok)
         add_warning("map CRC32 does not match the header", 1);
@@ -71,17 +71,17 @@ static void map_warnings(const tw_demo_info *in, int *crc_ok, int *sha_ok)
         add_warning("map SHA-256 does not match the header", 1);
 }
 
-static void json_view(FILE *o, tw_str s) { zdem_json_str(o, s.p, s.n); }
+static void json_view(FILE *o, zdem_tw_str s) { zdem_json_str(o, s.p, s.n); }
 
-static void track_players(const tw_snap *s)
+static void track_players(const zdem_tw_snap *s)
 {
     uint32_t i;
     for (i = 0; i < s->num_items; i++) {
-        int id = tw_snap_id(s, i);
-        tw_obj_client_info ci;
-        if (tw_snap_type(s, i) != TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+        int id = zdem_tw_snap_id(s, i);
+        zdem_tw_obj_client_info ci;
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
             continue;
-        tw_obj_client_info_decode(tw_snap_data(s, i), s->len[i], &ci);
+        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         players[id].seen = 1;
         memcpy(players[id].name, ci.name, sizeof players[id].name);
         memcpy(players[id].clan, ci.clan, sizeof players[id].clan);
@@ -105,10 +105,10 @@ static void hex(FILE *o, const uint8_t *d, size_t n)
 static const char *kind_name(int k)
 {
     switch (k) {
-    case TW_CHUNK_SNAPSHOT: return "snapshot";
-    case TW_CHUNK_MESSAGE: return "message";
-    case TW_CHUNK_DELTA: return "delta";
-    case TW_CHUNK_TICK: return "tick";
+    case ZDEM_TW_CHUNK_SNAPSHOT: return "snapshot";
+    case ZDEM_TW_CHUNK_MESSAGE: return "message";
+    case ZDEM_TW_CHUNK_DELTA: return "delta";
+    case ZDEM_TW_CHUNK_TICK: return "tick";
     default: return "unknown";
     }
 }
@@ -122,14 +122,14 @@ static int open_reader(const zdem_cli_file *f)
     nwarns = 0;
     failed = 0;
     zdem_error_clear(&err);
-    if (tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
+    if (zdem_tw_reader_open(&rd, f->data, f->size, &err) == ZDEM_OK) {
         if (rd.info.raw_num_markers != rd.info.num_timeline_markers)
             add_warning("timeline marker count outside 0..64 (clamped)", 1);
         return 0;
     }
     set_failure(&err);
     zdem_error_clear(&err);
-    if (tw_demo_open_header(f->data, f->size, &rd.info, &err) != ZDEM_OK)
+    if (zdem_tw_demo_open_header(f->data, f->size, &rd.info, &err) != ZDEM_OK)
         return -1;
     return -2;
 }
@@ -174,12 +174,12 @@ static void text_warnings_error(FILE *o)
 static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     int rc, crc_ok = 0, sha_ok = 0, i, opened;
     long long counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0;
     long long first = 0, last = 0, unknown_msgs = 0;
     int have_tick = 0;
-    const tw_demo_info *in = &rd.info;
+    const zdem_tw_demo_info *in = &rd.info;
     FILE *o = stdout;
     opened = open_reader(f);
     if (opened == -1) {
@@ -199,21 +199,21 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
         return finish(f);
     }
     zdem_error_clear(&err);
-    while (opened == 0 && (rc = tw_reader_next(&rd, &ev, &err)) == 1) {
+    while (opened == 0 && (rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1) {
         counts[ev.chunk.kind]++;
         chunk_warnings(&ev);
-        if (ev.chunk.kind == TW_CHUNK_TICK) {
+        if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
             if (!have_tick)
                 first = ev.chunk.tick;
             have_tick = 1;
             last = ev.chunk.tick;
             keyframes += ev.chunk.keyframe;
-        } else if (ev.chunk.kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+        } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
             if (!ev.desc)
                 unknown_msgs++;
-            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_CHAT)
+            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_CHAT)
                 chat++;
-            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_KILL_MSG)
+            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
                 kills++;
         } else if (ev.snap) {
             track_players(ev.snap);
@@ -259,8 +259,8 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
             fputs("\"first_tick\":null,\"last_tick\":null,", o);
         fprintf(o, "\"tick_markers\":%lld,\"keyframes\":%lld,"
                    "\"chunks\":{\"snapshot\":%lld,\"message\":%lld,\"delta\":%lld},",
-                counts[TW_CHUNK_TICK], keyframes, counts[TW_CHUNK_SNAPSHOT],
-                counts[TW_CHUNK_MESSAGE], counts[TW_CHUNK_DELTA]);
+                counts[ZDEM_TW_CHUNK_TICK], keyframes, counts[ZDEM_TW_CHUNK_SNAPSHOT],
+                counts[ZDEM_TW_CHUNK_MESSAGE], counts[ZDEM_TW_CHUNK_DELTA]);
         fprintf(o, "\"map_offset\":%lu,\"data_offset\":%lu,\"chat\":%lld,\"kills\":%lld,"
                    "\"unknown_messages\":%lld,\"players\":[",
                 (unsigned long)in->map_offset, (unsigned long)in->data_offset, chat, kills,
@@ -299,9 +299,9 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
                 (const char *)in->timestamp.p, (long)in->length);
         if (have_tick)
             fprintf(o, "ticks:       %lld..%lld (%lld markers, %lld keyframes)\n", first, last,
-                    counts[TW_CHUNK_TICK], keyframes);
+                    counts[ZDEM_TW_CHUNK_TICK], keyframes);
         fprintf(o, "chunks:      %lld snapshots, %lld deltas, %lld messages\n",
-                counts[TW_CHUNK_SNAPSHOT], counts[TW_CHUNK_DELTA], counts[TW_CHUNK_MESSAGE]);
+                counts[ZDEM_TW_CHUNK_SNAPSHOT], counts[ZDEM_TW_CHUNK_DELTA], counts[ZDEM_TW_CHUNK_MESSAGE]);
         fprintf(o, "events:      %lld chat lines, %lld kills\n", chat, kills);
         if (in->num_timeline_markers) {
             fputs("markers:    ", o);
@@ -331,24 +331,24 @@ static void json_name_field(FILE *o, const char *key, int id)
 static int cmd_events(const zdem_cli_file *f)
 {
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     int rc;
     FILE *o = stdout;
     if (open_reader(f) != 0)
         return finish(f);
     zdem_error_clear(&err);
-    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1) {
-        const tw_msg *m = &ev.msg;
+    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1) {
+        const zdem_tw_msg *m = &ev.msg;
         long tick = (long)ev.chunk.tick;
         if (ev.snap) {
             track_players(ev.snap);
             continue;
         }
-        if (ev.chunk.kind != TW_CHUNK_MESSAGE || !ev.desc || m->sys)
+        if (ev.chunk.kind != ZDEM_TW_CHUNK_MESSAGE || !ev.desc || m->sys)
             continue;
-        if (m->id == TW_MSG_SV_CHAT) {
-            tw_game_sv_chat c;
-            if (tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
+        if (m->id == ZDEM_TW_MSG_SV_CHAT) {
+            zdem_tw_game_sv_chat c;
+            if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
                 continue;
             fprintf(o, "{\"type\":\"chat\",\"tick\":%ld,\"team\":%ld,\"client_id\":%ld", tick,
                     (long)c.team, (long)c.client_id);
@@ -356,9 +356,9 @@ static int cmd_events(const zdem_cli_file *f)
             fputs(",\"text\":", o);
             json_view(o, c.message);
             fputs("}\n", o);
-        } else if (m->id == TW_MSG_SV_KILL_MSG) {
-            tw_game_sv_kill_msg k;
-            if (tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
+        } else if (m->id == ZDEM_TW_MSG_SV_KILL_MSG) {
+            zdem_tw_game_sv_kill_msg k;
+            if (zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
                 continue;
             fprintf(o, "{\"type\":\"kill\",\"tick\":%ld,\"killer\":%ld,\"victim\":%ld,"
                        "\"weapon\":%ld,\"mode_special\":%ld",
@@ -366,25 +366,25 @@ static int cmd_events(const zdem_cli_file *f)
             json_name_field(o, "killer_name", k.killer);
             json_name_field(o, "victim_name", k.victim);
             fputs("}\n", o);
-        } else if (m->id == TW_MSG_SV_BROADCAST || m->id == TW_MSG_SV_MOTD) {
-            tw_game_sv_broadcast b; /* same layout as motd: one string */
-            if (tw_game_sv_broadcast_decode(m->body, m->body_len, &b) != ZDEM_OK)
+        } else if (m->id == ZDEM_TW_MSG_SV_BROADCAST || m->id == ZDEM_TW_MSG_SV_MOTD) {
+            zdem_tw_game_sv_broadcast b; /* same layout as motd: one string */
+            if (zdem_tw_game_sv_broadcast_decode(m->body, m->body_len, &b) != ZDEM_OK)
                 continue;
             fprintf(o, "{\"type\":\"%s\",\"tick\":%ld,\"text\":",
-                    m->id == TW_MSG_SV_MOTD ? "motd" : "broadcast", tick);
+                    m->id == ZDEM_TW_MSG_SV_MOTD ? "motd" : "broadcast", tick);
             json_view(o, b.message);
             fputs("}\n", o);
-        } else if (m->id == TW_MSG_SV_EMOTICON) {
-            tw_game_sv_emoticon e;
-            if (tw_game_sv_emoticon_decode(m->body, m->body_len, &e) != ZDEM_OK)
+        } else if (m->id == ZDEM_TW_MSG_SV_EMOTICON) {
+            zdem_tw_game_sv_emoticon e;
+            if (zdem_tw_game_sv_emoticon_decode(m->body, m->body_len, &e) != ZDEM_OK)
                 continue;
             fprintf(o, "{\"type\":\"emoticon\",\"tick\":%ld,\"client_id\":%ld,\"emoticon\":%ld",
                     tick, (long)e.client_id, (long)e.emoticon);
             json_name_field(o, "name", e.client_id);
             fputs("}\n", o);
-        } else if (m->id == TW_MSG_SV_VOTE_SET) {
-            tw_game_sv_vote_set v;
-            if (tw_game_sv_vote_set_decode(m->body, m->body_len, &v) != ZDEM_OK)
+        } else if (m->id == ZDEM_TW_MSG_SV_VOTE_SET) {
+            zdem_tw_game_sv_vote_set v;
+            if (zdem_tw_game_sv_vote_set_decode(m->body, m->body_len, &v) != ZDEM_OK)
                 continue;
             fprintf(o, "{\"type\":\"vote\",\"tick\":%ld,\"timeout\":%ld,\"description\":", tick,
                     (long)v.timeout);
@@ -399,7 +399,7 @@ static int cmd_events(const zdem_cli_file *f)
     return finish(f);
 }
 
-static void msg_label(const tw_event *ev, char *out, size_t cap)
+static void msg_label(const zdem_tw_event *ev, char *out, size_t cap)
 {
     if (ev->desc)
         snprintf(out, cap, "%s", ev->desc->name);
@@ -417,14 +417,14 @@ static void msg_label(const tw_event *ev, char *out, size_t cap)
 }
 
 /* --type NAME: a chunk kind, a message name, or a numeric message id. */
-static int type_matches(const char *t, const tw_event *ev, const char *label)
+static int type_matches(const char *t, const zdem_tw_event *ev, const char *label)
 {
     char num[16];
     if (!t)
         return 1;
     if (strcmp(t, kind_name(ev->chunk.kind)) == 0)
         return 1;
-    if (ev->chunk.kind != TW_CHUNK_MESSAGE || ev->num_ints == 0)
+    if (ev->chunk.kind != ZDEM_TW_CHUNK_MESSAGE || ev->num_ints == 0)
         return 0;
     snprintf(num, sizeof num, "%d", ev->msg.id);
     return strcmp(t, label) == 0 || strcmp(t, num) == 0;
@@ -433,7 +433,7 @@ static int type_matches(const char *t, const tw_event *ev, const char *label)
 static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     int rc;
     unsigned long long index = 0;
     FILE *o = stdout;
@@ -441,23 +441,23 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
     if (open_reader(f) != 0)
         return finish(f);
     zdem_error_clear(&err);
-    for (; (rc = tw_reader_next(&rd, &ev, &err)) == 1; index++) {
-        const tw_chunk *c = &ev.chunk;
+    for (; (rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1; index++) {
+        const zdem_tw_chunk *c = &ev.chunk;
         label[0] = 0;
-        if (c->kind == TW_CHUNK_MESSAGE && ev.num_ints)
+        if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints)
             msg_label(&ev, label, sizeof label);
         if (!type_matches(a->type, &ev, label))
             continue;
         if (a->json) {
             fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
                     (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
-            if (c->kind == TW_CHUNK_TICK)
+            if (c->kind == ZDEM_TW_CHUNK_TICK)
                 fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
                         c->inline_tick ? "true" : "false");
             else
                 fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
                         (unsigned long)ev.num_ints);
-            if (c->kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+            if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
                 fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev.msg.sys ? "true" : "false",
                         ev.msg.id);
                 zdem_json_cstr(o, label);
@@ -472,7 +472,7 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
         } else {
             fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
                     (long)c->tick, kind_name(c->kind));
-            if (c->kind == TW_CHUNK_TICK)
+            if (c->kind == ZDEM_TW_CHUNK_TICK)
                 fprintf(o, "%s", c->keyframe ? " keyframe" : "");
             else
                 fprintf(o, " %5lu bytes", (unsigned long)c->size);
@@ -493,7 +493,7 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
 static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     FILE *out;
     int rc, crc_ok, sha_ok;
     if (!a->out) {
@@ -514,7 +514,7 @@ static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
     /* The rest of the file too: a damaged demo is exit 2 for every
      * command, not only for those that print its chunks. */
     zdem_error_clear(&err);
-    while ((rc = tw_reader_next(&rd, &ev, &err)) == 1)
+    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1)
         ;
     if (rc < 0)
         set_failure(&err);

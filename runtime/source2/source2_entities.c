@@ -17,7 +17,7 @@
 
 /* ---- keys --------------------------------------------------------------- */
 
-void s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
+void zdem_s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
 {
     uint64_t c[ZDEM_S2_FP_MAX_DEPTH];
     unsigned i, d = fp->depth <= ZDEM_S2_FP_MAX_DEPTH ? fp->depth : ZDEM_S2_FP_MAX_DEPTH;
@@ -27,7 +27,7 @@ void s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
     *lo = c[4] << 48 | c[5] << 32 | c[6] << 16 | (uint64_t)d << 3;
 }
 
-void s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
+void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
 {
     unsigned i;
     memset(fp, 0, sizeof *fp);
@@ -67,7 +67,7 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     s2_slot *old = vt_slots(s, v), *t;
     if (nlog > 24u)
         return 0;
-    off = s2_pool_alloc(s, (sizeof(s2_slot) << nlog));
+    off = zdem_s2_pool_alloc(s, (sizeof(s2_slot) << nlog));
     if (!off)
         return 0;
     t = (s2_slot *)(void *)(s->base + off);
@@ -81,7 +81,7 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
         }
     }
     if (v->tab)
-        s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
+        zdem_s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
     v->tab = off;
     v->log2 = (uint8_t)nlog;
     return 1;
@@ -109,7 +109,7 @@ static s2_slot *vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo
                 return 0;
             return vt_insert(s, v, hi, lo);
         }
-        s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "entity field paths collide in the hash");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "entity field paths collide in the hash");
     }
     t[j].hi = hi;
     t[j].lo = lo;
@@ -121,7 +121,7 @@ static s2_slot *vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo
 static void free_string(zdem_s2_state *s, s2_slot *sl)
 {
     if ((sl->lo & S2_SLOT_STRING) && (uint32_t)sl->a)
-        s2_pool_free(s, (uint32_t)sl->a, (size_t)(sl->a >> 32) + 1u);
+        zdem_s2_pool_free(s, (uint32_t)sl->a, (size_t)(sl->a >> 32) + 1u);
     sl->lo &= ~(uint64_t)S2_SLOT_STRING;
     sl->a = 0;
 }
@@ -134,7 +134,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
         for (i = 0; i < (1u << v->log2); i++)
             if (t[i].lo & S2_SLOT_STRING)
                 free_string(s, &t[i]);
-        s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
+        zdem_s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
     }
     memset(v, 0, sizeof *v);
 }
@@ -152,10 +152,10 @@ static void bl_release(zdem_s2_state *s, uint32_t off)
     if (!b || --b->refs)
         return;
     vt_free(s, &b->v);
-    s2_pool_free(s, off, sizeof *b);
+    zdem_s2_pool_free(s, off, sizeof *b);
 }
 
-void s2_baseline_changed(zdem_s2_state *s, uint32_t class_id)
+void zdem_s2_baseline_changed(zdem_s2_state *s, uint32_t class_id)
 {
     if (class_id < s->nclasses && s->classes[class_id].bl) {
         bl_release(s, s->classes[class_id].bl);
@@ -208,7 +208,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
     if (sl->lo & S2_SLOT_STRING)
         free_string(s, sl);
     if (v->kind == ZDEM_S2_V_STRING) {
-        uint32_t off = s2_pool_alloc(s, (size_t)v->len + 1u);
+        uint32_t off = zdem_s2_pool_alloc(s, (size_t)v->len + 1u);
         if (!off)
             return 0;
         memcpy(s->base + off, s->strbuf, v->len);
@@ -223,14 +223,14 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
     return 1;
 }
 
-int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
+int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
                unsigned depth, uint64_t *out)
 {
     zdem_s2_fp pre = *fp;
     const s2_slot *sl;
     uint64_t hi, lo;
     pre.depth = (uint8_t)depth;
-    s2_fp_pack(&pre, &hi, &lo);
+    zdem_s2_fp_pack(&pre, &hi, &lo);
     if (!(sl = ent_lookup(s, e, hi, lo)))
         return 0;
     *out = sl->a;
@@ -261,7 +261,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     if (n > s->usage.max_field_paths)
         s->usage.max_field_paths = n;
     for (i = 0; i < n; i++) {
-        const zdem_s2_fdec *fd = s2_resolve_ent(s, ser, &s->fps[i], e);
+        const zdem_s2_fdec *fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
         zdem_s2_raw v;
         uint64_t hi, lo;
         if (!fd) {
@@ -284,9 +284,9 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "entity field value runs past the data");
         if (v.kind == ZDEM_S2_V_STRING && v.full_len > v.len)
-            s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
+            zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
-        s2_fp_pack(&s->fps[i], &hi, &lo);
+        zdem_s2_fp_pack(&s->fps[i], &hi, &lo);
         if (!ent_store(s, e, hi, lo, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
@@ -313,15 +313,15 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     }
     if (!c->bl_entry || s->baseline_table < 0)
         return ZDEM_OK;
-    be = s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u);
+    be = zdem_s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u);
     /* the entry's key is checked again: it may name another class now */
-    if (!be || !be->val || s2_st_baseline_class(s, be) != (int32_t)cls)
+    if (!be || !be->val || zdem_s2_st_baseline_class(s, be) != (int32_t)cls)
         return ZDEM_OK;
     memset(&tmp, 0, sizeof tmp);
     tmp.cls = (int32_t)cls;
     zdem_bits_init(&bb, s->base + be->val, be->val_len);
     st = read_fields(s, &tmp, &bb, &nfp, po, err);
-    if (st == ZDEM_OK && !(off = s2_pool_alloc(s, sizeof *b)))
+    if (st == ZDEM_OK && !(off = zdem_s2_pool_alloc(s, sizeof *b)))
         st = zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for baselines");
     if (st != ZDEM_OK) {
         vt_free(s, &tmp.v);
@@ -359,7 +359,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     if (br->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos, "entity create runs past the data");
     if (cls >= s->nclasses || s->classes[cls].ser < 0) {
-        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "entity of a class without serializer");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "entity of a class without serializer");
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos, "entity of an unknown class");
     }
     if ((st = class_baseline(s, cls, &bl, po, err)) != ZDEM_OK)
@@ -475,7 +475,7 @@ static zdem_status pe_header(const uint8_t *msg, size_t n, pe_hdr *h, zdem_error
     return ZDEM_OK;
 }
 
-zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
                                zdem_error *err)
 {
     pe_hdr h;
@@ -494,7 +494,7 @@ zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n,
     zdem_error_rebase(&e2, (uint64_t)(h.data.ptr - msg));
     if (po.limit != ZDEM_S2_W_COUNT) {
         /* a configured limit, not damage: reported, the packet skipped */
-        s2_warn(s, po.limit, &e2);
+        zdem_s2_state_warn(s, po.limit, &e2);
         return ZDEM_OK;
     }
     if (err && err->code == ZDEM_OK)
@@ -598,10 +598,10 @@ int zdem_s2_entity_prop_fp(const zdem_s2_state *s, int32_t index,
     e = &s->ents[index];
     if (e->cls < 0)
         return 0;
-    s2_fp_pack(fp, &hi, &lo);
+    zdem_s2_fp_pack(fp, &hi, &lo);
     if (!(sl = ent_lookup(s, e, hi, lo)))
         return 0;
-    slot_value(s, sl, s2_resolve_ent(s, s->classes[e->cls].ser, fp, e), out);
+    slot_value(s, sl, zdem_s2_resolve_ent(s, s->classes[e->cls].ser, fp, e), out);
     return 1;
 }
 
@@ -631,7 +631,7 @@ static int name_to_fp(const zdem_s2_state *s, int32_t ser, const char *name,
                 return 0;
             fp->path[fp->depth++] = (uint16_t)v;
         } else {
-            int32_t k = s2_ser_field(s, ser, p, len);
+            int32_t k = zdem_s2_ser_field(s, ser, p, len);
             const s2_field *f;
             if (k < 0 || k > ZDEM_S2_FP_MAX_INDEX)
                 return 0;
@@ -778,9 +778,9 @@ zdem_status zdem_s2_entity_props(const zdem_s2_state *s, int32_t index,
         zdem_s2_fp fp;
         zdem_s2_value v;
         size_t len;
-        s2_fp_unpack(sl->hi, sl->lo, &fp);
+        zdem_s2_fp_unpack(sl->hi, sl->lo, &fp);
         len = zdem_s2_fp_name(s, e->cls, &fp, name, sizeof name);
-        slot_value(s, sl, s2_resolve_ent(s, s->classes[e->cls].ser, &fp, e), &v);
+        slot_value(s, sl, zdem_s2_resolve_ent(s, s->classes[e->cls].ser, &fp, e), &v);
         if (fn(user, name, len, &v))
             return zdem_fail(err, ZDEM_ERR_ABORTED, 0, "stopped by the property callback");
     }

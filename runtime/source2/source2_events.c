@@ -44,7 +44,7 @@ static zdem_status el_key(void *user, const zdem_pb_CMsgSource1LegacyGameEventLi
     memset(kk, 0, sizeof *kk);
     kk->type = (int16_t)m->type;
     if (m->has_name) {
-        kk->name = s2_alloc(s, m->name.len + 1u);
+        kk->name = zdem_s2_alloc(s, m->name.len + 1u);
         if (!kk->name)
             return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
         memcpy(s->base + kk->name, m->name.ptr, m->name.len);
@@ -72,7 +72,7 @@ static zdem_status el_desc(void *user, const zdem_pb_CMsgSource1LegacyGameEventL
     memset(d, 0, sizeof *d);
     d->id = m->has_eventid ? m->eventid : -1;
     if (m->has_name) {
-        d->name = s2_alloc(s, m->name.len + 1u);
+        d->name = zdem_s2_alloc(s, m->name.len + 1u);
         if (!d->name)
             return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event names");
         memcpy(s->base + d->name, m->name.ptr, m->name.len);
@@ -84,7 +84,7 @@ static zdem_status el_desc(void *user, const zdem_pb_CMsgSource1LegacyGameEventL
                                                                    &count_cb, c, c->err);
     if (st != ZDEM_OK)
         return st;
-    d->keys = s2_alloc(s, (size_t)c->count * sizeof(s2_evkey) + 4u);
+    d->keys = zdem_s2_alloc(s, (size_t)c->count * sizeof(s2_evkey) + 4u);
     if (!d->keys)
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event keys");
     c->d = d;
@@ -106,7 +106,7 @@ static int cmp_desc_id(const void *ctx, uint32_t a, uint32_t b)
     return a < b ? -1 : a > b;
 }
 
-zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           zdem_error *err)
 {
     static const zdem_pb_CMsgSource1LegacyGameEventList_cb count_cb = {el_count_desc, NULL};
@@ -122,7 +122,7 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
     c.err = err;
     if ((st = zdem_pb_CMsgSource1LegacyGameEventList_decode(msg, n, &m, &count_cb, &c, err)) != ZDEM_OK)
         return st;
-    off = s2_alloc(s, (size_t)c.count * sizeof(s2_evdesc) + 8u);
+    off = zdem_s2_alloc(s, (size_t)c.count * sizeof(s2_evdesc) + 8u);
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event descriptors");
     s->evd = (s2_evdesc *)s2_ptr(s, off);
@@ -130,7 +130,7 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
     if ((st = zdem_pb_CMsgSource1LegacyGameEventList_decode(msg, n, &m, &desc_cb, &c, err)) != ZDEM_OK)
         return st;
     /* by id, for the events: a sorted index, whatever the ids */
-    off = s2_alloc(s, (size_t)s->nevd * 4u + 4u);
+    off = zdem_s2_alloc(s, (size_t)s->nevd * 4u + 4u);
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event descriptors");
     s->evd_by_id = (uint32_t *)s2_ptr(s, off);
@@ -147,8 +147,8 @@ zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
         s->npending = 0;
         for (i = 0; i < n; i++) {
             s->tick = s->pending[i].tick;
-            st = s2_game_event(s, s->base + s->pending[i].off, s->pending[i].len, err);
-            s2_pool_free(s, s->pending[i].off, s->pending[i].len);
+            st = zdem_s2_game_event(s, s->base + s->pending[i].off, s->pending[i].len, err);
+            zdem_s2_pool_free(s, s->pending[i].off, s->pending[i].len);
             if (st != ZDEM_OK && st != ZDEM_ERR_CORRUPT)
                 break;
             st = ZDEM_OK;
@@ -253,7 +253,7 @@ static zdem_status ge_key(void *user, const zdem_pb_CMsgSource1LegacyGameEvent_k
     return ZDEM_OK;
 }
 
-zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
                           zdem_error *err)
 {
     static const zdem_pb_CMsgSource1LegacyGameEvent_cb key_cb = {ge_key};
@@ -269,11 +269,11 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
         return st;
     id = m.has_eventid ? m.eventid : -1;
     if (!s->evd && s->npending >= S2_PENDING)
-        s2_warn_msg(s, ZDEM_S2_W_PENDING_LIMIT,
+        zdem_s2_warn_msg(s, ZDEM_S2_W_PENDING_LIMIT,
                     "game event before its descriptors, past the 64 kept: delivered unnamed");
     if (!s->evd && s->npending < S2_PENDING) {
         /* descriptors not seen yet: keep a copy until they arrive */
-        uint32_t off = s2_pool_alloc(s, n ? n : 1u);
+        uint32_t off = zdem_s2_pool_alloc(s, n ? n : 1u);
         if (off) {
             memcpy(s->base + off, msg, n);
             s->pending[s->npending].off = off;
@@ -284,7 +284,7 @@ zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
         }
     }
     if (s->ev_keys_dropped)
-        s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "game event with more than 48 keys: the rest dropped");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "game event with more than 48 keys: the rest dropped");
     d = find_desc(s, id);
     s->ev.type = ZDEM_S2_EV_GAME_EVENT;
     s->ev.tick = s->tick;
@@ -372,7 +372,7 @@ static zdem_status chat_saytext(zdem_s2_state *s, const uint8_t *msg, size_t n,
 }
 
 /* Keys in field-number order (the order they come on the wire). */
-zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
+zdem_status zdem_s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
                     size_t n, zdem_error *err)
 {
     zdem_status st;
@@ -410,7 +410,7 @@ static zdem_status cvar_one(void *user, const zdem_pb_CMsg_CVars_CVar *m, zdem_v
     return deliver(s);
 }
 
-zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n,
                        zdem_error *err)
 {
     static const zdem_pb_CMsg_CVars_cb cvars_cb = {cvar_one};
@@ -420,7 +420,7 @@ zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n,
 }
 
 /* An event with a fixed name and no keys (temp-entity notifications). */
-zdem_status s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err)
+zdem_status zdem_s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err)
 {
     (void)err;
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
@@ -520,7 +520,7 @@ static zdem_status combat_hltv(zdem_s2_state *s, const uint8_t *msg, size_t n,
     return combat_entry(s, &m);
 }
 
-zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
+zdem_status zdem_s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg,
                           size_t n, zdem_error *err)
 {
     static const zdem_pb_CDOTAUserMsg_CombatLogBulkData_cb cb = {combat_bulk_one};

@@ -123,7 +123,7 @@ static void raw_from(const zdem_pb_ProtoFlattenedSerializerField_t *m, raw_field
 
 static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
 {
-    s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_TYPES, "field type not in the type table: generic decoder");
+    zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_TYPES, "field type not in the type table: generic decoder");
     if (!s->stats.first_unknown_type) {
         s->stats.first_unknown_type = name;
         s->stats.first_unknown_type_len = (uint32_t)len;
@@ -143,7 +143,7 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     if (enc && enc_len) {
         ek = zdem_s2_encoder_kind(enc, enc_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
-            s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field encoder: default decoder");
+            zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field encoder: default decoder");
             ek = ZDEM_S2_ENC_NONE;
         }
     }
@@ -185,7 +185,7 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     }
     if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
                            rf->flags))
-        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS,
+        zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS,
                     "quantized float parameters unusable: read as a plain float");
 }
 
@@ -239,7 +239,7 @@ static zdem_status fs_sym(void *user, zdem_view v)
     uint32_t off;
     if (c->symi >= c->nsym)
         return ZDEM_OK;
-    off = s2_alloc(s, v.len + 1u);
+    off = zdem_s2_alloc(s, v.len + 1u);
     if (!off)
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer symbols");
     memcpy(s->base + off, v.ptr, v.len);
@@ -314,7 +314,7 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
          * pairs; resolved to serializers once all are loaded. */
         zdem_pb_ProtoFlattenedSerializerField_t again;
         zdem_status st;
-        f->poly = s2_alloc(s, (size_t)rf.npoly * 8u);
+        f->poly = zdem_s2_alloc(s, (size_t)rf.npoly * 8u);
         if (!f->poly)
             return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
         c->f = f;
@@ -339,7 +339,7 @@ static zdem_status fs_idx(void *user, int32_t v)
     fs_ctx *c = (fs_ctx *)user;
     if (!c->open) {
         size_t avail;
-        c->idx = (uint32_t *)(void *)s2_alloc_peek(c->s, &avail);
+        c->idx = (uint32_t *)(void *)zdem_s2_alloc_peek(c->s, &avail);
         /* one spare slot is allocated past the indexes */
         c->room = avail >= 4u ? (uint32_t)((avail - 4u) / 4u > 0xFFFFFFFu ? 0xFFFFFFFu
                                                                        : (avail - 4u) / 4u)
@@ -368,9 +368,9 @@ static zdem_status fs_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *
     memset(sr, 0, sizeof *sr);
     sr->name_sym = m->has_serializer_name_sym ? m->serializer_name_sym : -1;
     sr->version = m->serializer_version;
-    if (cnt && cnt > c->room) /* would not fit: s2_alloc would refuse it too */
+    if (cnt && cnt > c->room) /* would not fit: zdem_s2_alloc would refuse it too */
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
-    sr->fields = s2_alloc(s, (size_t)cnt * 4u + 4u);
+    sr->fields = zdem_s2_alloc(s, (size_t)cnt * 4u + 4u);
     if (!sr->fields)
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
     c->idx = (uint32_t *)s2_ptr(s, sr->fields); /* where fs_idx put them */
@@ -483,7 +483,7 @@ static const uint32_t *fields_by_name(const zdem_s2_state *cs, int32_t ser)
     fld_sort_ctx fc;
     if (sr->by_name)
         return (const uint32_t *)s2_ptr(s, sr->by_name);
-    sr->by_name = s2_alloc(s, (size_t)sr->nfields * 4u + 4u);
+    sr->by_name = zdem_s2_alloc(s, (size_t)sr->nfields * 4u + 4u);
     if (!sr->by_name)
         return 0;
     bn = (uint32_t *)s2_ptr(s, sr->by_name);
@@ -495,7 +495,7 @@ static const uint32_t *fields_by_name(const zdem_s2_state *cs, int32_t ser)
     return bn;
 }
 
-int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len)
+int32_t zdem_s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len)
 {
     const s2_ser *sr;
     const uint32_t *bn, *idx;
@@ -556,9 +556,9 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     nser = c.nser;
     nfld = c.nfld;
 
-    syms_off = s2_alloc(s, (size_t)c.nsym * sizeof(s2_sym) + 8u);
-    s->fields = (s2_field *)s2_ptr(s, s2_alloc(s, (size_t)nfld * sizeof(s2_field) + 8u));
-    s->sers = (s2_ser *)s2_ptr(s, s2_alloc(s, (size_t)nser * sizeof(s2_ser) + 8u));
+    syms_off = zdem_s2_alloc(s, (size_t)c.nsym * sizeof(s2_sym) + 8u);
+    s->fields = (s2_field *)s2_ptr(s, zdem_s2_alloc(s, (size_t)nfld * sizeof(s2_field) + 8u));
+    s->sers = (s2_ser *)s2_ptr(s, zdem_s2_alloc(s, (size_t)nser * sizeof(s2_ser) + 8u));
     if (!syms_off || !s->fields || !s->sers)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
     c.syms = (s2_sym *)s2_ptr(s, syms_off);
@@ -576,7 +576,7 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     /* Nested serializers: (name symbol, version) -> index through a
      * sorted index (a crafted list cannot make it slow); the first of
      * equal keys wins. */
-    idx_off = s2_pool_alloc(s, (size_t)si * 4u + 4u);
+    idx_off = zdem_s2_pool_alloc(s, (size_t)si * 4u + 4u);
     if (!idx_off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
     {
@@ -605,11 +605,11 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                 f->unknown = 1;
             }
         }
-        s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
+        zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
     }
     /* By name (highest version first), kept for class info; distinct
      * names are the runs of it. */
-    s->ser_by_name = (uint32_t *)s2_ptr(s, s2_alloc(s, (size_t)si * 4u + 4u));
+    s->ser_by_name = (uint32_t *)s2_ptr(s, zdem_s2_alloc(s, (size_t)si * 4u + 4u));
     if (!s->ser_by_name)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
     for (i = 0; i < si; i++)
@@ -625,7 +625,7 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     return ZDEM_OK;
 }
 
-zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n,
                         zdem_error *err)
 {
     zdem_pb_CDemoSendTables m;
@@ -700,7 +700,7 @@ static zdem_status ci_add(void *user, const zdem_pb_CDemoClassInfo_class_t *m, z
         !m->has_network_name)
         return ZDEM_OK;
     k = &s->classes[m->class_id];
-    off = s2_alloc(s, name_len + 1u);
+    off = zdem_s2_alloc(s, name_len + 1u);
     if (!off)
         return zdem_fail(c->err, ZDEM_ERR_NO_SPACE, 0, "arena too small for class names");
     memcpy(s->base + off, m->network_name.ptr, name_len);
@@ -712,7 +712,7 @@ static zdem_status ci_add(void *user, const zdem_pb_CDemoClassInfo_class_t *m, z
     return ZDEM_OK;
 }
 
-zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
     static const zdem_pb_CDemoClassInfo_cb max_cb = {ci_max};
@@ -730,9 +730,9 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     if ((st = zdem_pb_CDemoClassInfo_decode(msg, n, &m, &max_cb, &c, err)) != ZDEM_OK)
         return st;
     if (c.over)
-        s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "class id outside 0..65535: class not kept");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_CLASSES, "class id outside 0..65535: class not kept");
     maxid = c.maxid;
-    s->classes = (s2_class *)s2_ptr(s, s2_alloc(s, (size_t)maxid * sizeof(s2_class) + 8u));
+    s->classes = (s2_class *)s2_ptr(s, zdem_s2_alloc(s, (size_t)maxid * sizeof(s2_class) + 8u));
     if (!s->classes)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for classes");
     memset(s->classes, 0, (size_t)maxid * sizeof(s2_class));
@@ -748,13 +748,13 @@ zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
             b++;
         s->class_bits = b ? b : 1u;
     }
-    s2_st_map_baselines(s); /* tables that came first */
+    zdem_s2_st_map_baselines(s); /* tables that came first */
     return ZDEM_OK;
 }
 
 static const zdem_s2_fdec fd_poly = {ZDEM_S2_DEC_POINTER, 0, 0, 1, {0, 0, 0, 0, 0, 0}};
 
-const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
+const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e)
 {
     unsigned pos = 0;
@@ -789,7 +789,7 @@ const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                 uint64_t v = 0;
                 /* stored as 1 + type index; index 0 is the declared
                  * serializer, k >= 1 the k-th polymorphic candidate */
-                if (e && s2_ent_raw(s, e, fp, pos + 1u, &v) && v >= 2u && v - 2u < f->npoly)
+                if (e && zdem_s2_ent_raw(s, e, fp, pos + 1u, &v) && v >= 2u && v - 2u < f->npoly)
                     ser = ((const int32_t *)(s->base + f->poly))[v - 2u];
             }
             pos += 1;

@@ -21,7 +21,7 @@ static void touch_peak(zdem_s2_state *s)
         s->peak = s->used;
 }
 
-uint32_t s2_alloc(zdem_s2_state *s, size_t n)
+uint32_t zdem_s2_alloc(zdem_s2_state *s, size_t n)
 {
     size_t off = (s->used + 7u) & ~(size_t)7u;
     if (n > s->cap || off > s->cap - n || off + n > 0xFFFFFFF0u)
@@ -31,7 +31,7 @@ uint32_t s2_alloc(zdem_s2_state *s, size_t n)
     return (uint32_t)off;
 }
 
-uint8_t *s2_alloc_peek(zdem_s2_state *s, size_t *avail)
+uint8_t *zdem_s2_alloc_peek(zdem_s2_state *s, size_t *avail)
 {
     size_t off = (s->used + 7u) & ~(size_t)7u;
     *avail = 0;
@@ -49,7 +49,7 @@ static unsigned pool_class(size_t n)
     return c;
 }
 
-uint32_t s2_pool_alloc(zdem_s2_state *s, size_t n)
+uint32_t zdem_s2_pool_alloc(zdem_s2_state *s, size_t n)
 {
     unsigned c = pool_class(n);
     uint32_t off = s->free_head[c];
@@ -59,10 +59,10 @@ uint32_t s2_pool_alloc(zdem_s2_state *s, size_t n)
         memcpy(&s->free_head[c], s->base + off, 4);
         return off;
     }
-    return s2_alloc(s, (size_t)16u << c);
+    return zdem_s2_alloc(s, (size_t)16u << c);
 }
 
-void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n)
+void zdem_s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n)
 {
     unsigned c = pool_class(n);
     if (!off)
@@ -73,7 +73,7 @@ void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n)
 
 /* ---- warnings ---------------------------------------------------------- */
 
-void s2_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e)
+void zdem_s2_state_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e)
 {
     zdem_error w;
     if (e && e->code != ZDEM_OK) {
@@ -88,12 +88,12 @@ void s2_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e)
     zdem_s2_warn(&s->warn, k, &w);
 }
 
-void s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg)
+void zdem_s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg)
 {
     zdem_error e;
     zdem_error_clear(&e);
     zdem_fail(&e, zdem_s2_warn_is_damage(k) ? ZDEM_ERR_CORRUPT : ZDEM_ERR_LIMIT, 0, msg);
-    s2_warn(s, k, &e);
+    zdem_s2_state_warn(s, k, &e);
 }
 
 /* A handler's result: a callback's stop goes on up; anything else it could
@@ -106,7 +106,7 @@ static zdem_status handled(zdem_s2_state *s, zdem_status st, zdem_error *e,
         return ZDEM_OK;
     if (st == ZDEM_ERR_ABORTED)
         return st;
-    s2_warn(s, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_ARENA_FULL : damage, e);
+    zdem_s2_state_warn(s, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_ARENA_FULL : damage, e);
     return ZDEM_OK;
 }
 
@@ -131,7 +131,7 @@ static int carve(zdem_s2_state *s, size_t n, uint8_t **p, size_t *cap)
     *cap = 0;
     if (!n)
         return 1;
-    off = s2_alloc(s, n);
+    off = zdem_s2_alloc(s, n);
     if (!off)
         return 0;
     *p = s->base + off;
@@ -167,19 +167,19 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     s->stop_tick = -1;
     s->tick_interval = 1.0f / 30.0f;
     s->max_ents = s->cfg.max_entities;
-    off = s2_alloc(s, (size_t)s->max_ents * sizeof(s2_ent));
+    off = zdem_s2_alloc(s, (size_t)s->max_ents * sizeof(s2_ent));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
     s->ents = (s2_ent *)s2_ptr(s, off);
     /* every byte 0xFF: cls == -1 marks a free slot, and a create clears
      * the rest (one memset, not a loop over max_entities) */
     memset(s->ents, 0xFF, (size_t)s->max_ents * sizeof(s2_ent));
-    off = s2_alloc(s, (size_t)s->max_ents * 4u);
+    off = zdem_s2_alloc(s, (size_t)s->max_ents * 4u);
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
     s->live_list = (uint32_t *)s2_ptr(s, off);
     s->max_fps = s->cfg.max_field_paths;
-    off = s2_alloc(s, (size_t)s->max_fps * sizeof(zdem_s2_fp));
+    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(zdem_s2_fp));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->fps = (zdem_s2_fp *)s2_ptr(s, off);
@@ -252,45 +252,45 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
         break;
     case ZDEM_S2_net_SetConVar:
         if (!s->cfg.skip_events)
-            st = s2_convars(s, m->data, m->size, &e);
+            st = zdem_s2_convars(s, m->data, m->size, &e);
         break;
     case ZDEM_S2_GE_FireBulletsId:
         if (!s->cfg.skip_events)
-            st = s2_simple_event(s, "fire_bullets", &e);
+            st = zdem_s2_simple_event(s, "fire_bullets", &e);
         break;
     case ZDEM_S2_svc_ClearAllStringTables:
-        s2_st_clear_all(s);
+        zdem_s2_st_clear_all(s);
         break;
     case ZDEM_S2_svc_CreateStringTable:
-        st = s2_st_create(s, m->data, m->size, &e);
+        st = zdem_s2_st_create(s, m->data, m->size, &e);
         kind = ZDEM_S2_W_BAD_STRING_TABLES;
         break;
     case ZDEM_S2_svc_UpdateStringTable:
-        st = s2_st_update(s, m->data, m->size, &e);
+        st = zdem_s2_st_update(s, m->data, m->size, &e);
         kind = ZDEM_S2_W_BAD_STRING_TABLES;
         break;
     case ZDEM_S2_svc_PacketEntities:
         if (!s->cfg.skip_entities)
-            st = s2_packet_entities(s, m->data, m->size, &e);
+            st = zdem_s2_packet_entities(s, m->data, m->size, &e);
         kind = ZDEM_S2_W_BAD_ENTITY_PACKETS;
         break;
     case ZDEM_S2_GE_Source1LegacyGameEventList:
-        st = s2_event_list(s, m->data, m->size, &e);
+        st = zdem_s2_event_list(s, m->data, m->size, &e);
         break;
     case ZDEM_S2_GE_Source1LegacyGameEvent:
         if (!s->cfg.skip_events)
-            st = s2_game_event(s, m->data, m->size, &e);
+            st = zdem_s2_game_event(s, m->data, m->size, &e);
         break;
     case ZDEM_S2_UM_SayText:
     case ZDEM_S2_UM_SayText2:
     case ZDEM_S2_DOTA_UM_ChatMessage:
         if (!s->cfg.skip_events)
-            st = s2_chat(s, m->type, m->data, m->size, &e);
+            st = zdem_s2_chat(s, m->type, m->data, m->size, &e);
         break;
     case ZDEM_S2_DOTA_UM_CombatLogDataHLTV:
     case ZDEM_S2_DOTA_UM_CombatLogBulkData:
         if (!s->cfg.skip_events)
-            st = s2_combat_log(s, m->type, m->data, m->size, &e);
+            st = zdem_s2_combat_log(s, m->type, m->data, m->size, &e);
         break;
     default:
         break;
@@ -316,7 +316,7 @@ static zdem_status packet_data(zdem_s2_state *s, const uint8_t *payload,
         return st;
     if (st != ZDEM_OK) {
         s->cur_base = c.data_pos; /* the framing error is a bit offset in data */
-        s2_warn(s, ZDEM_S2_W_BAD_PACKETS, &e);
+        zdem_s2_state_warn(s, ZDEM_S2_W_BAD_PACKETS, &e);
     }
     return ZDEM_OK;
 }
@@ -337,7 +337,7 @@ static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
  * decodes, then the packet. */
 static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
 {
-    static const zdem_pb_CDemoFullPacket_cb cb = {&s2_st_demo_tables_cb};
+    static const zdem_pb_CDemoFullPacket_cb cb = {&zdem_s2_st_demo_tables_cb};
     zdem_pb_CDemoFullPacket m;
     s2_pbctx c;
     zdem_error e;
@@ -358,7 +358,7 @@ static zdem_status demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n)
     zdem_error e;
     zdem_status st;
     zdem_error_clear(&e);
-    st = s2_st_demo_tables(s, msg, n, &e);
+    st = zdem_s2_st_demo_tables(s, msg, n, &e);
     s->cur_base = 0;
     return handled(s, st, &e, ZDEM_S2_W_BAD_STRING_TABLES);
 }
@@ -379,10 +379,10 @@ zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
     zdem_error_clear(&e);
     switch (m->cmd) {
     case ZDEM_S2_DEM_SENDTABLES:
-        st = handled(s, s2_ser_load(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
+        st = handled(s, zdem_s2_ser_load(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
         break;
     case ZDEM_S2_DEM_CLASSINFO:
-        st = handled(s, s2_classinfo(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
+        st = handled(s, zdem_s2_classinfo(s, payload, size, &e), &e, ZDEM_S2_W_BAD_FRAMES);
         break;
     case ZDEM_S2_DEM_STRINGTABLES:
         st = demo_tables(s, payload, size);

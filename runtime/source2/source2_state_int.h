@@ -84,7 +84,7 @@ typedef struct s2_table {
     int32_t flags;
 } s2_table;
 
-/* An entity value keyed by its packed field path (see s2_fp_pack):
+/* An entity value keyed by its packed field path (see zdem_s2_fp_pack):
  * lo == 0 marks an empty slot; lo's low 3 bits are flags. */
 typedef struct s2_slot {
     uint64_t hi, lo;
@@ -203,14 +203,14 @@ struct zdem_s2_state {
 
 /* ---- arena (source2_state.c) -------------------------------------------- */
 /* Permanent allocation (never freed); 0 when the arena is full. */
-uint32_t s2_alloc(zdem_s2_state *s, size_t n);
-/* Where the next s2_alloc starts and how many bytes it could take, so an
- * array of unknown length can be filled in place in one pass; s2_alloc of
+uint32_t zdem_s2_alloc(zdem_s2_state *s, size_t n);
+/* Where the next zdem_s2_alloc starts and how many bytes it could take, so an
+ * array of unknown length can be filled in place in one pass; zdem_s2_alloc of
  * the final size then returns that same place. */
-uint8_t *s2_alloc_peek(zdem_s2_state *s, size_t *avail);
-/* Pool blocks of size 2^k >= n, reusable after s2_pool_free. */
-uint32_t s2_pool_alloc(zdem_s2_state *s, size_t n);
-void s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n);
+uint8_t *zdem_s2_alloc_peek(zdem_s2_state *s, size_t *avail);
+/* Pool blocks of size 2^k >= n, reusable after zdem_s2_pool_free. */
+uint32_t zdem_s2_pool_alloc(zdem_s2_state *s, size_t n);
+void zdem_s2_pool_free(zdem_s2_state *s, uint32_t off, size_t n);
 static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
 {
     return off ? (void *)(s->base + off) : (void *)0;
@@ -220,8 +220,8 @@ static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
  * Every warning carries where it happened: the current frame and the
  * payload position of the message being decoded (s->cur_base), plus e's
  * offset inside that message when e is given. */
-void s2_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e);
-void s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg);
+void zdem_s2_state_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e);
+void zdem_s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg);
 
 /* ---- modules -------------------------------------------------------------- */
 /* `user` of the generated decoders' callbacks: they have no error
@@ -234,48 +234,48 @@ typedef struct s2_pbctx {
 
 /* CDemoStringTables callbacks (user: s2_pbctx); also what CDemoFullPacket's
  * embedded tables go through. */
-extern const zdem_pb_CDemoStringTables_cb s2_st_demo_tables_cb;
+extern const zdem_pb_CDemoStringTables_cb zdem_s2_st_demo_tables_cb;
 
-zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-void s2_st_clear_all(zdem_s2_state *s);
+zdem_status zdem_s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+void zdem_s2_st_clear_all(zdem_s2_state *s);
 /* Entry of table t by index, or NULL. */
-const s2_st_entry *s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index);
+const s2_st_entry *zdem_s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index);
 /* The class id an instancebaseline entry's key names, or -1. */
-int32_t s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e);
+int32_t zdem_s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e);
 /* Baseline entries point their classes at themselves (after class info). */
-void s2_st_map_baselines(zdem_s2_state *s);
+void zdem_s2_st_map_baselines(zdem_s2_state *s);
 
-zdem_status s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 /* Position of the field called name (len bytes) in serializer ser, or -1. */
-int32_t s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len);
+int32_t zdem_s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name, size_t len);
 /* Decoder for a field path in serializer ser, or NULL when the path does
  * not name a field; polymorphic pointers are followed through entity e's
  * stored values. */
-const zdem_s2_fdec *s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
+const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e);
 /* Stored raw value of entity e at the first `depth` components of fp;
  * 1 = found. */
-int s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
+int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
                unsigned depth, uint64_t *out);
 
-zdem_status s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 /* The value of a class's baseline entry changed (or went away). */
-void s2_baseline_changed(zdem_s2_state *s, uint32_t class_id);
+void zdem_s2_baseline_changed(zdem_s2_state *s, uint32_t class_id);
 
-zdem_status s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err);
-zdem_status s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
-zdem_status s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_convars(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_simple_event(zdem_s2_state *s, const char *name, zdem_error *err);
+zdem_status zdem_s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
+zdem_status zdem_s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 
 /* Packs a field path into a 128-bit key whose order is field-path order:
  * 16 bits a component, then the depth (every path the format can express
  * fits). */
-void s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo);
-void s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp);
+void zdem_s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo);
+void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp);
 
 #endif

@@ -61,7 +61,7 @@ static uint32_t hash_put(const zdem_s2_state *s, uint32_t *h, unsigned log2, uin
 /* Rebuilds the name hash with 2^log2 slots; 0 on a full arena. */
 static int tab_rehash(zdem_s2_state *s, unsigned log2)
 {
-    uint32_t off = s2_pool_alloc(s, (size_t)4u << log2), i;
+    uint32_t off = zdem_s2_pool_alloc(s, (size_t)4u << log2), i;
     uint32_t *h;
     if (!off)
         return 0;
@@ -70,7 +70,7 @@ static int tab_rehash(zdem_s2_state *s, unsigned log2)
     for (i = 0; i < s->ntables; i++)
         (void)hash_put(s, h, log2, i);
     if (s->tab_hash)
-        s2_pool_free(s, s->tab_hash, (size_t)4u << s->tab_hash_log2);
+        zdem_s2_pool_free(s, s->tab_hash, (size_t)4u << s->tab_hash_log2);
     s->tab_hash = off;
     s->tab_hash_log2 = (uint8_t)log2;
     return 1;
@@ -84,18 +84,18 @@ static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
         n = 0xFFFFu;
     if (s->ntables == s->tables_cap) {
         uint32_t ncap = s->tables_cap ? s->tables_cap * 2u : 16u;
-        uint32_t noff = ncap < 0x1000000u ? s2_pool_alloc(s, (size_t)ncap * sizeof(s2_table)) : 0;
+        uint32_t noff = ncap < 0x1000000u ? zdem_s2_pool_alloc(s, (size_t)ncap * sizeof(s2_table)) : 0;
         if (!noff)
             return 0;
         if (s->tables) {
             memcpy(s->base + noff, s->tables, (size_t)s->ntables * sizeof(s2_table));
-            s2_pool_free(s, (uint32_t)((uint8_t *)s->tables - s->base),
+            zdem_s2_pool_free(s, (uint32_t)((uint8_t *)s->tables - s->base),
                          (size_t)s->tables_cap * sizeof(s2_table));
         }
         s->tables = (s2_table *)s2_ptr(s, noff);
         s->tables_cap = ncap;
     }
-    off = s2_pool_alloc(s, n + 1u);
+    off = zdem_s2_pool_alloc(s, n + 1u);
     if (!off)
         return 0;
     memcpy(s->base + off, name, n);
@@ -109,7 +109,7 @@ static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
     if (!s->tab_hash || s->ntables * 4u > (3u << s->tab_hash_log2)) {
         if (!tab_rehash(s, s->tab_hash ? s->tab_hash_log2 + 1u : 5u)) {
             s->ntables--;
-            s2_pool_free(s, off, n + 1u);
+            zdem_s2_pool_free(s, off, n + 1u);
             return 0;
         }
     } else if (hash_put(s, tab_hash(s), s->tab_hash_log2, id) > S2_PROBE_LIMIT) {
@@ -117,7 +117,7 @@ static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
         if (s->ntables * 16u > (1u << s->tab_hash_log2) && s->tab_hash_log2 < 30u)
             (void)tab_rehash(s, s->tab_hash_log2 + 1u);
         else
-            s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table names collide in the hash");
+            zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table names collide in the hash");
     }
     if (n == 16 && memcmp(name, "instancebaseline", 16) == 0)
         s->baseline_table = (int)id, t->kind = S2_TK_BASELINE;
@@ -167,7 +167,7 @@ static s2_st_entry *slots(const zdem_s2_state *s, const s2_table *t)
     return (s2_st_entry *)s2_ptr(s, t->slots);
 }
 
-const s2_st_entry *s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index)
+const s2_st_entry *zdem_s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index)
 {
     const s2_st_entry *e = slots(s, t);
     uint32_t mask, j;
@@ -186,7 +186,7 @@ int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
                                const uint8_t **val, uint32_t *val_len)
 {
     const s2_st_entry *e;
-    if (i >= s->ntables || !(e = s2_st_find(s, &s->tables[i], j)))
+    if (i >= s->ntables || !(e = zdem_s2_st_find(s, &s->tables[i], j)))
         return 0;
     *key = e->key ? s->base + e->key : 0;
     *key_len = e->key_len;
@@ -214,23 +214,23 @@ static uint32_t entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
 static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e)
 {
     if (t->kind == S2_TK_BASELINE) {
-        int32_t c = s2_st_baseline_class(s, e);
+        int32_t c = zdem_s2_st_baseline_class(s, e);
         if (c >= 0 && s->classes[c].bl_entry == e->index + 1u) {
             s->classes[c].bl_entry = 0;
-            s2_baseline_changed(s, (uint32_t)c);
+            zdem_s2_baseline_changed(s, (uint32_t)c);
         }
     }
     if (e->key)
-        s2_pool_free(s, e->key, (size_t)e->key_len + 1u);
+        zdem_s2_pool_free(s, e->key, (size_t)e->key_len + 1u);
     if (e->val)
-        s2_pool_free(s, e->val, (size_t)e->val_len + 1u);
+        zdem_s2_pool_free(s, e->val, (size_t)e->val_len + 1u);
 }
 
 /* Moves a table's entries into 2^log2 fresh slots, keeping those with
  * index < keep_below; 0 on a full arena. */
 static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t keep_below)
 {
-    uint32_t off = s2_pool_alloc(s, sizeof(s2_st_entry) << log2), i, n = 0, top = 0;
+    uint32_t off = zdem_s2_pool_alloc(s, sizeof(s2_st_entry) << log2), i, n = 0, top = 0;
     s2_st_entry *old = slots(s, t), *neu;
     if (!off)
         return 0;
@@ -249,7 +249,7 @@ static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t
             top = old[i].index + 1u;
     }
     if (old)
-        s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
+        zdem_s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
     t->slots = off;
     t->log2 = (uint8_t)log2;
     t->n = n;
@@ -260,7 +260,7 @@ static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t
 /* The entry at index, created empty if absent; NULL on a full arena. */
 static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t index)
 {
-    s2_st_entry *e = (s2_st_entry *)s2_st_find(s, t, index), *sl;
+    s2_st_entry *e = (s2_st_entry *)zdem_s2_st_find(s, t, index), *sl;
     uint32_t mask, j, probes = 0;
     if (e)
         return e;
@@ -279,7 +279,7 @@ static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t index)
                 return 0;
             return entry_at(s, t, index);
         }
-        s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table indexes collide in the hash");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table indexes collide in the hash");
     }
     e = &sl[j];
     memset(e, 0, sizeof *e);
@@ -310,7 +310,7 @@ zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
             tmp[n++] = e[k].index;
     zdem_sort_u32_values(tmp, n);
     for (k = 0; k < n; k++) {
-        const s2_st_entry *x = s2_st_find(s, t, tmp[k]);
+        const s2_st_entry *x = zdem_s2_st_find(s, t, tmp[k]);
         if (fn(user, x->index, x->key ? s->base + x->key : 0, x->key_len,
                x->val ? s->base + x->val : 0, x->val_len))
             return zdem_fail(err, ZDEM_ERR_ABORTED, 0, "stopped by the entry callback");
@@ -334,12 +334,12 @@ static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
         while (cls_need < need)
             cls_need <<= 1;
         if (cls_have != cls_need) {
-            s2_pool_free(s, *off, have);
+            zdem_s2_pool_free(s, *off, have);
             *off = 0;
         }
     }
     if (!*off) {
-        *off = s2_pool_alloc(s, need);
+        *off = zdem_s2_pool_alloc(s, need);
         if (!*off) {
             *len = 0;
             return 0;
@@ -354,7 +354,7 @@ static int set_blob(zdem_s2_state *s, uint32_t *off, uint32_t *len,
 
 /* ---- baselines: instancebaseline keys are class ids ------------------------ */
 
-int32_t s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e)
+int32_t zdem_s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e)
 {
     const uint8_t *k = e->key ? s->base + e->key : 0;
     uint32_t id = 0, j;
@@ -371,7 +371,7 @@ int32_t s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e)
 /* A baseline entry was set: its class uses it from now on. */
 static void baseline_set(zdem_s2_state *s, const s2_st_entry *e, int changed)
 {
-    int32_t c = s2_st_baseline_class(s, e);
+    int32_t c = zdem_s2_st_baseline_class(s, e);
     if (c < 0)
         return;
     if (s->classes[c].bl_entry != e->index + 1u) {
@@ -379,10 +379,10 @@ static void baseline_set(zdem_s2_state *s, const s2_st_entry *e, int changed)
         changed = 1;
     }
     if (changed)
-        s2_baseline_changed(s, (uint32_t)c);
+        zdem_s2_baseline_changed(s, (uint32_t)c);
 }
 
-void s2_st_map_baselines(zdem_s2_state *s)
+void zdem_s2_st_map_baselines(zdem_s2_state *s)
 {
     const s2_table *t;
     const s2_st_entry *e;
@@ -414,7 +414,7 @@ static int set_entry(zdem_s2_state *s, s2_table *t, uint32_t index,
     return 1;
 }
 
-void s2_st_clear_all(zdem_s2_state *s)
+void zdem_s2_st_clear_all(zdem_s2_state *s)
 {
     uint32_t i;
     for (i = 0; i < s->ntables; i++) {
@@ -425,8 +425,8 @@ void s2_st_clear_all(zdem_s2_state *s)
             if (e[k].used)
                 drop_entry(s, t, &e[k]);
         if (t->slots)
-            s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
-        s2_pool_free(s, t->name, (size_t)t->name_len + 1u);
+            zdem_s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
+        zdem_s2_pool_free(s, t->name, (size_t)t->name_len + 1u);
     }
     s->ntables = 0;
     if (s->tab_hash)
@@ -465,7 +465,7 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
         *val = eb->valbuf;
     } else {
         zdem_bits_skip(br, (size_t)n * 8u);
-        s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT, "string-table value larger than tmp_size/2: not kept");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT, "string-table value larger than tmp_size/2: not kept");
         return ZDEM_OK;
     }
     if (compressed) {
@@ -478,7 +478,7 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
             return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br->pos, "bad Snappy string-table value");
         if (ulen > room) {
             *val = 0;
-            s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
+            zdem_s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
                         "string-table value decompresses past tmp_size/2: not kept");
             return ZDEM_OK;
         }
@@ -599,7 +599,7 @@ static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
         if (st != ZDEM_OK)
             goto fail;
         if (!s->tmp || ulen > half) {
-            s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
+            zdem_s2_warn_msg(s, ZDEM_S2_W_TABLE_LIMIT,
                         "string-table data decompresses past tmp_size/2: skipped");
             return ZDEM_OK;
         }
@@ -625,7 +625,7 @@ fail:
     return st;
 }
 
-zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
     zdem_pb_CSVCMsg_CreateStringTable m;
@@ -652,7 +652,7 @@ zdem_status s2_st_create(zdem_s2_state *s, const uint8_t *msg, size_t n,
                       (uint32_t)m.num_entries, err);
 }
 
-zdem_status s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_st_update(zdem_s2_state *s, const uint8_t *msg, size_t n,
                          zdem_error *err)
 {
     zdem_pb_CSVCMsg_UpdateStringTable m;
@@ -711,7 +711,7 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
     ti = find_table(s, m->table_name.ptr, m->table_name.len);
     t = ti >= 0 ? &s->tables[ti] : new_table(s, m->table_name.ptr, m->table_name.len);
     if (!t) {
-        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
         return ZDEM_OK;
     }
     d.s = s;
@@ -722,20 +722,20 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
     zdem_error_clear(&e);
     st = zdem_pb_CDemoStringTables_table_t_decode(raw.ptr, raw.len, &tt, &items, &d, &e);
     if (d.full)
-        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
     if (st != ZDEM_OK) {
-        s2_warn(s, ZDEM_S2_W_BAD_STRING_TABLES, &e);
+        zdem_s2_state_warn(s, ZDEM_S2_W_BAD_STRING_TABLES, &e);
         return ZDEM_OK;
     }
     /* the dump is the whole table: entries past it are gone */
     if (t->n > d.idx && !entries_rehash(s, t, t->log2, d.idx))
-        s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
     return ZDEM_OK;
 }
 
-const zdem_pb_CDemoStringTables_cb s2_st_demo_tables_cb = {dt_table, NULL};
+const zdem_pb_CDemoStringTables_cb zdem_s2_st_demo_tables_cb = {dt_table, NULL};
 
-zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
+zdem_status zdem_s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
                               zdem_error *err)
 {
     zdem_pb_CDemoStringTables m;
@@ -743,5 +743,5 @@ zdem_status s2_st_demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n,
     c.s = s;
     c.err = err;
     c.msg = msg;
-    return zdem_pb_CDemoStringTables_decode(msg, n, &m, &s2_st_demo_tables_cb, &c, err);
+    return zdem_pb_CDemoStringTables_decode(msg, n, &m, &zdem_s2_st_demo_tables_cb, &c, err);
 }

@@ -5,25 +5,25 @@
 #include "zdem_varint.h"
 
 /* DDNet's map SHA-256 extension marker (v6). */
-const uint8_t tw_sha256_ext_uuid[16] = {
+const uint8_t zdem_tw_sha256_ext_uuid[16] = {
     0x6b, 0xe6, 0xda, 0x4a, 0xce, 0xbd, 0x38, 0x0c,
     0x9b, 0x5b, 0x12, 0x89, 0xc8, 0x42, 0xd7, 0x80,
 };
 
 /* Fixed-size NUL-padded header strings: view up to the first NUL. */
-static tw_str fixed_str(const uint8_t *p, size_t cap)
+static zdem_tw_str fixed_str(const uint8_t *p, size_t cap)
 {
-    tw_str s;
+    zdem_tw_str s;
     const uint8_t *z = memchr(p, 0, cap);
     s.p = p;
     s.n = z ? (size_t)(z - p) : cap;
     return s;
 }
 
-zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
+zdem_status zdem_tw_demo_open(const uint8_t *data, size_t size, zdem_tw_demo_info *out,
                          zdem_error *err)
 {
-    zdem_status st = tw_demo_open_header(data, size, out, err);
+    zdem_status st = zdem_tw_demo_open_header(data, size, out, err);
     if (st != ZDEM_OK)
         return st;
     if (size - out->map_offset < (size_t)out->map_size)
@@ -32,8 +32,8 @@ zdem_status tw_demo_open(const uint8_t *data, size_t size, tw_demo_info *out,
     return ZDEM_OK;
 }
 
-zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
-                                tw_demo_info *out, zdem_error *err)
+zdem_status zdem_tw_demo_open_header(const uint8_t *data, size_t size,
+                                zdem_tw_demo_info *out, zdem_error *err)
 {
     const uint8_t *h;
     size_t pos;
@@ -46,7 +46,7 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
     out->version = data[7];
     if (out->version < 3 || out->version > 6)
         return zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 7, "TWDEMO version not in 3..6");
-    if (size < TW_HEADER_SIZE)
+    if (size < ZDEM_TW_HEADER_SIZE)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, 8, "header truncated");
     h = data + 8;
     out->net_version = fixed_str(h, 64);
@@ -56,10 +56,10 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
     out->type = fixed_str(h + 136, 8);
     out->length = (int32_t)zdem_load_be32(h + 144);
     out->timestamp = fixed_str(h + 148, 20);
-    pos = TW_HEADER_SIZE;
+    pos = ZDEM_TW_HEADER_SIZE;
     if (out->version >= 4) {
         int32_t i, n;
-        if (size - pos < TW_MARKERS_SIZE)
+        if (size - pos < ZDEM_TW_MARKERS_SIZE)
             return zdem_fail(err, ZDEM_ERR_TRUNCATED, pos, "timeline markers truncated");
         n = (int32_t)zdem_load_be32(data + pos);
         out->raw_num_markers = n;
@@ -67,23 +67,23 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
          * a seeking aid. */
         if (n < 0)
             n = 0;
-        if (n > TW_MAX_TIMELINE_MARKERS)
-            n = TW_MAX_TIMELINE_MARKERS;
+        if (n > ZDEM_TW_MAX_TIMELINE_MARKERS)
+            n = ZDEM_TW_MAX_TIMELINE_MARKERS;
         out->num_timeline_markers = n;
         for (i = 0; i < n; i++)
             out->timeline_markers[i] = (int32_t)zdem_load_be32(data + pos + 4 + 4 * (size_t)i);
-        pos += TW_MARKERS_SIZE;
+        pos += ZDEM_TW_MARKERS_SIZE;
     }
     /* DDNet writes the extension in every v6 file; a v6 file without it is
      * still read (the UUID simply does not match). */
-    if (out->version >= 6 && size - pos < TW_SHA256_EXT_SIZE && size > pos &&
-        memcmp(data + pos, tw_sha256_ext_uuid, size - pos < 16 ? size - pos : 16) == 0)
+    if (out->version >= 6 && size - pos < ZDEM_TW_SHA256_EXT_SIZE && size > pos &&
+        memcmp(data + pos, zdem_tw_sha256_ext_uuid, size - pos < 16 ? size - pos : 16) == 0)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, pos, "map SHA-256 extension truncated");
-    if (out->version >= 6 && size - pos >= TW_SHA256_EXT_SIZE &&
-        memcmp(data + pos, tw_sha256_ext_uuid, 16) == 0) {
+    if (out->version >= 6 && size - pos >= ZDEM_TW_SHA256_EXT_SIZE &&
+        memcmp(data + pos, zdem_tw_sha256_ext_uuid, 16) == 0) {
         out->has_sha256 = 1;
         memcpy(out->map_sha256, data + pos + 16, 32);
-        pos += TW_SHA256_EXT_SIZE;
+        pos += ZDEM_TW_SHA256_EXT_SIZE;
     }
     if (map_size < 0)
         return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 8 + 128, "negative map size");
@@ -94,21 +94,21 @@ zdem_status tw_demo_open_header(const uint8_t *data, size_t size,
     return ZDEM_OK;
 }
 
-int tw_demo_map_crc_ok(const tw_demo_info *info)
+int zdem_tw_demo_map_crc_ok(const zdem_tw_demo_info *info)
 {
-    return tw_crc32(0, info->map, info->map_size) == info->map_crc;
+    return zdem_tw_crc32(0, info->map, info->map_size) == info->map_crc;
 }
 
-int tw_demo_map_sha256_ok(const tw_demo_info *info)
+int zdem_tw_demo_map_sha256_ok(const zdem_tw_demo_info *info)
 {
     uint8_t d[32];
     if (!info->has_sha256)
         return 0;
-    tw_sha256_once(info->map, info->map_size, d);
+    zdem_tw_sha256_once(info->map, info->map_size, d);
     return memcmp(d, info->map_sha256, 32) == 0;
 }
 
-void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
+void zdem_tw_chunks_init(zdem_tw_chunk_reader *r, const zdem_tw_demo_info *info,
                     const uint8_t *data, size_t size)
 {
     r->data = data;
@@ -122,7 +122,7 @@ void tw_chunks_init(tw_chunk_reader *r, const tw_demo_info *info,
     r->end_checked = 0;
 }
 
-zdem_status tw_chunks_end_check(const tw_chunk_reader *r, uint64_t end, zdem_error *err)
+zdem_status zdem_tw_chunks_end_check(const zdem_tw_chunk_reader *r, uint64_t end, zdem_error *err)
 {
     if (r->length <= 0)
         return ZDEM_OK;
@@ -140,7 +140,7 @@ enum {
     CHUNK_MASK_TICK_34 = 0x3f /* v3/v4: 0 means absolute tick follows */
 };
 
-int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
+int zdem_tw_chunks_next(zdem_tw_chunk_reader *r, zdem_tw_chunk *c, zdem_error *err)
 {
     size_t start = r->pos, left;
     uint8_t b;
@@ -148,7 +148,7 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
         if (r->end_checked)
             return 0;
         r->end_checked = 1;
-        return tw_chunks_end_check(r, r->size, err) == ZDEM_OK ? 0 : -1;
+        return zdem_tw_chunks_end_check(r, r->size, err) == ZDEM_OK ? 0 : -1;
     }
     left = r->size - start;
     b = r->data[start];
@@ -164,7 +164,7 @@ int tw_chunks_next(tw_chunk_reader *r, tw_chunk *c, zdem_error *err)
             delta = b & CHUNK_MASK_TICK_34;
             absolute = delta == 0;
         }
-        c->kind = TW_CHUNK_TICK;
+        c->kind = ZDEM_TW_CHUNK_TICK;
         c->keyframe = (b & CHUNK_KEYFRAME) != 0;
         c->inline_tick = !absolute;
         if (absolute) {

@@ -11,7 +11,7 @@ static const uint32_t crc_nibble[16] = {
     0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu,
 };
 
-uint32_t tw_crc32(uint32_t crc, const uint8_t *data, size_t n)
+uint32_t zdem_tw_crc32(uint32_t crc, const uint8_t *data, size_t n)
 {
     size_t i;
     crc = ~crc;
@@ -62,7 +62,7 @@ static void sha_block(uint32_t h[8], const uint8_t *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void tw_sha256_init(tw_sha256 *s)
+void zdem_tw_sha256_init(zdem_tw_sha256 *s)
 {
     static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
@@ -71,7 +71,7 @@ void tw_sha256_init(tw_sha256 *s)
     s->fill = 0;
 }
 
-void tw_sha256_update(tw_sha256 *s, const uint8_t *data, size_t n)
+void zdem_tw_sha256_update(zdem_tw_sha256 *s, const uint8_t *data, size_t n)
 {
     s->total += n;
     if (s->fill) {
@@ -98,7 +98,7 @@ void tw_sha256_update(tw_sha256 *s, const uint8_t *data, size_t n)
     }
 }
 
-void tw_sha256_final(tw_sha256 *s, uint8_t out[32])
+void zdem_tw_sha256_final(zdem_tw_sha256 *s, uint8_t out[32])
 {
     uint64_t bits = s->total * 8u;
     unsigned i;
@@ -120,10 +120,10 @@ void tw_sha256_final(tw_sha256 *s, uint8_t out[32])
     }
 }
 
-void tw_sha256_once(const uint8_t *data, size_t n, uint8_t out[32])
+void zdem_tw_sha256_once(const uint8_t *data, size_t n, uint8_t out[32])
 {
-    tw_sha256 s;
-    tw_sha256_init(&s);
-    tw_sha256_update(&s, data, n);
-    tw_sha256_final(&s, out);
+    zdem_tw_sha256 s;
+    zdem_tw_sha256_init(&s);
+    zdem_tw_sha256_update(&s, data, n);
+    zdem_tw_sha256_final(&s, out);
 }

@@ -3,7 +3,7 @@
 #include "teeworlds_hufftab.h"
 #include "zdem_varint.h"
 
-#define LUT_MASK ((1u << TW_HUFF_LUT_BITS) - 1u)
+#define LUT_MASK ((1u << ZDEM_TW_HUFF_LUT_BITS) - 1u)
 
 static zdem_status bad_code(zdem_error *err, size_t bitpos)
 {
@@ -11,7 +11,7 @@ static zdem_status bad_code(zdem_error *err, size_t bitpos)
                      "huffman: code runs past the end (no EOF symbol)");
 }
 
-zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                            size_t *out_len, zdem_error *err)
 {
     const uint8_t *p = src, *end = src + n;
@@ -38,7 +38,7 @@ zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
         /* Decode while a whole longest code is buffered: 3-5 symbols per
          * refill instead of one. */
         do {
-            e = tw_huff_lut[bits & LUT_MASK];
+            e = zdem_tw_huff_lut[bits & LUT_MASK];
             if (!(e & 0x8000u)) {
                 unsigned len = (e >> 9) & 31u;
                 if (len > nb)
@@ -49,20 +49,20 @@ zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             } else {
                 unsigned node = e & 0x7FFFu;
                 size_t start = (size_t)(p - src) * 8u - nb;
-                if (nb < TW_HUFF_LUT_BITS)
+                if (nb < ZDEM_TW_HUFF_LUT_BITS)
                     return bad_code(err, start);
-                bits >>= TW_HUFF_LUT_BITS;
-                nb -= TW_HUFF_LUT_BITS;
-                while (node >= TW_HUFF_NSYM) {
+                bits >>= ZDEM_TW_HUFF_LUT_BITS;
+                nb -= ZDEM_TW_HUFF_LUT_BITS;
+                while (node >= ZDEM_TW_HUFF_NSYM) {
                     if (nb == 0)
                         return bad_code(err, start);
-                    node = tw_huff_child[node - TW_HUFF_NSYM][bits & 1u];
+                    node = zdem_tw_huff_child[node - ZDEM_TW_HUFF_NSYM][bits & 1u];
                     bits >>= 1;
                     nb--;
                 }
                 sym = node;
             }
-            if (sym == TW_HUFF_EOF) {
+            if (sym == ZDEM_TW_HUFF_EOF) {
                 *out_len = o;
                 return ZDEM_OK;
             }
@@ -70,37 +70,37 @@ zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
                 return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
                                  "huffman: output larger than the buffer");
             dst[o++] = (uint8_t)sym;
-        } while (nb >= TW_HUFF_MAX_CODE_LEN);
+        } while (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN);
     }
 }
 
-zdem_status tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
+zdem_status zdem_tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
                                    size_t cap, size_t *out_len, zdem_error *err)
 {
     size_t bit = 0, nbits = n * 8u, o = 0, start = 0;
-    unsigned node = TW_HUFF_ROOT;
+    unsigned node = ZDEM_TW_HUFF_ROOT;
     *out_len = 0;
     for (;;) {
-        if (node < TW_HUFF_NSYM) {
-            if (node == TW_HUFF_EOF)
+        if (node < ZDEM_TW_HUFF_NSYM) {
+            if (node == ZDEM_TW_HUFF_EOF)
                 break;
             if (o >= cap)
                 return zdem_fail(err, ZDEM_ERR_NO_SPACE, bit / 8u,
                                  "huffman: output larger than the buffer");
             dst[o++] = (uint8_t)node;
-            node = TW_HUFF_ROOT;
+            node = ZDEM_TW_HUFF_ROOT;
             start = bit;
         }
         if (bit >= nbits)
             return bad_code(err, start);
-        node = tw_huff_child[node - TW_HUFF_NSYM][(src[bit >> 3] >> (bit & 7u)) & 1u];
+        node = zdem_tw_huff_child[node - ZDEM_TW_HUFF_NSYM][(src[bit >> 3] >> (bit & 7u)) & 1u];
         bit++;
     }
     *out_len = o;
     return ZDEM_OK;
 }
 
-zdem_status tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                            size_t *out_len)
 {
     uint64_t bits = 0;
@@ -108,9 +108,9 @@ zdem_status tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
     size_t i, o = 0;
     *out_len = 0;
     for (i = 0; i <= n; i++) {
-        unsigned sym = i < n ? src[i] : TW_HUFF_EOF;
-        bits |= (uint64_t)tw_huff_code[sym] << nb;
-        nb += tw_huff_len[sym];
+        unsigned sym = i < n ? src[i] : ZDEM_TW_HUFF_EOF;
+        bits |= (uint64_t)zdem_tw_huff_code[sym] << nb;
+        nb += zdem_tw_huff_len[sym];
         while (nb >= 8u) {
             if (o >= cap)
                 return ZDEM_ERR_NO_SPACE;
@@ -127,7 +127,7 @@ zdem_status tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
     return ZDEM_OK;
 }
 
-zdem_status tw_int_read(const uint8_t **pp, const uint8_t *end, int32_t *out)
+zdem_status zdem_tw_int_read(const uint8_t **pp, const uint8_t *end, int32_t *out)
 {
     const uint8_t *p = *pp;
     uint32_t b, v, sign;
@@ -156,7 +156,7 @@ zdem_status tw_int_read(const uint8_t **pp, const uint8_t *end, int32_t *out)
     return ZDEM_OK;
 }
 
-zdem_status tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
+zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
                            size_t *count, zdem_error *err)
 {
     const uint8_t *p = src, *end = src + n;
@@ -172,7 +172,7 @@ zdem_status tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t ca
             dst[k++] = (int32_t)((b & 0x3Fu) ^ (0u - ((b >> 6) & 1u)));
             continue;
         }
-        if (tw_int_read(&p, end, &dst[k]) != ZDEM_OK)
+        if (zdem_tw_int_read(&p, end, &dst[k]) != ZDEM_OK)
             return zdem_fail(err, ZDEM_ERR_TRUNCATED, (size_t)(p - src),
                              "int unpack: int cut by the end of the data");
         k++;
@@ -181,7 +181,7 @@ zdem_status tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t ca
     return ZDEM_OK;
 }
 
-zdem_status tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
                          size_t *out_len)
 {
     size_t i, o = 0;

@@ -1,44 +1,44 @@
 /* Teeworlds Huffman coder (static tree, 257 symbols with EOF) and the
  * variable-length int packing that follows it in demo chunks. Tables come
  * from generated/teeworlds_hufftab.c; nothing is built at run time. */
-#ifndef TEEWORLDS_HUFFMAN_H
-#define TEEWORLDS_HUFFMAN_H
+#ifndef ZDEM_TEEWORLDS_HUFFMAN_H
+#define ZDEM_TEEWORLDS_HUFFMAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "zdem_error.h"
 
 /* Decodes src until the EOF symbol into dst (cap bytes). Table-driven: one
- * lookup per symbol for codes up to TW_HUFF_LUT_BITS bits.
+ * lookup per symbol for codes up to ZDEM_TW_HUFF_LUT_BITS bits.
  * Errors (offset = byte in src where the bad code starts):
  *   ZDEM_ERR_HUFFMAN   a code runs past the end / no EOF symbol,
  *   ZDEM_ERR_NO_SPACE  output larger than cap. */
-zdem_status tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                            size_t *out_len, zdem_error *err);
 
 /* Same result, one tree step per bit: the reference for tests and the
  * benchmark, not for production use. */
-zdem_status tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
+zdem_status zdem_tw_huff_decode_bitwise(const uint8_t *src, size_t n, uint8_t *dst,
                                    size_t cap, size_t *out_len, zdem_error *err);
 
 /* Encodes n bytes plus EOF, byte for byte as the reference encoder does
  * (including its final byte when the bits end on a byte boundary).
  * Returns ZDEM_OK or ZDEM_ERR_NO_SPACE. */
-zdem_status tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_huff_encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                            size_t *out_len);
 
 /* Unpacks the variable-length ints of src into dst (cap ints). An int cut
  * by the end of src is ZDEM_ERR_TRUNCATED (offset = its first byte); more
  * than cap ints is ZDEM_ERR_NO_SPACE. Overlong encodings are accepted as
  * the reference does. */
-zdem_status tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
+zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
                            size_t *count, zdem_error *err);
 
 /* One int from [*p, end); ZDEM_ERR_TRUNCATED if cut. */
-zdem_status tw_int_read(const uint8_t **p, const uint8_t *end, int32_t *out);
+zdem_status zdem_tw_int_read(const uint8_t **p, const uint8_t *end, int32_t *out);
 
 /* Packs ints (for tests and fuzzers that build inputs). */
-zdem_status tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
+zdem_status zdem_tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
                          size_t *out_len);
 
 #endif

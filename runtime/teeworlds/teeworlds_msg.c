@@ -1,12 +1,12 @@
 #include "teeworlds_msg.h"
 
-zdem_status tw_msg_parse(const uint8_t *p, size_t n, tw_msg *out, zdem_error *err)
+zdem_status zdem_tw_msg_parse(const uint8_t *p, size_t n, zdem_tw_msg *out, zdem_error *err)
 {
-    tw_unpacker u;
+    zdem_tw_unpacker u;
     int32_t v;
     memset(out, 0, sizeof *out);
-    tw_unp_init(&u, p, n);
-    v = tw_unp_int(&u);
+    zdem_tw_unp_init(&u, p, n);
+    v = zdem_tw_unp_int(&u);
     if (u.error)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, 0, "message: missing id");
     out->sys = (int)(v & 1);
@@ -24,7 +24,7 @@ zdem_status tw_msg_parse(const uint8_t *p, size_t n, tw_msg *out, zdem_error *er
     return ZDEM_OK;
 }
 
-void tw_ints_to_bytes(const int32_t *ints, size_t n, uint8_t *out)
+void zdem_tw_ints_to_bytes(const int32_t *ints, size_t n, uint8_t *out)
 {
     size_t i;
     for (i = 0; i < n; i++) {
@@ -36,7 +36,7 @@ void tw_ints_to_bytes(const int32_t *ints, size_t n, uint8_t *out)
     }
 }
 
-size_t tw_ints_to_str(const int32_t *ints, size_t n, char *out, size_t cap)
+size_t zdem_tw_ints_to_str(const int32_t *ints, size_t n, char *out, size_t cap)
 {
     size_t i, k = 0;
     if (cap == 0)

@@ -15,18 +15,18 @@ static int header_len(const uint8_t *p, size_t avail, size_t *len, zdem_error *e
         zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 7, "TWDEMO version not in 3..6");
         return -1;
     }
-    base = TW_HEADER_SIZE + (p[7] >= 4 ? TW_MARKERS_SIZE : 0);
+    base = ZDEM_TW_HEADER_SIZE + (p[7] >= 4 ? ZDEM_TW_MARKERS_SIZE : 0);
     if (p[7] >= 6) { /* the SHA-256 extension is there if its UUID is */
         if (avail < base + 16)
             return 0;
-        if (memcmp(p + base, tw_sha256_ext_uuid, 16) == 0)
-            base += TW_SHA256_EXT_SIZE;
+        if (memcmp(p + base, zdem_tw_sha256_ext_uuid, 16) == 0)
+            base += ZDEM_TW_SHA256_EXT_SIZE;
     }
     *len = base;
     return 1;
 }
 
-/* Same header forms as tw_chunks_next. */
+/* Same header forms as zdem_tw_chunks_next. */
 static int chunk_len(int version, const uint8_t *p, size_t avail, size_t *len)
 {
     uint8_t b = p[0];
@@ -52,10 +52,10 @@ static int chunk_len(int version, const uint8_t *p, size_t avail, size_t *len)
     }
 }
 
-static int tw_sizer(void *ctx, const uint8_t *p, size_t avail, size_t *len,
+static int zdem_tw_sizer(void *ctx, const uint8_t *p, size_t avail, size_t *len,
                     zdem_error *err)
 {
-    tw_push *s = ctx;
+    zdem_tw_push *s = ctx;
     switch (s->phase) {
     case 0:
         return header_len(p, avail, len, err);
@@ -67,25 +67,25 @@ static int tw_sizer(void *ctx, const uint8_t *p, size_t avail, size_t *len,
     }
 }
 
-static void map_done(tw_push *s)
+static void map_done(zdem_tw_push *s)
 {
     uint8_t d[32];
     s->phase = 2;
     s->map_crc_ok = s->crc == s->r->info.map_crc;
-    tw_sha256_final(&s->sha, d);
+    zdem_tw_sha256_final(&s->sha, d);
     s->map_sha256_ok = s->r->info.has_sha256 && memcmp(d, s->r->info.map_sha256, 32) == 0;
 }
 
-static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
+static zdem_status zdem_tw_sink(void *ctx, const uint8_t *frame, size_t len,
                            uint64_t offset, zdem_error *err)
 {
-    tw_push *s = ctx;
-    tw_reader *r = s->r;
+    zdem_tw_push *s = ctx;
+    zdem_tw_reader *r = s->r;
     zdem_status st;
     if (s->phase == 0) {
-        if ((st = tw_demo_open_header(frame, len, &r->info, err)) != ZDEM_OK)
+        if ((st = zdem_tw_demo_open_header(frame, len, &r->info, err)) != ZDEM_OK)
             return st;
-        tw_snap_init(&r->snaps, tw_static_sizes, TW_NUM_STATIC_SIZES);
+        zdem_tw_snap_init(&r->snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
         r->chunks.version = r->info.version;
         r->chunks.tick = 0;
         r->chunks.have_tick = 0;
@@ -94,7 +94,7 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
         r->chunks.end_checked = 0;
         s->map_left = r->info.map_size;
         s->crc = 0;
-        tw_sha256_init(&s->sha);
+        zdem_tw_sha256_init(&s->sha);
         s->phase = 1;
         if (s->on_header && s->on_header(s->user, &r->info))
             return zdem_fail(err, ZDEM_ERR_ABORTED, offset, "stopped by on_header");
@@ -103,8 +103,8 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
         return ZDEM_OK;
     }
     if (s->phase == 1) {
-        s->crc = tw_crc32(s->crc, frame, len);
-        tw_sha256_update(&s->sha, frame, len);
+        s->crc = zdem_tw_crc32(s->crc, frame, len);
+        zdem_tw_sha256_update(&s->sha, frame, len);
         s->map_left -= (uint32_t)len;
         if (s->on_map && s->on_map(s->user, frame, len))
             return zdem_fail(err, ZDEM_ERR_ABORTED, offset, "stopped by on_map");
@@ -113,7 +113,7 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
         return ZDEM_OK;
     }
     {
-        tw_event ev;
+        zdem_tw_event ev;
         int rc;
         memset(&ev, 0, sizeof ev);
         /* Frame the single chunk with the file reader (its tick state
@@ -121,11 +121,11 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
         r->chunks.data = frame;
         r->chunks.size = len;
         r->chunks.pos = 0;
-        rc = tw_chunks_next(&r->chunks, &ev.chunk, err);
+        rc = zdem_tw_chunks_next(&r->chunks, &ev.chunk, err);
         if (rc == 1) {
             ev.chunk.offset += offset;
             ev.chunk.data_offset += offset;
-            rc = tw_reader_decode(r, &ev, err);
+            rc = zdem_tw_reader_decode(r, &ev, err);
         } else if (err) {
             err->offset += offset;
         }
@@ -137,21 +137,21 @@ static zdem_status tw_sink(void *ctx, const uint8_t *frame, size_t len,
     }
 }
 
-void tw_push_init(tw_push *s, tw_reader *r, uint8_t *buf, size_t cap)
+void zdem_tw_push_init(zdem_tw_push *s, zdem_tw_reader *r, uint8_t *buf, size_t cap)
 {
     memset(s, 0, sizeof *s);
     s->r = r;
     r->decode_snapshots = 1;
     r->decode_messages = 1;
-    zdem_push_init(&s->in, buf, cap, tw_sizer, tw_sink, s);
+    zdem_push_init(&s->in, buf, cap, zdem_tw_sizer, zdem_tw_sink, s);
 }
 
-zdem_status tw_push_feed(tw_push *s, const uint8_t *data, size_t n, zdem_error *err)
+zdem_status zdem_tw_push_feed(zdem_tw_push *s, const uint8_t *data, size_t n, zdem_error *err)
 {
     return zdem_push_feed(&s->in, data, n, err);
 }
 
-zdem_status tw_push_end(tw_push *s, zdem_error *err)
+zdem_status zdem_tw_push_end(zdem_tw_push *s, zdem_error *err)
 {
     zdem_status st = zdem_push_end(&s->in, err);
     if (st != ZDEM_OK)
@@ -160,5 +160,5 @@ zdem_status tw_push_end(tw_push *s, zdem_error *err)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "input ends inside the header");
     if (s->phase == 1)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "embedded map truncated");
-    return tw_chunks_end_check(&s->r->chunks, s->in.offset, err);
+    return zdem_tw_chunks_end_check(&s->r->chunks, s->in.offset, err);
 }

@@ -2,14 +2,14 @@
 
 #include <string.h>
 
-zdem_status tw_reader_open(tw_reader *r, const uint8_t *data, size_t size,
+zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t size,
                            zdem_error *err)
 {
-    zdem_status st = tw_demo_open(data, size, &r->info, err);
+    zdem_status st = zdem_tw_demo_open(data, size, &r->info, err);
     if (st != ZDEM_OK)
         return st;
-    tw_chunks_init(&r->chunks, &r->info, data, size);
-    tw_snap_init(&r->snaps, tw_static_sizes, TW_NUM_STATIC_SIZES);
+    zdem_tw_chunks_init(&r->chunks, &r->info, data, size);
+    zdem_tw_snap_init(&r->snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     r->decode_snapshots = 1;
     r->decode_messages = 1;
     return ZDEM_OK;
@@ -17,7 +17,7 @@ zdem_status tw_reader_open(tw_reader *r, const uint8_t *data, size_t size,
 
 /* Re-reports an inner payload error at a file offset and stops the
  * stream: nothing after a bad chunk can be trusted. */
-static int payload_fail(tw_reader *r, zdem_error *err, const zdem_error *inner, uint64_t off)
+static int payload_fail(zdem_tw_reader *r, zdem_error *err, const zdem_error *inner, uint64_t off)
 {
     r->chunks.pos = r->chunks.size;
     r->chunks.end_checked = 1;
@@ -25,52 +25,52 @@ static int payload_fail(tw_reader *r, zdem_error *err, const zdem_error *inner, 
     return -1;
 }
 
-int tw_reader_next(tw_reader *r, tw_event *ev, zdem_error *err)
+int zdem_tw_reader_next(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
 {
     int rc;
     memset(ev, 0, sizeof *ev);
-    rc = tw_chunks_next(&r->chunks, &ev->chunk, err);
+    rc = zdem_tw_chunks_next(&r->chunks, &ev->chunk, err);
     if (rc != 1)
         return rc;
-    return tw_reader_decode(r, ev, err);
+    return zdem_tw_reader_decode(r, ev, err);
 }
 
-int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
+int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
 {
     zdem_error inner;
     size_t n, k;
-    if (ev->chunk.kind == TW_CHUNK_TICK || ev->chunk.kind == TW_CHUNK_UNKNOWN)
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_TICK || ev->chunk.kind == ZDEM_TW_CHUNK_UNKNOWN)
         return 1;
-    if ((ev->chunk.kind == TW_CHUNK_MESSAGE && !r->decode_messages) ||
-        (ev->chunk.kind != TW_CHUNK_MESSAGE && !r->decode_snapshots))
+    if ((ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && !r->decode_messages) ||
+        (ev->chunk.kind != ZDEM_TW_CHUNK_MESSAGE && !r->decode_snapshots))
         return 1;
     zdem_error_clear(&inner);
     /* The game skips the decoder for empty chunks; so do we (an empty
      * delta then changes nothing). */
     if (ev->chunk.size == 0) {
         n = 0;
-    } else if (tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, sizeof r->huff,
+    } else if (zdem_tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, sizeof r->huff,
                               &n, &inner) != ZDEM_OK) {
         return payload_fail(r, err, &inner, ev->chunk.data_offset + inner.offset);
     }
-    if (tw_ints_unpack(r->huff, n, r->ints, TW_SNAP_MAX_INTS, &k, &inner) != ZDEM_OK) {
+    if (zdem_tw_ints_unpack(r->huff, n, r->ints, ZDEM_TW_SNAP_MAX_INTS, &k, &inner) != ZDEM_OK) {
         return payload_fail(r, err, &inner, ev->chunk.offset);
     }
     ev->num_ints = k;
-    if (ev->chunk.kind == TW_CHUNK_MESSAGE) {
-        tw_ints_to_bytes(r->ints, k, r->msg);
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE) {
+        zdem_tw_ints_to_bytes(r->ints, k, r->msg);
         if (k == 0)
             return 1; /* empty message chunk: nothing to parse */
-        if (tw_msg_parse(r->msg, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
+        if (zdem_tw_msg_parse(r->msg, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
             return payload_fail(r, err, &inner, ev->chunk.offset);
         }
-        ev->desc = tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
+        ev->desc = zdem_tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
         return 1;
     }
     if (k > 0) {
-        zdem_status st = ev->chunk.kind == TW_CHUNK_SNAPSHOT
-                             ? tw_snap_load_full(&r->snaps, r->ints, k, &inner)
-                             : tw_snap_apply_delta(&r->snaps, r->ints, k, &inner);
+        zdem_status st = ev->chunk.kind == ZDEM_TW_CHUNK_SNAPSHOT
+                             ? zdem_tw_snap_load_full(&r->snaps, r->ints, k, &inner)
+                             : zdem_tw_snap_apply_delta(&r->snaps, r->ints, k, &inner);
         if (st == ZDEM_ERR_LIMIT) {
             /* Over the game's own item/size bounds: the game drops such a
              * snapshot and plays on from the previous one; so do we. */
@@ -79,23 +79,23 @@ int tw_reader_decode(tw_reader *r, tw_event *ev, zdem_error *err)
         }
         if (st != ZDEM_OK)
             return payload_fail(r, err, &inner, ev->chunk.offset);
-        if (ev->chunk.kind == TW_CHUNK_DELTA && r->snaps.delta_unused)
+        if (ev->chunk.kind == ZDEM_TW_CHUNK_DELTA && r->snaps.delta_unused)
             ev->warning = "snapshot delta: ints left after the last item (ignored)";
     }
-    ev->snap = tw_snap_current(&r->snaps);
+    ev->snap = zdem_tw_snap_current(&r->snaps);
     return 1;
 }
 
-int tw_snap_type_uuid(const tw_snap *snap, int type, uint8_t uuid[16])
+int zdem_tw_snap_type_uuid(const zdem_tw_snap *snap, int type, uint8_t uuid[16])
 {
     int idx, i;
     const int32_t *d;
-    if (type <= 0 || type > TW_SNAP_MAX_TYPE)
+    if (type <= 0 || type > ZDEM_TW_SNAP_MAX_TYPE)
         return 0;
-    idx = tw_snap_find(snap, (uint32_t)type); /* key of (type 0, id type) */
+    idx = zdem_tw_snap_find(snap, (uint32_t)type); /* key of (type 0, id type) */
     if (idx < 0 || snap->len[idx] < 4)
         return 0;
-    d = tw_snap_data(snap, (uint32_t)idx);
+    d = zdem_tw_snap_data(snap, (uint32_t)idx);
     for (i = 0; i < 4; i++) {
         uint32_t v = (uint32_t)d[i];
         uuid[4 * i] = (uint8_t)(v >> 24);
@@ -106,17 +106,17 @@ int tw_snap_type_uuid(const tw_snap *snap, int type, uint8_t uuid[16])
     return 1;
 }
 
-const tw_obj_desc *tw_item_desc(const tw_snap *snap, uint32_t i)
+const zdem_tw_obj_desc *zdem_tw_item_desc(const zdem_tw_snap *snap, uint32_t i)
 {
-    int type = tw_snap_type(snap, i);
-    const tw_obj_desc *d;
+    int type = zdem_tw_snap_type(snap, i);
+    const zdem_tw_obj_desc *d;
     uint8_t uuid[16];
     if (type == 0)
         return NULL;
-    d = tw_obj_desc_by_type(type);
+    d = zdem_tw_obj_desc_by_type(type);
     if (d)
         return d;
-    if (tw_snap_type_uuid(snap, type, uuid))
-        return tw_obj_desc_by_uuid(uuid);
+    if (zdem_tw_snap_type_uuid(snap, type, uuid))
+        return zdem_tw_obj_desc_by_uuid(uuid);
     return NULL;
 }

@@ -4,17 +4,17 @@
 
 static unsigned hash_key(uint32_t key)
 {
-    return (unsigned)((key * 2654435761u) >> 21) & (TW_SNAP_HASH_SLOTS - 1u);
+    return (unsigned)((key * 2654435761u) >> 21) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
 }
 
-static void snap_clear(tw_snap *snap)
+static void snap_clear(zdem_tw_snap *snap)
 {
     snap->num_items = 0;
     snap->used = 0;
     memset(snap->slot, 0, sizeof snap->slot);
 }
 
-int tw_snap_find(const tw_snap *snap, uint32_t key)
+int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key)
 {
     unsigned h = hash_key(key);
     for (;;) {
@@ -23,7 +23,7 @@ int tw_snap_find(const tw_snap *snap, uint32_t key)
             return -1;
         if (snap->key[v - 1] == key)
             return (int)(v - 1);
-        h = (h + 1u) & (TW_SNAP_HASH_SLOTS - 1u);
+        h = (h + 1u) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
     }
 }
 
@@ -36,12 +36,12 @@ static size_t wire_size(uint32_t items, uint32_t ints)
 
 /* Appends an item (key must be absent); returns its index or -1 when a
  * bound is hit. The table never fills: items <= 1024 < 2048 slots. */
-static int snap_add(tw_snap *snap, uint32_t key, uint32_t len)
+static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len)
 {
     unsigned h;
     uint32_t i = snap->num_items;
-    if (i >= TW_SNAP_MAX_ITEMS || len > TW_SNAP_MAX_INTS - snap->used ||
-        wire_size(i + 1, snap->used + len) > TW_SNAP_MAX_SIZE)
+    if (i >= ZDEM_TW_SNAP_MAX_ITEMS || len > ZDEM_TW_SNAP_MAX_INTS - snap->used ||
+        wire_size(i + 1, snap->used + len) > ZDEM_TW_SNAP_MAX_SIZE)
         return -1;
     snap->key[i] = key;
     snap->off[i] = (uint16_t)snap->used;
@@ -50,12 +50,12 @@ static int snap_add(tw_snap *snap, uint32_t key, uint32_t len)
     snap->num_items = i + 1;
     h = hash_key(key);
     while (snap->slot[h])
-        h = (h + 1u) & (TW_SNAP_HASH_SLOTS - 1u);
+        h = (h + 1u) & (ZDEM_TW_SNAP_HASH_SLOTS - 1u);
     snap->slot[h] = (uint16_t)(i + 1);
     return (int)i;
 }
 
-void tw_snap_init(tw_snapstate *s, const uint8_t *static_sizes, size_t n)
+void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n)
 {
     s->cur = 0;
     snap_clear(&s->snap[0]);
@@ -65,10 +65,10 @@ void tw_snap_init(tw_snapstate *s, const uint8_t *static_sizes, size_t n)
     s->delta_unused = 0;
 }
 
-zdem_status tw_snap_load_full(tw_snapstate *s, const int32_t *ints, size_t n,
+zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                               zdem_error *err)
 {
-    tw_snap *next = &s->snap[!s->cur];
+    zdem_tw_snap *next = &s->snap[!s->cur];
     int32_t data_size, num;
     size_t base, data_ints, i;
     if (n < 2)
@@ -77,7 +77,7 @@ zdem_status tw_snap_load_full(tw_snapstate *s, const int32_t *ints, size_t n,
     num = ints[1];
     if (data_size < 0 || (data_size & 3) || num < 0)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: bad size or item count");
-    if (num > TW_SNAP_MAX_ITEMS || (size_t)data_size > TW_SNAP_MAX_SIZE)
+    if (num > ZDEM_TW_SNAP_MAX_ITEMS || (size_t)data_size > ZDEM_TW_SNAP_MAX_SIZE)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot: over the 64 KiB / 1024 item bounds");
     base = 2u + (size_t)num;
     data_ints = (size_t)data_size / 4u;
@@ -97,7 +97,7 @@ zdem_status tw_snap_load_full(tw_snapstate *s, const int32_t *ints, size_t n,
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 2, "snapshot: first item not at 0");
         k = base + (size_t)off / 4u;
         key = (uint32_t)ints[k];
-        if (tw_snap_find(next, key) >= 0)
+        if (zdem_tw_snap_find(next, key) >= 0)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, k, "snapshot: duplicate item key");
         idx = snap_add(next, key, (uint32_t)(stop - off) / 4u - 1u);
         if (idx < 0)
@@ -108,11 +108,11 @@ zdem_status tw_snap_load_full(tw_snapstate *s, const int32_t *ints, size_t n,
     return ZDEM_OK;
 }
 
-zdem_status tw_snap_apply_delta(tw_snapstate *s, const int32_t *ints, size_t n,
+zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                                 zdem_error *err)
 {
-    const tw_snap *from = &s->snap[s->cur];
-    tw_snap *to = &s->snap[!s->cur];
+    const zdem_tw_snap *from = &s->snap[s->cur];
+    zdem_tw_snap *to = &s->snap[!s->cur];
     int32_t num_removed, num_deltas;
     size_t p, i;
     if (n < 3)
@@ -126,7 +126,7 @@ zdem_status tw_snap_apply_delta(tw_snapstate *s, const int32_t *ints, size_t n,
     p = 3;
     memset(s->removed, 0, from->num_items);
     for (i = 0; i < (size_t)num_removed; i++) {
-        int idx = tw_snap_find(from, (uint32_t)ints[p + i]);
+        int idx = zdem_tw_snap_find(from, (uint32_t)ints[p + i]);
         if (idx >= 0)
             s->removed[idx] = 1;
     }
@@ -155,21 +155,21 @@ zdem_status tw_snap_apply_delta(tw_snapstate *s, const int32_t *ints, size_t n,
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item header past the end");
         type = ints[p++];
         id = ints[p++];
-        if (type < 0 || type > TW_SNAP_MAX_TYPE || id < 0 || id > TW_SNAP_MAX_ID)
+        if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: type or id out of range");
         if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
             len = s->static_sizes[type];
         } else {
             if (p >= n)
                 return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size past the end");
-            if (ints[p] < 0 || ints[p] > TW_SNAP_MAX_INTS)
+            if (ints[p] < 0 || ints[p] > ZDEM_TW_SNAP_MAX_INTS)
                 return zdem_fail(err, ZDEM_ERR_CORRUPT, p, "snapshot delta: bad item size");
             len = (uint32_t)ints[p++];
         }
         if (n - p < len)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item data past the end");
         key = ((uint32_t)type << 16) | (uint32_t)id;
-        idx = tw_snap_find(to, key);
+        idx = zdem_tw_snap_find(to, key);
         if (idx < 0) {
             idx = snap_add(to, key, len);
             if (idx < 0)
@@ -180,7 +180,7 @@ zdem_status tw_snap_apply_delta(tw_snapstate *s, const int32_t *ints, size_t n,
         dst = to->data + to->off[idx];
         /* The diff is against the old snapshot's item even when the delta
          * also removed it (the reference looks it up in `from`). */
-        old = tw_snap_find(from, key);
+        old = zdem_tw_snap_find(from, key);
         if (old >= 0) {
             const int32_t *o = from->data + from->off[old];
             if (from->len[old] != len)

@@ -16,20 +16,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static tw_reader rd; /* ~350 KiB: static, as on a device */
-static uint8_t enc[2 * TW_SNAP_MAX_SIZE + 16]; /* codes are at most 15 bits */
+static zdem_tw_reader rd; /* ~350 KiB: static, as on a device */
+static uint8_t enc[2 * ZDEM_TW_SNAP_MAX_SIZE + 16]; /* codes are at most 15 bits */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t p = 0;
     int32_t tick = 0;
-    tw_snap_init(&rd.snaps, tw_static_sizes, TW_NUM_STATIC_SIZES);
+    zdem_tw_snap_init(&rd.snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     rd.decode_snapshots = 1;
     rd.decode_messages = 1;
     while (size - p >= 3) {
         uint8_t flags = data[p];
         size_t len = (size_t)data[p + 1] | ((size_t)data[p + 2] << 8), n;
-        tw_event ev;
+        zdem_tw_event ev;
         zdem_error err;
         p += 3;
         if (len > size - p)
@@ -44,14 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ev.chunk.data = data + p;
             ev.chunk.size = len;
         } else {
-            if (tw_huff_encode(data + p, len, enc, sizeof enc, &n) != ZDEM_OK)
+            if (zdem_tw_huff_encode(data + p, len, enc, sizeof enc, &n) != ZDEM_OK)
                 abort();
             ev.chunk.data = enc;
             ev.chunk.size = n;
         }
         p += len;
         zdem_error_clear(&err);
-        if (tw_reader_decode(&rd, &ev, &err) == 1)
+        if (zdem_tw_reader_decode(&rd, &ev, &err) == 1)
             fuzz_tw_event(&ev);
     }
     return 0;

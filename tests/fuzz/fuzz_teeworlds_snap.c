@@ -7,16 +7,16 @@
 #include <stdint.h>
 #include "teeworlds_reader.h"
 
-static tw_snapstate st;
-static uint8_t huff[TW_SNAP_MAX_SIZE];
-static int32_t ints[TW_SNAP_MAX_INTS];
+static zdem_tw_snapstate st;
+static uint8_t huff[ZDEM_TW_SNAP_MAX_SIZE];
+static int32_t ints[ZDEM_TW_SNAP_MAX_INTS];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t p = 0;
-    tw_snap_init(&st, tw_static_sizes, TW_NUM_STATIC_SIZES);
+    zdem_tw_snap_init(&st, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
     while (size - p >= 3) {
         uint8_t flags = data[p];
         size_t len = (size_t)data[p + 1] | ((size_t)data[p + 2] << 8), n, k;
@@ -31,18 +31,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         zdem_error_clear(&err);
         n = len;
         if (flags & 2) {
-            if (tw_huff_decode(payload, len, huff, sizeof huff, &n, &err) != ZDEM_OK)
+            if (zdem_tw_huff_decode(payload, len, huff, sizeof huff, &n, &err) != ZDEM_OK)
                 continue;
             payload = huff;
         }
-        if (tw_ints_unpack(payload, n, ints, TW_SNAP_MAX_INTS, &k, &err) != ZDEM_OK)
+        if (zdem_tw_ints_unpack(payload, n, ints, ZDEM_TW_SNAP_MAX_INTS, &k, &err) != ZDEM_OK)
             continue;
         if (flags & 1)
-            (void)tw_snap_load_full(&st, ints, k, &err);
+            (void)zdem_tw_snap_load_full(&st, ints, k, &err);
         else
-            (void)tw_snap_apply_delta(&st, ints, k, &err);
-        for (i = 0; i < tw_snap_current(&st)->num_items; i++)
-            (void)tw_item_desc(tw_snap_current(&st), i);
+            (void)zdem_tw_snap_apply_delta(&st, ints, k, &err);
+        for (i = 0; i < zdem_tw_snap_current(&st)->num_items; i++)
+            (void)zdem_tw_item_desc(zdem_tw_snap_current(&st), i);
     }
     return 0;
 }

@@ -18,7 +18,7 @@ import sys
 
 Q3_CORE = ["protocol", "messages", "first_sequence", "gamestates", "snapshots",
            "first_server_time", "last_server_time", "map", "client_num"]
-TW_CORE = ["version", "map_name", "map_size", "map_crc_ok", "first_tick", "last_tick",
+ZDEM_TW_CORE = ["version", "map_name", "map_size", "map_crc_ok", "first_tick", "last_tick",
            "tick_markers", "keyframes", "chunks"]
 
 failures = []
@@ -139,7 +139,7 @@ def main():
             core = Q3_CORE
         else:
             exp = expected_tw(b2[name]) if name in b2 else {}
-            core = TW_CORE
+            core = ZDEM_TW_CORE
         if not exp:
             fail("%s: not in EXPECTED.md B2/B3" % name)
         for k, v in exp.items():
@@ -193,7 +193,7 @@ def main():
         print("memory: .data %d + .bss %d bytes static, decoder state %d bytes "
               "(q3 parser %d, tw reader %d), stack high-water %d of %d bytes, demos in flash %d"
               % (memory["data"], memory["bss"], memory["arena_used"], memory["q3_parser_size"],
-                 memory["tw_reader_size"], memory["stack_used"], memory["stack_size"],
+                 memory["zdem_tw_reader_size"], memory["stack_used"], memory["stack_size"],
                  memory["demos_flash"]))
     return 1 if failures else 0
 

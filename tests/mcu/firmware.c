@@ -546,55 +546,55 @@ static int run_quake3(const mcu_demo *d)
 }
 
 /* ------------------------------------------------------------ Teeworlds */
-#define TW_MAX_CLIENTS 64
+#define ZDEM_TW_MAX_CLIENTS 64
 
-typedef struct tw_player {
+typedef struct zdem_tw_player {
     uint8_t seen;
     char name[17];
     char clan[13];
-} tw_player;
+} zdem_tw_player;
 
-static tw_player tw_players[TW_MAX_CLIENTS];
+static zdem_tw_player zdem_tw_players[ZDEM_TW_MAX_CLIENTS];
 
-static void tw_track_players(const tw_snap *s)
+static void zdem_tw_track_players(const zdem_tw_snap *s)
 {
     uint32_t i;
     for (i = 0; i < s->num_items; i++) {
-        int id = tw_snap_id(s, i);
-        tw_obj_client_info ci;
-        if (tw_snap_type(s, i) != TW_OBJ_CLIENT_INFO || id < 0 || id >= TW_MAX_CLIENTS)
+        int id = zdem_tw_snap_id(s, i);
+        zdem_tw_obj_client_info ci;
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= ZDEM_TW_MAX_CLIENTS)
             continue;
-        tw_obj_client_info_decode(tw_snap_data(s, i), s->len[i], &ci);
-        tw_players[id].seen = 1;
-        memcpy(tw_players[id].name, ci.name, sizeof tw_players[id].name);
-        memcpy(tw_players[id].clan, ci.clan, sizeof tw_players[id].clan);
+        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        zdem_tw_players[id].seen = 1;
+        memcpy(zdem_tw_players[id].name, ci.name, sizeof zdem_tw_players[id].name);
+        memcpy(zdem_tw_players[id].clan, ci.clan, sizeof zdem_tw_players[id].clan);
     }
 }
 
-static void put_view(tw_str s) { put_json(s.p, s.n); }
+static void put_view(zdem_tw_str s) { put_json(s.p, s.n); }
 
 static int run_teeworlds(const mcu_demo *d)
 {
     size_t have;
-    tw_reader *rd = arena(sizeof(tw_reader), &have);
-    const tw_demo_info *in;
+    zdem_tw_reader *rd = arena(sizeof(zdem_tw_reader), &have);
+    const zdem_tw_demo_info *in;
     zdem_error err;
-    tw_event ev;
+    zdem_tw_event ev;
     int rc, i, first_p;
     uint32_t counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0, unknown = 0;
     int32_t first = 0, last = 0;
     int have_tick = 0;
 
-    memset(tw_players, 0, sizeof tw_players);
+    memset(zdem_tw_players, 0, sizeof zdem_tw_players);
     zdem_error_clear(&err);
     if (!rd) {
         begin_line(d->name);
         put_s(",\"mcu_error\":\"arena too small\"}\n");
         return 1;
     }
-    if (sizeof(tw_reader) > arena_peak)
-        arena_peak = sizeof(tw_reader);
-    if (tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
+    if (sizeof(zdem_tw_reader) > arena_peak)
+        arena_peak = sizeof(zdem_tw_reader);
+    if (zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
         begin_line(d->name);
         put_key("error");
         put_jcstr(err.msg);
@@ -602,24 +602,24 @@ static int run_teeworlds(const mcu_demo *d)
         return 1;
     }
     in = &rd->info;
-    while ((rc = tw_reader_next(rd, &ev, &err)) == 1) {
+    while ((rc = zdem_tw_reader_next(rd, &ev, &err)) == 1) {
         if (ev.chunk.kind >= 0 && ev.chunk.kind < 5)
             counts[ev.chunk.kind]++;
-        if (ev.chunk.kind == TW_CHUNK_TICK) {
+        if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
             if (!have_tick)
                 first = ev.chunk.tick;
             have_tick = 1;
             last = ev.chunk.tick;
             keyframes += (uint32_t)ev.chunk.keyframe;
-        } else if (ev.chunk.kind == TW_CHUNK_MESSAGE && ev.num_ints) {
+        } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
             if (!ev.desc)
                 unknown++;
-            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_CHAT)
+            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_CHAT)
                 chat++;
-            else if (!ev.msg.sys && ev.msg.id == TW_MSG_SV_KILL_MSG)
+            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
                 kills++;
         } else if (ev.snap) {
-            tw_track_players(ev.snap);
+            zdem_tw_track_players(ev.snap);
         }
     }
 
@@ -638,9 +638,9 @@ static int run_teeworlds(const mcu_demo *d)
     } else {
         put_s("null");
     }
-    put_key("map_crc_ok"); put_bool(tw_demo_map_crc_ok(in));
+    put_key("map_crc_ok"); put_bool(zdem_tw_demo_map_crc_ok(in));
     put_key("map_sha256_ok");
-    if (in->has_sha256) put_bool(tw_demo_map_sha256_ok(in)); else put_s("null");
+    if (in->has_sha256) put_bool(zdem_tw_demo_map_sha256_ok(in)); else put_s("null");
     put_key("type"); put_view(in->type);
     put_key("length"); put_i(in->length);
     put_key("timestamp"); put_view(in->timestamp);
@@ -656,12 +656,12 @@ static int run_teeworlds(const mcu_demo *d)
     if (have_tick) put_i(first); else put_s("null");
     put_key("last_tick");
     if (have_tick) put_i(last); else put_s("null");
-    put_key("tick_markers"); put_u(counts[TW_CHUNK_TICK]);
+    put_key("tick_markers"); put_u(counts[ZDEM_TW_CHUNK_TICK]);
     put_key("keyframes"); put_u(keyframes);
     put_key("chunks");
-    put_s("{\"snapshot\":"); put_u(counts[TW_CHUNK_SNAPSHOT]);
-    put_s(",\"message\":"); put_u(counts[TW_CHUNK_MESSAGE]);
-    put_s(",\"delta\":"); put_u(counts[TW_CHUNK_DELTA]);
+    put_s("{\"snapshot\":"); put_u(counts[ZDEM_TW_CHUNK_SNAPSHOT]);
+    put_s(",\"message\":"); put_u(counts[ZDEM_TW_CHUNK_MESSAGE]);
+    put_s(",\"delta\":"); put_u(counts[ZDEM_TW_CHUNK_DELTA]);
     put_c('}');
     put_key("map_offset"); put_u(in->map_offset);
     put_key("data_offset"); put_u(in->data_offset);
@@ -670,15 +670,15 @@ static int run_teeworlds(const mcu_demo *d)
     put_key("unknown_messages"); put_u(unknown);
     put_key("players");
     put_c('[');
-    for (i = 0, first_p = 1; i < TW_MAX_CLIENTS; i++) {
-        if (!tw_players[i].seen)
+    for (i = 0, first_p = 1; i < ZDEM_TW_MAX_CLIENTS; i++) {
+        if (!zdem_tw_players[i].seen)
             continue;
         put_s(first_p ? "{\"id\":" : ",{\"id\":");
         put_i(i);
         put_s(",\"name\":");
-        put_jcstr(tw_players[i].name);
+        put_jcstr(zdem_tw_players[i].name);
         put_s(",\"clan\":");
-        put_jcstr(tw_players[i].clan);
+        put_jcstr(zdem_tw_players[i].clan);
         put_c('}');
         first_p = 0;
     }
@@ -688,7 +688,7 @@ static int run_teeworlds(const mcu_demo *d)
         put_jcstr(err.msg);
     else
         put_s("null");
-    put_key("mcu_state_bytes"); put_u(sizeof(tw_reader));
+    put_key("mcu_state_bytes"); put_u(sizeof(zdem_tw_reader));
     put_s("}\n");
     return rc < 0;
 }
@@ -746,8 +746,8 @@ int main(void)
     put_key("arena_available"); put_u((size_t)(__arena_end - __arena_start));
     put_key("arena_used"); put_u(arena_peak);
     put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
-    put_key("tw_reader_size"); put_u(sizeof(tw_reader));
-    put_key("tw_snapstate_size"); put_u(sizeof(tw_snapstate));
+    put_key("zdem_tw_reader_size"); put_u(sizeof(zdem_tw_reader));
+    put_key("zdem_tw_snapstate_size"); put_u(sizeof(zdem_tw_snapstate));
     put_key("stack_size"); put_u((size_t)(__stack_top - __stack_limit));
     put_key("stack_used"); put_u(max_stack);
     put_key("demos_flash"); put_u((size_t)(__demos_end - __demos_start));

@@ -108,14 +108,14 @@ int main(void)
     }
 #elif defined(PROBE_TEEWORLDS)
     {
-        tw_reader *rd = mem;
-        tw_event ev;
-        (void)cap; /* sizeof(tw_reader) is fixed */
-        if (tw_reader_open(rd, probe_data, probe_size, &err) == ZDEM_OK)
-            while (tw_reader_next(rd, &ev, &err) == 1)
+        zdem_tw_reader *rd = mem;
+        zdem_tw_event ev;
+        (void)cap; /* sizeof(zdem_tw_reader) is fixed */
+        if (zdem_tw_reader_open(rd, probe_data, probe_size, &err) == ZDEM_OK)
+            while (zdem_tw_reader_next(rd, &ev, &err) == 1)
                 if (ev.snap && ev.snap->num_items)
-                    (void)tw_item_desc(ev.snap, 0);
-        report("teeworlds", sizeof(tw_reader), 0);
+                    (void)zdem_tw_item_desc(ev.snap, 0);
+        report("teeworlds", sizeof(zdem_tw_reader), 0);
     }
 #elif defined(PROBE_SOURCE2)
     {

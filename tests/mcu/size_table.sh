@@ -85,7 +85,7 @@ for p in core quake3 quake3_push teeworlds source2 source2_push source2_state; d
             libc_flash= ;;
         quake3) name="Quake III (\`zdem_q3_parse_file\`)"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
         quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
-        teeworlds) name="Teeworlds (\`tw_reader_next\`, snapshots applied)"; st="$(kib "$state") (\`sizeof(tw_reader)\`)"; sk=$STACK_TW ;;
+        teeworlds) name="Teeworlds (\`zdem_tw_reader_next\`, snapshots applied)"; st="$(kib "$state") (\`sizeof(zdem_tw_reader)\`)"; sk=$STACK_TW ;;
         source2) name="Source 2 container + messages (\`zdem_s2_parse\`)"; st="$(kib "$state") + 2 x frame buffer (the largest decompressed payload to read)"; sk= ;;
         source2_push) name="Source 2 push (\`zdem_s2_parser_feed\`)"; st="$(kib "$state") + gather buffer + 2 x frame buffer"; sk= ;;
         source2_state) name="Source 2 entities (\`zdem_s2_state_run\`)"; st="$(kib "$state") fixed at the default config (2 x 16 MiB frame buffers, $(kib "$buffer") string-table buffer, entity slots; all configurable) + arena peak (per file)"; sk= ;;
