@@ -105,3 +105,30 @@ def entity_field_count(server_time, fields=250):
 
 def gamestate_unknown_command():
     return Writer().long(0).byte(SVC_GAMESTATE).long(0).byte(77).long(0).payload()
+
+
+def command_messages(commands, first_cmd_seq, max_payload=15000):
+    """Payloads of messages carrying the server commands (svc_serverCommand
+    each, numbered from first_cmd_seq), as many per message as fit."""
+    out, w, seq = [], Writer().long(0), first_cmd_seq
+    for text in commands:
+        c = Writer().byte(SVC_SERVERCOMMAND).long(seq).string(text)
+        if (len(w.bits) + len(c.bits)) // 8 + 4 > max_payload:
+            out.append(w.byte(SVC_EOF).payload())
+            w = Writer().long(0)
+        w.bits.extend(c.bits)
+        seq += 1
+    out.append(w.byte(SVC_EOF).payload())
+    return out
+
+
+def append_messages(data, payloads):
+    """The demo with messages added after its last one (sequences go on
+    from it), then the end marker."""
+    msgs = messages(data)
+    off, seq, pl = msgs[-1]
+    out = bytearray(data[:off + 8 + len(pl)])
+    for p in payloads:
+        seq += 1
+        out += struct.pack("<ii", seq, len(p)) + p
+    return bytes(out) + b"\xff" * 8

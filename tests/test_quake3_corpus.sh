@@ -6,10 +6,12 @@
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
-exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" <<'EOF'
-import json, os, re, subprocess, sys
+exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" "$(cd "$(dirname "$0")" && pwd)" <<'EOF'
+import json, os, re, subprocess, sys, tempfile
 
 ZDEM, CORPUS = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import q3craft  # crafted messages (Huffman writer)
 passed = failed = 0
 
 def check(cond, what):
@@ -222,6 +224,40 @@ check(d["chats"] == 111 and d["chat_kinds"] == {"chat": 15, "tchat": 0, "mm2": 9
 rc, evs, _ = events(os.path.join(q3, "ql_udt-ctf.dm_90"))
 hs = [e for e in evs if e["type"] == "obituary" and e["mod"] == 33]
 check(len(hs) == 2 and all(e["mod_name"] == "railgun headshot" for e in hs), "QL mod 33 is railgun headshot: %s" % hs)
+
+# ---- configstring store (issue 12): replaced values are reclaimed, the
+# content is held to MAX_GAMESTATE_CHARS (16000, ioquake3 q_shared.h; the
+# client errors out past it), and a value dropped there is a warning in
+# info and events. Server commands appended to a corpus demo (its last
+# command is number 7): 300 replacements of a 1000-byte string (300 KB
+# through the store), the scores, 20 different 1000-byte strings (more
+# than 16000 bytes: some dropped), then those cleared and the scores again.
+data = open(os.path.join(q3, "q3-osp_udt-chat.dm_68"), "rb").read()
+big = lambda k: "%d-" % k + "x" * 995
+cmds = ['cs 600 "%s"' % big(k) for k in range(300)] + ['cs 6 "42"', 'cs 7 "17"']
+cmds += ['cs %d "%s"' % (601 + k, big(k)) for k in range(20)]
+cmds += ['cs %d ""' % (601 + k) for k in range(20)] + ['cs 6 "77"', 'cs 7 "88"']
+crafted = q3craft.append_messages(data, q3craft.command_messages(cmds, 8))
+tmpdir = tempfile.mkdtemp(prefix="zdem-q3cs-")
+cspath = os.path.join(tmpdir, "cs-flood.dm_68")
+open(cspath, "wb").write(crafted)
+rc, d, err = info(cspath)
+DROP = "configstrings over MAX_GAMESTATE_CHARS (16000): value dropped"
+check(rc == 0 and d["error"] is None, "cs flood: parses (%d %s)" % (rc, err))
+rc0, d0, _ = info(os.path.join(q3, "q3-osp_udt-chat.dm_68"))
+check(d["server_commands"] == d0["server_commands"] + len(cmds), "cs flood: every command read (%d)" % d["server_commands"])
+ndrop = d["warnings"].get(DROP, 0)
+# before the 20: the demo's own strings and the 1000-byte cs 600 (> 1000
+# bytes live), so at most 14 of the 20 fit and at least 6 are dropped
+check(6 <= ndrop <= 20, "cs flood: values past 16000 bytes dropped and counted (%s)" % d["warnings"])
+check(16000 - 1001 < d["configstring_peak"] <= 16000, "cs flood: peak content %d, at most 16000" % d["configstring_peak"])
+rc, evs, _ = events(cspath)
+scores = [(e["score1"], e["score2"]) for e in evs if e["type"] == "scores"]
+check(scores[-4][0] == 42 and scores[-3:] == [(42, 17), (77, 17), (77, 88)], "cs flood: scores after the flood %s" % scores[-4:])
+warns = [e for e in evs if e["type"] == "warning"]
+check(len(warns) == ndrop and all(w["message"] == DROP for w in warns), "cs flood: each dropped value is a warning event")
+os.remove(cspath)
+os.rmdir(tmpdir)
 
 # ---- A7: ZEQ2-Lite dm_71: map desert, timedemo 1139 frames of 50 ms
 rc, d, err = info(os.path.join(q3, "zeq2lite_zeq2lite-bench.dm_71"))

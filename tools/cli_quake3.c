@@ -219,8 +219,18 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
 static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
 {
     q3cli *c = user;
-    (void)p;
     add_warning(c, w->msg, 1);
+    /* Warnings that lose data are events too (the rest are counted in
+     * info): a configstring dropped at MAX_GAMESTATE_CHARS means later
+     * names and scores are missing. */
+    if (strcmp(c->a->command, "events") == 0 && w->code == ZDEM_ERR_NO_SPACE) {
+        printf("{\"type\":\"warning\",\"server_time\":%ld,\"gamestate\":%lu,\"offset\":%llu,"
+               "\"message\":",
+               (long)c->last_time, (unsigned long)zdem_q3_gamestate_count(p),
+               (unsigned long long)(c->frame->offset + 8 + w->offset / 8));
+        zdem_json_cstr(stdout, w->msg);
+        printf("}\n");
+    }
     /* In the dump's own stream (stdout): stderr carries only the one
      * error line of a damaged file. */
     if (strcmp(c->a->command, "dump") == 0) {
@@ -257,6 +267,8 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
         printf("baselines       %lu\n", (unsigned long)c->baselines);
         printf("commands        %lu\n", (unsigned long)c->commands);
         printf("obituaries      %lu\n", (unsigned long)c->obituaries);
+        printf("configstrings   peak %lu of %d bytes (MAX_GAMESTATE_CHARS)\n",
+               (unsigned long)(c->p ? zdem_q3_configstring_peak(c->p) : 0), ZDEM_Q3_GAMESTATE_CHARS);
         printf("chat lines      %lu (chat %lu, tchat %lu, mm2 %lu)\n", (unsigned long)c->chats,
                (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
                (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
@@ -288,10 +300,11 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
     printf("\"map\":");
     zdem_json_cstr(stdout, c->map);
     printf(",\"client_num\":%ld,\"baselines\":%lu,\"server_commands\":%lu,\"obituaries\":%lu,"
-           "\"chats\":%lu,\"chat_kinds\":{\"chat\":%lu,\"tchat\":%lu,\"mm2\":%lu},"
+           "\"configstring_peak\":%lu,\"chats\":%lu,\"chat_kinds\":{\"chat\":%lu,\"tchat\":%lu,\"mm2\":%lu},"
            "\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
            (long)c->client_num, (unsigned long)c->baselines, (unsigned long)c->commands,
-           (unsigned long)c->obituaries, (unsigned long)c->chats,
+           (unsigned long)c->obituaries,
+           (unsigned long)(c->p ? zdem_q3_configstring_peak(c->p) : 0), (unsigned long)c->chats,
            (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
            (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
            (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_MM2], r->ended ? "true" : "false",

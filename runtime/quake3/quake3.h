@@ -37,9 +37,15 @@
 #define ZDEM_Q3_MAX_SNAPSHOT_ENTITIES 256
 #define ZDEM_Q3_MAX_STRING_CHARS 1024
 #define ZDEM_Q3_BIG_INFO_STRING 8192
-/* Quake III allows 16000 bytes of configstrings; Quake Live servers send
- * more, so the store is larger. */
-#define ZDEM_Q3_GAMESTATE_CHARS 65536
+/* MAX_GAMESTATE_CHARS: the client errors out when the configstrings of a
+ * gamestate, each with its NUL, plus one byte, pass 16000 (Quake III and
+ * the Quake Live clients alike); the parser warns and drops a string
+ * that would pass it. */
+#define ZDEM_Q3_GAMESTATE_CHARS 16000
+/* The store appends each new value (a 4-byte record header, the text, a
+ * NUL) and compacts when full. Twice the largest live content, so every
+ * compaction frees at least half the store: linear work in the input. */
+#define ZDEM_Q3_CS_STORE (2 * (ZDEM_Q3_GAMESTATE_CHARS + 4 * ZDEM_Q3_MAX_CONFIGSTRINGS))
 
 /* ------------------------------------------------------------ framing */
 typedef struct zdem_q3_frame {
@@ -188,10 +194,16 @@ uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);
 /* ZEQ2-Lite demos (gamename "ZEQ2"): the mod's netfields are not known, so
  * snapshots are reported with their header only (valid = 0, no entities). */
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p);
+/* Largest configstring content of any gamestate so far, counted as the
+ * client counts it against MAX_GAMESTATE_CHARS (1 + each string and its
+ * NUL), and the strings dropped because they would pass it. */
+uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p);
+uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p);
 /* Messages whose parse failed (damaged: skipped by zdem_q3_parse_file). */
 uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p);
 /* Configstring i of the current state (gamestate + "cs" commands), or NULL
- * when unset; *len gets its length. */
+ * when unset; *len gets its length. The pointer is valid until the next
+ * message is parsed (the store compacts). */
 const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);
 /* Entity i (0 .. s->num_entities-1) of a snapshot. */
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,

@@ -41,10 +41,15 @@ struct zdem_q3_parser {
      * them) but dropped until the next whole gamestate */
     int gamestate_damaged;
 
-    /* configstrings: offsets into cs_data (0 = unset), lengths */
+    /* configstrings: offsets of the text in cs_data (0 = unset), lengths;
+     * cs_used: end of the appended records; cs_live: the content as the
+     * client counts it (1 + each live string and its NUL) */
     uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_used;
+    uint32_t cs_live;
+    uint32_t cs_peak;
+    uint32_t cs_dropped;
 
     /* bcs0/bcs1/bcs2: a big configstring sent in pieces */
     int32_t bcs_index;
@@ -73,7 +78,7 @@ struct zdem_q3_parser {
     uint8_t refs[ZDEM_Q3_ENTITY_POOL];
 
     /* ---- not cleared: written before read */
-    char cs_data[ZDEM_Q3_GAMESTATE_CHARS];
+    char cs_data[ZDEM_Q3_CS_STORE];
     char bcs[ZDEM_Q3_BIG_INFO_STRING];
     char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
     char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
@@ -161,6 +166,7 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->cs_off, 0, sizeof p->cs_off);
     memset(p->cs_len, 0, sizeof p->cs_len);
     p->cs_used = 1; /* offset 0 means "unset" */
+    p->cs_live = 1;
     p->cs_data[0] = 0;
     p->bcs_index = -1;
     p->bcs_len = 0;
@@ -251,31 +257,65 @@ static int warn(zdem_q3_parser *p, zdem_status code, uint64_t bit, const char *m
     return 0;
 }
 
+#define CS_DROPPED_MSG "configstrings over MAX_GAMESTATE_CHARS (16000): value dropped"
+
+/* Store records: [u16 index][u16 length][text][NUL]. A replaced value
+ * stays in place as garbage until the store fills; compaction then walks
+ * the records once and keeps those a configstring still points at. */
+#define CS_HEAD 4u
+
+static void compact_configstrings(zdem_q3_parser *p)
+{
+    uint32_t rd = 1, wr = 1;
+    while (rd + CS_HEAD <= p->cs_used) {
+        const uint8_t *h = (const uint8_t *)p->cs_data + rd;
+        uint32_t idx = h[0] | (uint32_t)h[1] << 8, len = h[2] | (uint32_t)h[3] << 8;
+        uint32_t size = CS_HEAD + len + 1u;
+        if (idx < ZDEM_Q3_MAX_CONFIGSTRINGS && p->cs_off[idx] == rd + CS_HEAD) {
+            memmove(p->cs_data + wr, p->cs_data + rd, size);
+            p->cs_off[idx] = wr + CS_HEAD;
+            wr += size;
+        }
+        rd += size;
+    }
+    p->cs_used = wr;
+}
+
 /* Store configstring i (replacing any previous value). Returns 0, or -1
- * when the store is full (the string is then left unset). */
+ * when the value would take the content past MAX_GAMESTATE_CHARS (where
+ * the client errors out); the configstring is then left unset. */
 static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
 {
-    uint32_t off = p->cs_off[i];
-    if (off) {
-        /* remove the old value: close the gap, shift later offsets */
-        uint32_t gap = p->cs_len[i] + 1u, j;
-        memmove(p->cs_data + off, p->cs_data + off + gap, p->cs_used - off - gap);
-        p->cs_used -= gap;
-        for (j = 0; j < ZDEM_Q3_MAX_CONFIGSTRINGS; j++)
-            if (p->cs_off[j] > off)
-                p->cs_off[j] -= gap;
+    uint32_t need;
+    if (p->cs_off[i]) {
+        p->cs_live -= p->cs_len[i] + 1u; /* the old record is garbage now */
         p->cs_off[i] = 0;
         p->cs_len[i] = 0;
     }
     if (n == 0)
         return 0; /* the engine stores empty strings as unset */
-    if (n + 1 > sizeof p->cs_data - p->cs_used)
+    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS) {
+        p->cs_dropped++;
         return -1;
-    memcpy(p->cs_data + p->cs_used, s, n);
-    p->cs_data[p->cs_used + n] = 0;
-    p->cs_off[i] = p->cs_used;
+    }
+    need = CS_HEAD + (uint32_t)n + 1u;
+    if (need > sizeof p->cs_data - p->cs_used)
+        compact_configstrings(p); /* live records fit in half the store */
+    {
+        uint8_t *h = (uint8_t *)p->cs_data + p->cs_used;
+        h[0] = (uint8_t)i;
+        h[1] = (uint8_t)((unsigned)i >> 8);
+        h[2] = (uint8_t)n;
+        h[3] = (uint8_t)(n >> 8);
+    }
+    memcpy(p->cs_data + p->cs_used + CS_HEAD, s, n);
+    p->cs_data[p->cs_used + CS_HEAD + n] = 0;
+    p->cs_off[i] = p->cs_used + CS_HEAD;
     p->cs_len[i] = (uint32_t)n;
-    p->cs_used += (uint32_t)n + 1u;
+    p->cs_used += need;
+    p->cs_live += (uint32_t)n + 1u;
+    if (p->cs_live > p->cs_peak)
+        p->cs_peak = p->cs_live;
     return 0;
 }
 
@@ -409,7 +449,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                                       "gamestate: configstring index out of range");
             n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING);
             if (set_configstring(p, i, p->str, n) != 0 &&
-                warn(p, ZDEM_ERR_NO_SPACE, m->bit, "configstring store full"))
+                warn(p, ZDEM_ERR_NO_SPACE, m->bit, CS_DROPPED_MSG))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
@@ -566,7 +606,7 @@ static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
     if (cs_index_arg(s, n, skip, &idx, &a, &an) != 0)
         return warn(p, ZDEM_ERR_CORRUPT, bit, "cs command: bad index");
     if (set_configstring(p, idx, a, an) != 0)
-        return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+        return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
     if (is_score_cs(p, idx))
         return scores_event(p, seq, idx);
     return 0;
@@ -666,7 +706,7 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         if (s[3] == '2') {
             p->bcs_index = -1;
             if (set_configstring(p, idx, p->bcs, p->bcs_len) != 0)
-                return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+                return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
             if (is_score_cs(p, idx))
                 return scores_event(p, seq, idx);
         }
@@ -1252,6 +1292,8 @@ uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_v
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_time_only; }
 uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p) { return p->messages_damaged; }
+uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p) { return p->cs_peak; }
+uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p) { return p->cs_dropped; }
 
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
