@@ -43,8 +43,6 @@ check(sorted(files) == on_disk and len(files) >= 34, "every Q3-family demo is in
 
 # Documented failures (MANIFEST.tsv notes, peers' errors)
 special = {
-    "q3-1.17_udt-duel.dm3": ("unsupported protocol 3", None),
-    "q3-1.27_udt-duel.dm_48": ("unsupported protocol 48", None),
     # 238 whole messages then EOF, no end marker (20480 bytes)
     "q3_udt-truncated.dm_68": ("offset 20480: message 238", 238),
     # 12964 whole messages, header at 1690882 claims more than remains

@@ -412,7 +412,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     /* The extension names the protocol (UberDemoTools does the same); an
      * unknown extension leaves it to the serverinfo. */
     c.p = hint ? zdem_q3_parser_init(mem, zdem_q3_parser_size(), hint, &cb, &c, &err) : NULL;
-    if (!c.p && hint != 3 && hint != 48) {
+    if (!c.p) {
         zdem_error_clear(&err);
         c.p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, &c, &err);
     }

@@ -200,10 +200,9 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     }
     if (protocol != 0 && !find_protocol(protocol)) {
         zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0,
-                  protocol == 3 || protocol == 43 || protocol == 45
-                      ? "unsupported protocol 3 (dm3, Quake III 1.11-1.17)"
-                  : protocol == 48 ? "unsupported protocol 48 (dm_48, Quake III 1.27)"
-                                   : "unsupported protocol");
+                  protocol == 43 || protocol == 45
+                      ? "unsupported protocol: Quake III 1.11-1.17 demos are read as protocol 3 (.dm3)"
+                      : "unsupported protocol");
         return NULL;
     }
     a = (a + 15u) & ~(uintptr_t)15u;
@@ -391,11 +390,15 @@ static zdem_status resolve_protocol(zdem_q3_parser *p, zdem_error *err, uint64_t
         return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
                               "no protocol given and none in the serverinfo");
     p->proto = find_protocol(proto);
-    if (!p->proto)
+    if (p->proto && p->proto->legacy) {
+        /* the messages so far were read as 1.29+: the legacy layout must
+         * be known from the start (the file extension) */
+        p->proto = NULL;
         return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
-                              proto == 48 ? "unsupported protocol 48"
-                              : proto == 43 || proto == 45 ? "unsupported protocol 3"
-                                                           : "unsupported protocol");
+                              "Quake III 1.11-1.27 demos need the protocol (file extension .dm3/.dm_48)");
+    }
+    if (!p->proto)
+        return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit, "unsupported protocol");
     p->protocol = proto;
     return ZDEM_OK;
 }
@@ -420,6 +423,19 @@ static zdem_status read_delta_entity(zdem_q3_parser *p, zdem_q3_msg *m,
     to->number = number;
     if (!zdem_q3_read_bit(m))
         return ZDEM_OK; /* unchanged */
+    if (p->proto->legacy) {
+        /* a predefined change mask, or (index 31) the mask itself */
+        unsigned k = zdem_q3_raw_bits(m, 5), n = p->proto->entity_fields;
+        uint64_t mask;
+        if (k == 31) {
+            mask = zdem_q3_raw_bits(m, 32);
+            mask |= (uint64_t)zdem_q3_raw_bits(m, n - 32u) << 32;
+        } else {
+            mask = zdem_q3_legacy_masks[k];
+        }
+        p->proto->legacy_entity(m, to, mask);
+        return ZDEM_OK;
+    }
     lc = zdem_q3_read_byte(m);
     if (lc > p->proto->entity_fields)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
@@ -439,7 +455,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "gamestate runs past the end of the message");
-        if (cmd == SVC_EOF)
+        if (cmd == SVC_EOF || (cmd == SVC_BAD && m->raw))
             break;
         if (cmd == SVC_CONFIGSTRING) {
             int32_t i = (int16_t)zdem_q3_read_bits(m, 16);
@@ -470,8 +486,13 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                                   "gamestate: unknown command byte");
         }
     }
-    p->client_num = zdem_q3_read_long(m);
-    p->checksum_feed = zdem_q3_read_long(m);
+    if (m->raw) { /* the legacy gamestate ends here */
+        p->client_num = -1;
+        p->checksum_feed = 0;
+    } else {
+        p->client_num = zdem_q3_read_long(m);
+        p->checksum_feed = zdem_q3_read_long(m);
+    }
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "gamestate runs past the end of the message");
@@ -661,7 +682,8 @@ static int mm2_event(zdem_q3_parser *p, zdem_q3_event *ev, const char *s, size_t
     ev->chat_kind = ZDEM_Q3_CHAT_MM2;
     ev->client = client;
     ev->attacker_name = player_name(p, client, p->name_a, sizeof p->name_a);
-    if (parse_int(s + st[2], ln[2], &loc) == 0 && loc >= 0 && loc < ZDEM_Q3_MAX_LOCATIONS) {
+    if (p->proto && parse_int(s + st[2], ln[2], &loc) == 0 && loc >= 0 &&
+        loc < ZDEM_Q3_MAX_LOCATIONS) {
         const char *l = zdem_q3_configstring(p, p->proto->cs_players + ZDEM_Q3_MAX_CLIENTS + loc,
                                              &ev->location_len);
         if (l)
@@ -926,13 +948,18 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
         *to = *from;
     else
         memset(to, 0, sizeof *to);
-    lc = zdem_q3_read_byte(m);
-    if (lc > p->proto->player_fields)
-        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
-                              "playerstate delta: field count above the table size");
-    p->proto->delta_player(m, to, lc);
-    if (!zdem_q3_read_bit(m))
-        return ZDEM_OK; /* no array changed */
+    if (p->proto->legacy) {
+        /* every field with its changed bit; no "any array" bit */
+        p->proto->legacy_player(m, to);
+    } else {
+        lc = zdem_q3_read_byte(m);
+        if (lc > p->proto->player_fields)
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                  "playerstate delta: field count above the table size");
+        p->proto->delta_player(m, to, lc);
+        if (!zdem_q3_read_bit(m))
+            return ZDEM_OK; /* no array changed */
+    }
     if (zdem_q3_read_bit(m)) {
         uint32_t mask = zdem_q3_read_bits(m, 16);
         for (i = 0; i < 16; i++)
@@ -1062,6 +1089,8 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     bp->parse_index = 0;
     memset(bp->areamask, 0, sizeof bp->areamask);
     bp->server_command_num = p->server_command_sequence;
+    if (p->proto->protocol == 3)
+        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
     bp->server_time = zdem_q3_read_long(m);
     bp->message_num = p->message_sequence;
     delta = (int32_t)zdem_q3_read_byte(m);
@@ -1186,17 +1215,25 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
 {
     zdem_q3_msg m;
     zdem_status st = ZDEM_OK;
+    int legacy;
     if (!p || p->magic != PARSER_MAGIC)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "parser not initialised");
+    legacy = p->proto && p->proto->legacy;
     zdem_q3_msg_init(&m, f->data, f->len);
     p->message_sequence = f->sequence;
-    p->reliable_ack = zdem_q3_read_long(&m);
+    m.raw = legacy;
+    /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
+    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : zdem_q3_read_long(&m);
     for (;;) {
         uint32_t cmd;
         if (m.overflow)
             return message_failed(p, f, zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
                                                         "read past the end of the message"));
+        if (legacy && m.bit >= m.end)
+            break; /* the legacy layout may end without svc_EOF */
         cmd = zdem_q3_read_byte(&m);
+        if (legacy && cmd == SVC_BAD)
+            break; /* legacy: a zero byte ends the message too */
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
             /* dm_90+: svc_extension after EOF carries more commands that
              * old clients ignore */
@@ -1235,6 +1272,8 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
         if (st != ZDEM_OK)
             return message_failed(p, f, st);
+        if (legacy) /* legacy commands start on a byte boundary */
+            m.bit = m.bit > m.end ? m.bit : (m.bit + 7u) & ~(size_t)7u;
     }
     return ZDEM_OK;
 }

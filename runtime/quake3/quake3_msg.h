@@ -4,7 +4,12 @@
  * symbol is looked up in an 11-bit table (codes are at most 11 bits), and
  * a whole 32-bit read needs at most 7 + 4 * 11 = 51 bits, so it is served
  * from one 64-bit load. Past the end the input reads as zero bits and the
- * sticky `overflow` flag is set; callers check it once per field group. */
+ * sticky `overflow` flag is set; callers check it once per field group.
+ *
+ * Quake III before 1.29 (dm3, dm_48) sent plain bits, no Huffman code
+ * (`raw` set): zdem_q3_raw_* read those. zdem_q3_huff_* are the Huffman
+ * reads (the generated decoders of each layout call their own), and
+ * zdem_q3_read_* pick by `raw` for the hand-written code. */
 #ifndef ZDEM_QUAKE3_MSG_H
 #define ZDEM_QUAKE3_MSG_H
 
@@ -21,6 +26,7 @@ typedef struct zdem_q3_msg {
     size_t end;       /* len * 8 */
     int overflow;     /* a read went past the end */
     unsigned bad;     /* 0x8000 set: a bit pattern that is no Huffman code */
+    int raw;          /* plain bits (Quake III before 1.29) */
 } zdem_q3_msg;
 
 static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t len)
@@ -31,6 +37,7 @@ static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t 
     m->end = len * 8u;
     m->overflow = 0;
     m->bad = 0;
+    m->raw = 0;
 }
 
 /* At least 57 bits from the read position, zero-padded past the end. */
@@ -68,7 +75,7 @@ static inline unsigned zdem_q3_read_bit(zdem_q3_msg *m)
 }
 
 /* MSG_ReadBits(msg, n) for n in 1..32, unsigned result. */
-static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
+static inline uint32_t zdem_q3_huff_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__window(m);
     unsigned raw = n & 7u, used = raw, i, nbytes = n >> 3;
@@ -83,19 +90,51 @@ static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
     return v;
 }
 
-/* MSG_ReadBits(msg, -n): sign-extended. */
-static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
+static inline int32_t zdem_q3__sext(uint32_t v, unsigned n)
 {
-    uint32_t v = zdem_q3_read_bits(m, n);
     if (n < 32u && (v & (1u << (n - 1u))))
         v |= ~((1u << n) - 1u);
     return (int32_t)v;
 }
 
-static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
+/* MSG_ReadBits(msg, -n): sign-extended. */
+static inline int32_t zdem_q3_huff_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_huff_bits(m, n), n);
+}
+
+/* n plain bits, n in 1..32 (the window holds at least 57). */
+static inline uint32_t zdem_q3_raw_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__window(m);
-    unsigned e = zdem_q3_huff_decode[w & 0x7FFu];
+    zdem_q3__advance(m, n);
+    return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+}
+
+static inline int32_t zdem_q3_raw_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_raw_bits(m, n), n);
+}
+
+/* Either coding, as the message says. */
+static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
+{
+    return m->raw ? zdem_q3_raw_bits(m, n) : zdem_q3_huff_bits(m, n);
+}
+
+static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_read_bits(m, n), n);
+}
+
+static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
+{
+    uint64_t w;
+    unsigned e;
+    if (m->raw)
+        return zdem_q3_raw_bits(m, 8);
+    w = zdem_q3__window(m);
+    e = zdem_q3_huff_decode[w & 0x7FFu];
     m->bad |= e;
     zdem_q3__advance(m, (e >> 8) & 15u);
     return e & 0xFFu;
@@ -106,11 +145,27 @@ static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
     return (int32_t)zdem_q3_read_bits(m, 32);
 }
 
+static inline int32_t zdem_q3__int_float(uint32_t v)
+{
+    float f = (float)((int32_t)v - 4096);
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (int32_t)u;
+}
+
+/* A float netfield in plain bits: flag, then 32 bits or 13 (bias 4096). */
+static inline int32_t zdem_q3_raw_float(zdem_q3_msg *m)
+{
+    if (zdem_q3_read_bit(m))
+        return (int32_t)zdem_q3_raw_bits(m, 32);
+    return zdem_q3__int_float(zdem_q3_raw_bits(m, 13));
+}
+
 /* A float netfield: 0 + 13-bit integer biased by 4096 (stored as the float
  * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits.
  * The flag and the value come from one window (at most 1 + 4 * 11 bits):
  * floats are the most frequent netfield, so this is the hottest read. */
-static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
+static inline int32_t zdem_q3_huff_float(zdem_q3_msg *m)
 {
     uint64_t w = zdem_q3__window(m);
     unsigned used, e, i;
@@ -132,12 +187,12 @@ static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
     m->bad |= e;
     v = (uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5);
     zdem_q3__advance(m, 6u + ((e >> 8) & 15u));
-    {
-        float f = (float)((int32_t)v - 4096);
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        return (int32_t)u;
-    }
+    return zdem_q3__int_float(v);
+}
+
+static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
+{
+    return m->raw ? zdem_q3_raw_float(m) : zdem_q3_huff_float(m);
 }
 
 static inline float zdem_q3_float(int32_t bits)
