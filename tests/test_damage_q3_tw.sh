@@ -484,6 +484,8 @@ try:
     for name in ("q3-cpma_udt-duel.dm_68", "ql_udt-freeze-tag.dm_90", "q3-1.30_udt-2001-duel2-quakecon.dm_66",
                  "q3-osp_udt-chat.dm_68", "ql_udt-duel-forfeit-disconnect.dm_91"):
         q3_file(name)
+    for name in ("q3-1.17_udt-duel.dm3", "q3-1.27_udt-duel.dm_48"):  # the legacy layout
+        q3_file(name, flips=4)
     q3_tiny()
     # a damaged message in the middle; the freeze-tag demo sends
     # uncompressed snapshots again at sequence 10877 (message 400), so the
