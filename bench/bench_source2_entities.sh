@@ -11,7 +11,7 @@ ROOT=$PWD
 N=${1:-5}
 BUILD=${ZDEM_BENCH_BUILD:-$ROOT/build-bench}
 CORPUS=${ZDEM_CORPUS:-$(cd "$ROOT/../shared/corpus" && pwd)}
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF >/dev/null
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF -DZDEM_BENCH=ON >/dev/null
 cmake --build "$BUILD" -j2 --target bench_source2_entities >/dev/null
 ZBIN=$(find "$BUILD" -name bench_source2_entities -type f -perm -u+x | head -1)
 if [ ! -d bench/node_modules/@laihoe/demoparser2 ]; then
@@ -35,13 +35,32 @@ measure() {
     echo "$best $rss $line"
 }
 
-printf '%-48s | %9s %8s | %9s %8s | %7s | %s\n' file "zdem ms" "RSS MB" "dp2 ms" "RSS MB" speedup "demoparser2 result"
+# Equal work, three ways; a file demoparser2 fails on gives no ratio.
+#  in:  zdem's library parse (best of 5 inside bench_source2_entities)
+#       against parseTicks inside node (best of 5, module load excluded);
+#  cli: the zdem CLI's whole process writing every entity as JSON
+#       (`zdem entities --json`) against that same in-process parseTicks;
+#  ms:  both whole processes with start-up (node's is 60-110 ms here).
+ZCLI=$BUILD/zdem
+cmake --build "$BUILD" -j2 --target zdem_cli >/dev/null
+printf '%-48s | %7s %7s %6s | %7s %6s | %6s %6s %6s | %7s %7s | %s\n' file "zdem in" "dp2 in" ratio \
+    "cli ms" ratio "zdem" "dp2" ratio "zdem MB" "dp2 MB" "demoparser2 result"
+ratio() { awk -v a="$1" -v b="$2" -v ok="$3" 'BEGIN{if (ok && a > 0 && b > 0) printf "%.1fx", b/a; else print "-"}'; }
 for f in "$CORPUS"/source2/cs2_*.dem "$CORPUS"/source2/deadlock_*.dem; do
-    read -r zw zr _ <<< "$(measure "$ZBIN" "$f")"
+    read -r zw zr zline <<< "$(measure "$ZBIN" "$f")"
     read -r dw dr dline <<< "$(measure node bench/bench_source2_entities_dp2.js "$f")"
-    printf '%-48s | %9.0f %8.1f | %9.0f %8.1f | %6.1fx | %s\n' "$(basename "$f")" \
-        "$(awk "BEGIN{print $zw*1000}")" "$(awk "BEGIN{print $zr/1024}")" \
-        "$(awk "BEGIN{print $dw*1000}")" "$(awk "BEGIN{print $dr/1024}")" \
-        "$(awk "BEGIN{print ($zw > 0 ? $dw/$zw : 0)}")" "$dline"
+    read -r cw _ _ <<< "$(measure sh -c '"$1" entities --json "$2" > /dev/null' sh "$ZCLI" "$f")"
+    zin=$(awk '{for (i = 1; i < NF; i++) if ($(i+1) == "ms") {print $i; exit}}' <<< "$zline")
+    din=$(node bench/bench_source2_entities_dp2.js "$f" 5 | awk '/inproc_ms/ {print $4}')
+    ok=1
+    case $dline in error*) ok=0 ;; esac
+    printf '%-48s | %7.2f %7s %6s | %7.1f %6s | %6.0f %6.0f %6s | %7.1f %7.1f | %s\n' "$(basename "$f")" \
+        "$zin" "${din:--}" "$(ratio "$zin" "${din:-0}" $ok)" \
+        "$(awk "BEGIN{print $cw*1000}")" "$(ratio "$(awk "BEGIN{print $cw*1000}")" "${din:-0}" $ok)" \
+        "$(awk "BEGIN{print $zw*1000}")" "$(awk "BEGIN{print $dw*1000}")" "$(ratio "$zw" "$dw" $ok)" \
+        "$(awk "BEGIN{print $zr/1024}")" "$(awk "BEGIN{print $dr/1024}")" "$dline"
 done
-echo "(wall: whole process incl. /usr/bin/time and node start-up, best of $N; RSS: max resident of that run)"
+echo "(in: one parse inside the process, best of 5 each, demoparser2's module load excluded;"
+echo " cli ms: zdem entities --json as a whole process, best of $N, against dp2 in;"
+echo " zdem/dp2: whole processes incl. start-up, best of $N; MB: max resident of that run;"
+echo " ratios only where demoparser2 read the whole file)"

@@ -17,7 +17,7 @@ export ZDEM_CORPUS=${ZDEM_CORPUS:-$(cd "$ROOT/../shared/corpus" && pwd)}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF >/dev/null
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DZDEM_TESTS=OFF -DZDEM_BENCH=ON >/dev/null
 cmake --build "$BUILD" -j2 >/dev/null
 
 {
@@ -60,7 +60,7 @@ for b in "$BUILD"/bench/bench_*; do
     echo
 done
 if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
-    echo "## Source 2 with entities vs @laihoe/demoparser2 (whole process)"
+    echo "## Source 2 with entities vs @laihoe/demoparser2 (in process and whole process)"
     echo
     echo '```'
     ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_source2_entities.sh" 3 2>&1 || echo "(exit $?)"

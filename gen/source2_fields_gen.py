@@ -1,5 +1,5 @@
 """Source 2 entity-field tables: type-name -> decoder mapping, encoder
-names, symbolic array bounds, and the field-path operation Huffman code.
+and var_serializer names, symbolic array bounds, and the field-path operation Huffman code.
 
 Input: schema/source2/fields/*.tsv (tab-separated, '#' comments).
 Output: generated/source2_fields.h and generated/source2_fields.c.
@@ -11,9 +11,9 @@ import os
 
 DECODERS = ["unknown", "bool", "uvar32", "svar32", "uvar64", "svar64",
             "fixed64", "float", "float64", "vector2", "vector3", "vector4",
-            "qangle", "string", "blob", "vector", "pointer"]
+            "qangle", "string", "blob", "vector", "pointer", "minusone"]
 ENCODER_KINDS = ["none", "coord", "simtime", "runetime", "normal", "fixed64",
-                 "qangle_pitch_yaw", "qangle_precise"]
+                 "qangle_pitch_yaw", "qangle_precise", "minusone"]
 
 
 def outputs():
@@ -72,10 +72,11 @@ def generate(schema_dir):
     encs = _rows(os.path.join(d, "encoders.tsv"), 2)
     sizes = _rows(os.path.join(d, "array_sizes.tsv"), 2)
     names = _rows(os.path.join(d, "names.tsv"), 2)
+    vsers = _rows(os.path.join(d, "serializers.tsv"), 2)
     for t, dec in types:
         if dec not in DECODERS:
             raise SystemExit("types.tsv: unknown decoder %r for %s" % (dec, t))
-    for e, k in encs + names:
+    for e, k in encs + names + vsers:
         if k not in ENCODER_KINDS:
             raise SystemExit("encoders.tsv: unknown kind %r for %s" % (k, e))
     weights = [int(w) for _, w in ops]
@@ -156,6 +157,8 @@ def generate(schema_dir):
     h.append("zdem_s2_dec zdem_s2_type_decoder(const char *name, size_t len);")
     h.append("/* Encoder kind for a var_encoder name; ZDEM_S2_ENC_UNKNOWN if unknown. */")
     h.append("zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len);")
+    h.append("/* Encoder kind for a var_serializer name; ZDEM_S2_ENC_UNKNOWN if unknown. */")
+    h.append("zdem_s2_enc zdem_s2_var_serializer_kind(const char *name, size_t len);")
     h.append("/* Encoder kind the engine applies to a field by name; ZDEM_S2_ENC_NONE")
     h.append(" * for ordinary names. */")
     h.append("zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len);")
@@ -202,6 +205,7 @@ def generate(schema_dir):
 
     table("type_table", "uint8_t", types, lambda v: "ZDEM_S2_DEC_" + _c_ident(v))
     table("enc_table", "uint8_t", encs, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
+    table("vser_table", "uint8_t", vsers, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
     table("size_table", "uint32_t", sizes, lambda v: str(int(v)) + "u")
     table("name_table", "uint8_t", names, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
     c.append("/* Binary search over a table sorted by name (bytewise). */")
@@ -238,6 +242,13 @@ def generate(schema_dir):
     c.append("{")
     c.append("    unsigned v;")
     c.append("    ZDEM_S2_LOOKUP(enc_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);")
+    c.append("    return (zdem_s2_enc)v;")
+    c.append("}")
+    c.append("")
+    c.append("zdem_s2_enc zdem_s2_var_serializer_kind(const char *name, size_t len)")
+    c.append("{")
+    c.append("    unsigned v;")
+    c.append("    ZDEM_S2_LOOKUP(vser_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);")
     c.append("    return (zdem_s2_enc)v;")
     c.append("}")
     c.append("")

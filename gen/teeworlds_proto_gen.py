@@ -155,6 +155,8 @@ typedef struct zdem_tw_msg_desc {
         C.append("static const zdem_tw_field_desc fields_obj_%s[%d] = {" % (nm, max(1, len(fl))))
         for fname, kind, n in fl:
             C.append('    {"%s", %s, %d},' % (fname, KIND_C[kind], n))
+        if not fl:  # ISO C has no empty initializer: one unused zero entry
+            C.append("    {0, ZDEM_TW_FIELD_INT, 0},")
         C.append("};")
         total = sum(n for _, _, n in fl)
         H.append("/* %s: %s */" % (nm, "type %d, %d ints" % (o["id"], o["size"]) if "id" in o
@@ -233,6 +235,8 @@ const zdem_tw_obj_desc *zdem_tw_obj_desc_by_uuid(const uint8_t uuid[16])
             C.append("static const zdem_tw_field_desc fields_msg_%s[%d] = {" % (cn, max(1, len(fl))))
             for fname, kind in fl:
                 C.append('    {"%s", %s, 0},' % (fname, KIND_C[kind]))
+            if not fl:  # ISO C has no empty initializer
+                C.append("    {0, ZDEM_TW_FIELD_INT, 0},")
             C.append("};")
             descs.append('    {"%s", %d, %d, %s, %d, fields_msg_%s},' % (
                 nm, sys, m.get("id", 0), ("uuid_msg_%s" % cn) if "uuid" in m else "NULL", len(fl), cn))

@@ -140,6 +140,7 @@ const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT] = {
     "blob",
     "vector",
     "pointer",
+    "minusone",
 };
 
 static const struct { const char *name; uint8_t value; } type_table[65] = {
@@ -222,6 +223,28 @@ static const struct { const char *name; uint8_t value; } enc_table[9] = {
     {"simtime", ZDEM_S2_ENC_SIMTIME},
 };
 
+static const struct { const char *name; uint8_t value; } vser_table[19] = {
+    {"ClampHealth", ZDEM_S2_ENC_NONE},
+    {"angle_normalize_positive", ZDEM_S2_ENC_NONE},
+    {"animTimeSerializer", ZDEM_S2_ENC_SIMTIME},
+    {"cellx", ZDEM_S2_ENC_NONE},
+    {"celly", ZDEM_S2_ENC_NONE},
+    {"cellz", ZDEM_S2_ENC_NONE},
+    {"color", ZDEM_S2_ENC_NONE},
+    {"ehandle", ZDEM_S2_ENC_NONE},
+    {"fish_pos_x", ZDEM_S2_ENC_NONE},
+    {"fish_pos_y", ZDEM_S2_ENC_NONE},
+    {"fish_pos_z", ZDEM_S2_ENC_NONE},
+    {"funcRotatingSimulationTimeSerializer", ZDEM_S2_ENC_SIMTIME},
+    {"gameSceneNode", ZDEM_S2_ENC_NONE},
+    {"gameSceneNodeStepSimulationAnglesSerializer", ZDEM_S2_ENC_NONE},
+    {"minusone", ZDEM_S2_ENC_MINUSONE},
+    {"posx", ZDEM_S2_ENC_NONE},
+    {"posy", ZDEM_S2_ENC_NONE},
+    {"posz", ZDEM_S2_ENC_NONE},
+    {"simulationTimeSerializer", ZDEM_S2_ENC_SIMTIME},
+};
+
 static const struct { const char *name; uint32_t value; } size_table[2] = {
     {"MAX_ABILITY_DRAFT_ABILITIES", 48u},
     {"MAX_ITEM_STOCKS", 8u},
@@ -266,6 +289,13 @@ zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len)
 {
     unsigned v;
     ZDEM_S2_LOOKUP(enc_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);
+    return (zdem_s2_enc)v;
+}
+
+zdem_s2_enc zdem_s2_var_serializer_kind(const char *name, size_t len)
+{
+    unsigned v;
+    ZDEM_S2_LOOKUP(vser_table, name, len, v, ZDEM_S2_ENC_UNKNOWN);
     return (zdem_s2_enc)v;
 }
 

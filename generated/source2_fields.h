@@ -24,7 +24,8 @@ typedef enum zdem_s2_dec {
     ZDEM_S2_DEC_BLOB = 14,
     ZDEM_S2_DEC_VECTOR = 15,
     ZDEM_S2_DEC_POINTER = 16,
-    ZDEM_S2_DEC_COUNT = 17
+    ZDEM_S2_DEC_MINUSONE = 17,
+    ZDEM_S2_DEC_COUNT = 18
 } zdem_s2_dec;
 
 /* What a field's var_encoder asks for. */
@@ -37,7 +38,8 @@ typedef enum zdem_s2_enc {
     ZDEM_S2_ENC_FIXED64 = 5,
     ZDEM_S2_ENC_QANGLE_PITCH_YAW = 6,
     ZDEM_S2_ENC_QANGLE_PRECISE = 7,
-    ZDEM_S2_ENC_UNKNOWN = 8
+    ZDEM_S2_ENC_MINUSONE = 8,
+    ZDEM_S2_ENC_UNKNOWN = 9
 } zdem_s2_enc;
 
 /* Field-path operations, in wire id order. */
@@ -99,6 +101,8 @@ extern const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT];
 zdem_s2_dec zdem_s2_type_decoder(const char *name, size_t len);
 /* Encoder kind for a var_encoder name; ZDEM_S2_ENC_UNKNOWN if unknown. */
 zdem_s2_enc zdem_s2_encoder_kind(const char *name, size_t len);
+/* Encoder kind for a var_serializer name; ZDEM_S2_ENC_UNKNOWN if unknown. */
+zdem_s2_enc zdem_s2_var_serializer_kind(const char *name, size_t len);
 /* Encoder kind the engine applies to a field by name; ZDEM_S2_ENC_NONE
  * for ordinary names. */
 zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len);

@@ -855,6 +855,7 @@ zdem_status zdem_tw_game_sv_extra_projectile_decode(const uint8_t *body, size_t 
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_ready_to_enter[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ready_to_enter *out)
 {
@@ -891,6 +892,7 @@ zdem_status zdem_tw_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_clear_options[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_clear_options *out)
 {
@@ -1087,6 +1089,7 @@ zdem_status zdem_tw_game_cl_change_info_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_kill[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_kill *out)
 {
@@ -1461,6 +1464,7 @@ zdem_status zdem_tw_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw_s
 }
 
 static const zdem_tw_field_desc fields_msg_sys_con_ready[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_con_ready *out)
 {
@@ -1559,6 +1563,7 @@ zdem_status zdem_tw_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ready[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_ready *out)
 {
@@ -1569,6 +1574,7 @@ zdem_status zdem_tw_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_enter_game[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw_sys_enter_game *out)
 {
@@ -1627,6 +1633,7 @@ zdem_status zdem_tw_sys_request_map_data_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ping[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping *out)
 {
@@ -1637,6 +1644,7 @@ zdem_status zdem_tw_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw_sys_p
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ping_reply[1] = {
+    {0, ZDEM_TW_FIELD_INT, 0},
 };
 zdem_status zdem_tw_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping_reply *out)
 {

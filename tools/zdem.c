@@ -2,6 +2,7 @@
  * format by its magic (Quake III demos have none: by extension or by a
  * plausible first block), and hands over to the format's CLI module. */
 #include "cli.h"
+#include "zdem_version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 
 static const char usage_main[] =
     "usage: zdem COMMAND [OPTIONS] FILE\n"
+    "       zdem --version\n"
     "\n"
     "Reads game demo files: Source 2 (.dem: Dota 2, CS2, Deadlock),\n"
     "Quake III / Quake Live (.dm_66 .. .dm_91), Teeworlds/DDNet (.demo).\n"
@@ -144,6 +146,10 @@ int main(int argc, char **argv)
         if (argc > 2 && command_help(argv[2]) == 0)
             return ZDEM_EXIT_OK;
         fputs(usage_main, stdout);
+        return ZDEM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("zdem %s\n", zdem_version());
         return ZDEM_EXIT_OK;
     }
     a.command = argv[1];

@@ -534,7 +534,7 @@ static const char *player_name(const zdem_q3_parser *p, int client, char *buf, s
     return buf;
 }
 
-static int emit(zdem_q3_parser *p, zdem_q3_event *ev)
+static int emit_event(zdem_q3_parser *p, zdem_q3_event *ev)
 {
     ev->server_time = p->server_time;
     ev->gamestate = p->gamestates;
@@ -595,7 +595,7 @@ static int scores_event(zdem_q3_parser *p, int32_t seq, int idx)
         ev.score1 = 0;
     if (!s2 || parse_int(s2, n2, &ev.score2) != 0)
         ev.score2 = 0;
-    return emit(p, &ev);
+    return emit_event(p, &ev);
 }
 
 static int is_score_cs(const zdem_q3_parser *p, int idx)
@@ -691,7 +691,7 @@ static int mm2_event(zdem_q3_parser *p, zdem_q3_event *ev, const char *s, size_t
     }
     ev->text = s + st[3];
     ev->text_len = ln[3];
-    return emit(p, ev);
+    return emit_event(p, ev);
 }
 
 static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t n,
@@ -770,7 +770,7 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
                 ev.score2 = 0;
         }
     }
-    return emit(p, &ev);
+    return emit_event(p, &ev);
 }
 
 static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
@@ -1062,7 +1062,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
             o.text = "";
             o.location = "";
             o.client = -1;
-            if (emit(p, &o))
+            if (emit_event(p, &o))
                 return 1;
         }
     }

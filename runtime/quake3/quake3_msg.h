@@ -190,17 +190,5 @@ static inline int32_t zdem_q3_huff_float(zdem_q3_msg *m)
     return zdem_q3__int_float(v);
 }
 
-static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
-{
-    return m->raw ? zdem_q3_raw_float(m) : zdem_q3_huff_float(m);
-}
-
-static inline float zdem_q3_float(int32_t bits)
-{
-    float f;
-    uint32_t u = (uint32_t)bits;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 #endif

@@ -335,7 +335,7 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     return ZDEM_OK;
 }
 
-static zdem_status emit(zdem_s2_state *s, int32_t idx, unsigned ops, uint32_t nfp)
+static zdem_status emit_entity_change(zdem_s2_state *s, int32_t idx, unsigned ops, uint32_t nfp)
 {
     zdem_s2_entity pub;
     if (!s->cfg.on_entity)
@@ -378,7 +378,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     }
     if ((st = read_fields(s, e, br, &nfp, po, err)) != ZDEM_OK)
         return st;
-    return emit(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp);
+    return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp);
 }
 
 static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
@@ -396,7 +396,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
         while (s->live) {
             uint32_t idx = s->live_list[s->live - 1u];
             s->stats.deleted++;
-            if ((st = emit(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
+            if ((st = emit_entity_change(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
                 return st;
             ent_free(s, idx);
         }
@@ -432,7 +432,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                     return st;
                 e->active = 1;
                 s->stats.entity_updates++;
-                if ((st = emit(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, nfp)) != ZDEM_OK)
+                if ((st = emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, nfp)) != ZDEM_OK)
                     return st;
             }
         } else {
@@ -442,7 +442,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
             e->active = 0;
             if (cmd & 2u)
                 ops |= ZDEM_S2_ENT_DELETED;
-            if ((st = emit(s, (int32_t)index, ops, 0)) != ZDEM_OK)
+            if ((st = emit_entity_change(s, (int32_t)index, ops, 0)) != ZDEM_OK)
                 return st;
             if (cmd & 2u) {
                 ent_free(s, (uint32_t)index);
@@ -559,6 +559,7 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
         break;
     case ZDEM_S2_DEC_SVAR32:
     case ZDEM_S2_DEC_SVAR64:
+    case ZDEM_S2_DEC_MINUSONE:
         out->kind = ZDEM_S2_V_INT;
         break;
     case ZDEM_S2_DEC_FLOAT:
@@ -642,6 +643,14 @@ static int name_to_fp(const zdem_s2_state *s, int32_t ser, const char *name,
         p = *dot ? dot + 1 : dot;
     }
     return fp->depth > 0;
+}
+
+int zdem_s2_class_prop_fp(const zdem_s2_state *s, int32_t class_id,
+                          const char *name, zdem_s2_fp *fp)
+{
+    if (class_id < 0 || (uint32_t)class_id >= s->nclasses || s->classes[class_id].ser < 0)
+        return 0;
+    return name_to_fp(s, s->classes[class_id].ser, name, fp);
 }
 
 int zdem_s2_entity_prop(const zdem_s2_state *s, int32_t index,

@@ -138,6 +138,10 @@ int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
         (dec == ZDEM_S2_DEC_UVAR64 || dec == ZDEM_S2_DEC_UVAR32 ||
          dec == ZDEM_S2_DEC_SVAR64 || dec == ZDEM_S2_DEC_UNKNOWN))
         d->dec = ZDEM_S2_DEC_FIXED64;
+    if (enc == ZDEM_S2_ENC_MINUSONE &&
+        (dec == ZDEM_S2_DEC_SVAR32 || dec == ZDEM_S2_DEC_UVAR32 || dec == ZDEM_S2_DEC_SVAR64 ||
+         dec == ZDEM_S2_DEC_UVAR64 || dec == ZDEM_S2_DEC_UNKNOWN))
+        d->dec = ZDEM_S2_DEC_MINUSONE;
     switch (dec) {
     case ZDEM_S2_DEC_FLOAT:
     case ZDEM_S2_DEC_VECTOR2:
@@ -273,6 +277,12 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
     case ZDEM_S2_DEC_UVAR64:
         out->kind = ZDEM_S2_V_UINT;
         out->v.u = zdem_bits_read_varuint64(br);
+        return;
+    case ZDEM_S2_DEC_MINUSONE:
+        /* value + 1, unsigned: 0 is -1 (wraps through the union, so
+         * no out-of-range conversion) */
+        out->kind = ZDEM_S2_V_INT;
+        out->v.u = zdem_bits_read_varuint64(br) - 1u;
         return;
     case ZDEM_S2_DEC_FIXED64:
         out->kind = ZDEM_S2_V_UINT;

@@ -3,11 +3,11 @@
 #include <string.h>
 #include "source2_pb.h"
 
-typedef struct inner_ctx {
+typedef struct parser_inner_ctx {
     zdem_s2_parser *ps;
     const zdem_s2_outer *outer;
     uint64_t data_pos; /* of the packet data in the payload */
-} inner_ctx;
+} parser_inner_ctx;
 
 /* Counts a damage kind at a position inside the current frame's payload. */
 static void damage(zdem_s2_parser *ps, zdem_s2_warn_kind k, zdem_error *e,
@@ -20,7 +20,7 @@ static void damage(zdem_s2_parser *ps, zdem_s2_warn_kind k, zdem_error *e,
 
 static zdem_status deliver_inner(void *p, const zdem_s2_inner *in)
 {
-    inner_ctx *c = p;
+    parser_inner_ctx *c = p;
     zdem_s2_parser *ps = c->ps;
     const zdem_s2_parse_cbs *cbs = ps->cbs;
     zdem_error e;
@@ -46,7 +46,7 @@ static int is_packet(uint32_t cmd)
 }
 
 /* CDemoPacket.data (DEM_FullPacket nests a CDemoPacket). */
-static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
+static zdem_status parser_packet_data(uint32_t cmd, const uint8_t *p, size_t n,
                                zdem_view *data, zdem_error *err)
 {
     zdem_status st;
@@ -62,16 +62,18 @@ static zdem_status packet_data(uint32_t cmd, const uint8_t *p, size_t n,
     return st;
 }
 
-static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
+static zdem_status parser_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
 {
     return zdem_s2_parse_frame((zdem_s2_parser *)ctx, m, err);
 }
 
-static void on_skip(void *ctx, uint64_t offset, uint64_t len)
+static void parser_on_skip(void *ctx, uint64_t offset, uint64_t len)
 {
     (void)len;
     zdem_s2_warn_skipped(&((zdem_s2_parser *)ctx)->warn, offset);
 }
+
+size_t zdem_s2_parser_size(void) { return sizeof(zdem_s2_parser); }
 
 void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
                          void *user, uint8_t *scratch, size_t scratch_cap,
@@ -83,7 +85,7 @@ void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
     p->scratch = scratch;
     p->scratch_cap = scratch_cap;
     memset(&p->warn, 0, sizeof p->warn);
-    zdem_s2_push_init(&p->push, on_frame, on_skip, p, gather, gather ? gather_cap : 0);
+    zdem_s2_push_init(&p->push, parser_on_frame, parser_on_skip, p, gather, gather ? gather_cap : 0);
 }
 
 zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
@@ -129,9 +131,9 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
         }
     }
     if (want_inner && is_packet(m->cmd)) {
-        inner_ctx ic;
+        parser_inner_ctx ic;
         zdem_view data;
-        if ((st = packet_data(m->cmd, p, n, &data, &e)) != ZDEM_OK) {
+        if ((st = parser_packet_data(m->cmd, p, n, &data, &e)) != ZDEM_OK) {
             damage(ps, ZDEM_S2_W_BAD_FRAMES, &e, 0, m);
             return ZDEM_OK;
         }

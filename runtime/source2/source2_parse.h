@@ -41,6 +41,10 @@ typedef struct zdem_s2_parser {
  * skipped and counted as frame_limit); ZDEM_S2_FRAME_BUFFER_DEFAULT each is
  * ample for real demos. gather: for push input, the largest frame that may
  * arrive split across pieces (NULL/0 for a whole file). */
+/* sizeof(zdem_s2_parser), for bindings that take the layout from the
+ * shared library. */
+size_t zdem_s2_parser_size(void);
+
 void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
                          void *user, uint8_t *scratch, size_t scratch_cap,
                          uint8_t *gather, size_t gather_cap);

@@ -100,7 +100,7 @@ static uint32_t parse_bound(const char *b, size_t n)
 }
 
 typedef struct raw_field {
-    int32_t type_sym, name_sym, bit_count, flags, ser_sym, ser_ver, enc_sym;
+    int32_t type_sym, name_sym, bit_count, flags, ser_sym, ser_ver, enc_sym, vser_sym;
     float low, high;
     uint32_t npoly;
 } raw_field;
@@ -119,6 +119,7 @@ static void raw_from(const zdem_pb_ProtoFlattenedSerializerField_t *m, raw_field
     f->ser_sym = m->has_field_serializer_name_sym ? m->field_serializer_name_sym : -1;
     f->ser_ver = m->field_serializer_version;
     f->enc_sym = m->has_var_encoder_sym ? m->var_encoder_sym : -1;
+    f->vser_sym = m->has_var_serializer_sym ? m->var_serializer_sym : -1;
 }
 
 static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
@@ -130,9 +131,11 @@ static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
     }
 }
 
-/* Sets model and decoders of f from its type string, encoder and ranges. */
+/* Sets model and decoders of f from its type string, encoder,
+ * var_serializer and ranges. */
 static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
-                        const char *enc, size_t enc_len)
+                        const char *enc, size_t enc_len,
+                        const char *vser, size_t vser_len)
 {
     type_parts tp;
     zdem_s2_dec dec;
@@ -144,6 +147,15 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
         ek = zdem_s2_encoder_kind(enc, enc_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field encoder: default decoder");
+            ek = ZDEM_S2_ENC_NONE;
+        }
+    }
+    /* The var_serializer can change the wire form too (CS2 sends clips as
+     * value + 1, unsigned, under a signed declared type). */
+    if (ek == ZDEM_S2_ENC_NONE && vser && vser_len) {
+        ek = zdem_s2_var_serializer_kind(vser, vser_len);
+        if (ek == ZDEM_S2_ENC_UNKNOWN) {
+            zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS, "unknown field var_serializer: read as its type");
             ek = ZDEM_S2_ENC_NONE;
         }
     }
@@ -327,7 +339,9 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
     }
     setup_field(s, f, &rf,
                 SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
-                SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0);
+                SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0,
+                SYM_OK(rf.vser_sym) ? (const char *)s->base + syms[rf.vser_sym].off : 0,
+                SYM_OK(rf.vser_sym) ? syms[rf.vser_sym].len : 0);
     return ZDEM_OK;
 }
 

@@ -120,8 +120,8 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
            2u * cfg->frame_buffer + cfg->gather_buffer + 64u;
 }
 
-static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
-static void on_skip(void *ctx, uint64_t offset, uint64_t len);
+static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+static void state_on_skip(void *ctx, uint64_t offset, uint64_t len);
 
 /* A buffer from the arena; NULL (and *cap 0) for a zero size. */
 static int carve(zdem_s2_state *s, size_t n, uint8_t **p, size_t *cap)
@@ -190,7 +190,7 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
         !carve(s, s->cfg.frame_buffer, &s->inner_buf, &s->inner_cap) ||
         !carve(s, s->cfg.gather_buffer, &s->gather_buf, &s->gather_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for the frame buffers");
-    zdem_s2_push_init(&s->push, on_frame, on_skip, s, s->gather_buf, s->gather_cap);
+    zdem_s2_push_init(&s->push, state_on_frame, state_on_skip, s, s->gather_buf, s->gather_cap);
     *out = s;
     return ZDEM_OK;
 }
@@ -228,14 +228,14 @@ static void net_tick(zdem_s2_state *s, const uint8_t *msg, size_t n)
         s->server_tick = (int32_t)m.tick;
 }
 
-typedef struct inner_ctx {
+typedef struct state_inner_ctx {
     zdem_s2_state *s;
     uint64_t data_pos; /* of the packet data in the frame's payload */
-} inner_ctx;
+} state_inner_ctx;
 
 static zdem_status on_inner(void *user, const zdem_s2_inner *m)
 {
-    inner_ctx *c = (inner_ctx *)user;
+    state_inner_ctx *c = (state_inner_ctx *)user;
     zdem_s2_state *s = c->s;
     zdem_error e;
     zdem_status st = ZDEM_OK;
@@ -299,10 +299,10 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
 }
 
 /* The inner messages of a packet's data (a view into payload). */
-static zdem_status packet_data(zdem_s2_state *s, const uint8_t *payload,
+static zdem_status state_packet_data(zdem_s2_state *s, const uint8_t *payload,
                                zdem_view data)
 {
-    inner_ctx c;
+    state_inner_ctx c;
     zdem_error e;
     zdem_status st;
     if (!data.ptr || !data.len)
@@ -330,7 +330,7 @@ static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
     st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, &e);
     if (st != ZDEM_OK)
         return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
-    return m.has_data ? packet_data(s, msg, m.data) : ZDEM_OK;
+    return m.has_data ? state_packet_data(s, msg, m.data) : ZDEM_OK;
 }
 
 /* CDemoFullPacket: the string tables go through their callbacks while it
@@ -350,7 +350,7 @@ static zdem_status full_packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
     s->cur_base = 0;
     if (st != ZDEM_OK)
         return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
-    return m.has_packet && m.packet.has_data ? packet_data(s, msg, m.packet.data) : ZDEM_OK;
+    return m.has_packet && m.packet.has_data ? state_packet_data(s, msg, m.packet.data) : ZDEM_OK;
 }
 
 static zdem_status demo_tables(zdem_s2_state *s, const uint8_t *msg, size_t n)
@@ -453,7 +453,7 @@ static const uint8_t *frame_payload(zdem_s2_state *s, const zdem_s2_outer *m,
     return p;
 }
 
-static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
+static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
 {
     zdem_s2_state *s = (zdem_s2_state *)ctx;
     const uint8_t *p = 0;
@@ -483,7 +483,7 @@ static zdem_status on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
     return ZDEM_OK;
 }
 
-static void on_skip(void *ctx, uint64_t offset, uint64_t len)
+static void state_on_skip(void *ctx, uint64_t offset, uint64_t len)
 {
     (void)len;
     zdem_s2_warn_skipped(&((zdem_s2_state *)ctx)->warn, offset);

@@ -231,6 +231,10 @@ int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e)
  * "m_vecPlayerData.3.m_iszPlayerName". 1 = found. */
 int zdem_s2_entity_prop(const zdem_s2_state *s, int32_t index,
                         const char *name, zdem_s2_value *out);
+/* The field path a property name has in a class (resolve once, then read
+ * every entity of that class with zdem_s2_entity_prop_fp). 1 = found. */
+int zdem_s2_class_prop_fp(const zdem_s2_state *s, int32_t class_id,
+                          const char *name, zdem_s2_fp *fp);
 /* Value at a field path (as given to the entity callback). 1 = found. */
 int zdem_s2_entity_prop_fp(const zdem_s2_state *s, int32_t index,
                            const zdem_s2_fp *fp, zdem_s2_value *out);

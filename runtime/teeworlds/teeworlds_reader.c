@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+size_t zdem_tw_reader_size(void) { return sizeof(zdem_tw_reader); }
+
 zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t size,
                            zdem_error *err)
 {

@@ -38,6 +38,10 @@ typedef struct zdem_tw_reader {
     int decode_messages;
 } zdem_tw_reader;
 
+/* sizeof(zdem_tw_reader), for callers that take the layout from a shared
+ * library rather than this header (bindings). */
+size_t zdem_tw_reader_size(void);
+
 zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t size,
                            zdem_error *err);
 

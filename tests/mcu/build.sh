@@ -10,7 +10,9 @@
 # $ZDEM_CORPUS (default: ../shared/corpus next to the repository). They are
 # embedded with .incbin at build time, never copied into the repository.
 # ZDEM_MCU_CPU=cortex-m3 builds for mps2-an385 (no FPU) instead.
-# Outputs: OUTDIR/libzdem.a, OUTDIR/obj/*.o, OUTDIR/firmware.elf,
+# The library is compiled file by file (OUTDIR/libzdem.a, for the size table
+# and the allocator check); the firmware links the amalgamation instead.
+# Outputs: OUTDIR/libzdem.a, OUTDIR/obj/*.o, OUTDIR/zdem.o, OUTDIR/firmware.elf,
 # OUTDIR/firmware.map, OUTDIR/size.txt.
 set -eu
 
@@ -107,8 +109,20 @@ fi
     echo "zdem_mcu_demo_count: .word $i"
 } > "$OUT/demos.S"
 
+# The firmware is built the way a device project would: from the
+# amalgamation (zdem.c + zdem.h, tools/amalgamate.py) and nothing else.
+PY=${ZDEM_PYTHON:-python3}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+"$PY" "$SRC/tools/amalgamate.py" --source "$SRC" --out "$OUT/amalgamation"
 # shellcheck disable=SC2086
-$CC $CFLAGS $INC -c "$HERE/firmware.c" -o "$OUT/firmware.o"
+$CC $CFLAGS -pedantic -c "$OUT/amalgamation/zdem.c" -o "$OUT/zdem.o"
+"${PREFIX}nm" -u "$OUT/zdem.o" | awk '{print $NF}' | sort -u > "$OUT/amalgamation_undefined.txt"
+if grep -Eq "$ALLOC" "$OUT/amalgamation_undefined.txt"; then
+    echo "build.sh: the amalgamation references an allocator" >&2
+    exit 1
+fi
+# shellcheck disable=SC2086
+$CC $CFLAGS -I"$OUT/amalgamation" -c "$HERE/firmware.c" -o "$OUT/firmware.o"
 # shellcheck disable=SC2086
 $CC $ARCH -c "$HERE/startup.S" -o "$OUT/startup.o"
 # shellcheck disable=SC2086
@@ -118,7 +132,7 @@ $CC $ARCH -c "$OUT/demos.S" -o "$OUT/demos.o"
 $CC $ARCH --specs=nano.specs -nostartfiles -T "$HERE/mps2.ld" \
     -Wl,--gc-sections -Wl,-Map="$OUT/firmware.map" -Wl,--no-warn-rwx-segments \
     -o "$OUT/firmware.elf" "$OUT/startup.o" "$OUT/firmware.o" "$OUT/demos.o" \
-    "$OUT/libzdem.a" -lm -lc -lgcc
+    "$OUT/zdem.o" -lm -lc -lgcc
 
 # The map lists every archive member pulled in and every symbol: no
 # allocator may appear (newlib's would come with its malloc.o / free.o).

@@ -12,9 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "quake3.h"
-#include "quake3_push.h"
-#include "teeworlds_reader.h"
+#include "zdem.h" /* the amalgamation's header: the whole public API */
 
 /* ------------------------------------------------------------ platform */
 int zdem_mcu_semihost(int op, const void *arg); /* startup.S */

@@ -1,0 +1,3 @@
+#include "zdem_version.h"
+
+const char *zdem_version(void) { return ZDEM_VERSION_STRING; }
