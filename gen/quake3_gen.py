@@ -161,7 +161,7 @@ def fmt_array(vals, per_line=12):
 def read_expr(bits, legacy):
     """The read of one netfield value: Huffman-coded (1.29 on) or plain
     bits (legacy layout)."""
-    pre = "zdem_q3_raw" if legacy else "zdem_q3_huff"
+    pre = "zdem_q3_praw" if legacy else "zdem_q3_phuff"
     if bits == 0:
         return "%s_float(m)" % pre
     if bits < 0:
@@ -183,13 +183,15 @@ def gen_legacy_decoder(kind, name, fields):
         for i, (field, bits) in enumerate(fields):
             out.append("    if (mask & ((uint64_t)1 << %d))\n        %s = %s;"
                        % (i, lvalue(field), read_expr(bits, True)))
+        out.append("    zdem_q3__settle(m);")
     else:
         out.append("/* player table \"%s\" (legacy): %d fields, each with a changed bit. */"
                    % (name, len(fields)))
         out.append("static void %s(zdem_q3_msg *m, zdem_q3_player *to)" % fn)
         out.append("{")
         for i, (field, bits) in enumerate(fields):
-            out.append("    if (zdem_q3_read_bit(m))\n        %s = %s;" % (lvalue(field), read_expr(bits, True)))
+            out.append("    if (zdem_q3_pbit(m))\n        %s = %s;" % (lvalue(field), read_expr(bits, True)))
+        out.append("    zdem_q3__settle(m);")
     out.append("}")
     return fn, "\n".join(out)
 
@@ -198,18 +200,20 @@ def gen_decoder(kind, name, fields):
     fn = "zdem_q3_delta_%s_%s" % (kind, name)
     out = []
     out.append("/* %s table \"%s\": %d fields. Field i is present only when i < lc\n"
-               " * (the sender's count of fields up to the last changed one). */" % (kind, name, len(fields)))
+               " * (the sender's count of fields up to the last changed one). Reads\n"
+               " * the parser's padded copy of the message unchecked. */" % (kind, name, len(fields)))
     out.append("static void %s(zdem_q3_msg *m, zdem_q3_%s *to, unsigned lc)" % (fn, kind))
     out.append("{")
     for i, (field, bits) in enumerate(fields):
         lv = lvalue(field)
-        out.append("    if (lc <= %du)\n        return;" % i)
+        out.append("    if (lc <= %du)\n        goto done;" % i)
         val = read_expr(bits, False)
         if kind == "entity":
             # changed bit, then a zero bit (field set to 0) or the value
-            out.append("    if (zdem_q3_read_bit(m))\n        %s = zdem_q3_read_bit(m) ? %s : 0;" % (lv, val))
+            out.append("    if (zdem_q3_pbit(m))\n        %s = zdem_q3_pbit(m) ? %s : 0;" % (lv, val))
         else:
-            out.append("    if (zdem_q3_read_bit(m))\n        %s = %s;" % (lv, val))
+            out.append("    if (zdem_q3_pbit(m))\n        %s = %s;" % (lv, val))
+    out.append("done:\n    zdem_q3__settle(m);")
     out.append("}")
     return fn, "\n".join(out)
 

@@ -208,1537 +208,1558 @@ const uint64_t zdem_q3_legacy_masks[31] = {
 };
 
 /* entity table "q3": 51 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+done:
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql73": 53 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+done:
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql90": 55 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumpTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 1u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->doubleJumped = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 1u) : 0;
+done:
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql91": 58 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_huff_float(m) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumpTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 1u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->doubleJumped = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 1u) : 0;
     if (lc <= 55u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->health = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->health = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 56u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->armor = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->armor = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
     if (lc <= 57u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->location = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_huff_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->location = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+done:
+    zdem_q3__settle(m);
 }
 
 /* player table "q3": 48 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_phuff_float(m);
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_phuff_float(m);
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[0] = zdem_q3_phuff_float(m);
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[1] = zdem_q3_phuff_float(m);
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[1] = zdem_q3_phuff_float(m);
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[0] = zdem_q3_phuff_float(m);
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_phuff_float(m);
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[2] = zdem_q3_phuff_float(m);
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_huff_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_huff_bits(m, 12u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_huff_bits(m, 5u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[2] = zdem_q3_phuff_float(m);
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[0] = zdem_q3_phuff_float(m);
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[1] = zdem_q3_phuff_float(m);
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[2] = zdem_q3_phuff_float(m);
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
+done:
+    zdem_q3__settle(m);
 }
 
 /* player table "ql90": 50 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_phuff_float(m);
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_phuff_float(m);
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[0] = zdem_q3_phuff_float(m);
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[1] = zdem_q3_phuff_float(m);
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[1] = zdem_q3_phuff_float(m);
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[0] = zdem_q3_phuff_float(m);
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_phuff_float(m);
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[2] = zdem_q3_phuff_float(m);
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_huff_bits(m, 24u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_huff_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_huff_bits(m, 12u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_huff_bits(m, 5u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[2] = zdem_q3_phuff_float(m);
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[0] = zdem_q3_phuff_float(m);
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[1] = zdem_q3_phuff_float(m);
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[2] = zdem_q3_phuff_float(m);
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = (int32_t)zdem_q3_huff_bits(m, 1u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
+done:
+    zdem_q3__settle(m);
 }
 
 /* player table "ql91": 58 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_phuff_float(m);
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_phuff_float(m);
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[0] = zdem_q3_phuff_float(m);
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[1] = zdem_q3_phuff_float(m);
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[1] = zdem_q3_phuff_float(m);
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[0] = zdem_q3_phuff_float(m);
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_phuff_float(m);
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->velocity[2] = zdem_q3_phuff_float(m);
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_huff_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_huff_bits(m, 24u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_huff_bits(m, 4u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_huff_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_huff_bits(m, 12u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_huff_bits(m, 5u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponPrimary = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->weaponPrimary = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->viewangles[2] = zdem_q3_phuff_float(m);
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[0] = zdem_q3_phuff_float(m);
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[1] = zdem_q3_phuff_float(m);
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_huff_float(m);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[2] = zdem_q3_phuff_float(m);
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_huff_bits(m, 10u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_huff_bits(m, 16u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = (int32_t)zdem_q3_huff_bits(m, 1u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->crouchTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->crouchTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->crouchSlideTime = (int32_t)zdem_q3_huff_bits(m, 32u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->crouchSlideTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->location = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->location = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->fov = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->fov = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 55u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->forwardmove = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->forwardmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 56u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->rightmove = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->rightmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
     if (lc <= 57u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->upmove = (int32_t)zdem_q3_huff_bits(m, 8u);
+        goto done;
+    if (zdem_q3_pbit(m))
+        to->upmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
+done:
+    zdem_q3__settle(m);
 }
 
 /* entity table "dm3" (legacy): 50 fields, field i sent when bit i
@@ -1746,105 +1767,106 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
 static void zdem_q3_delta_entity_dm3(zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask)
 {
     if (mask & ((uint64_t)1 << 0))
-        to->eType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->eType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 1))
-        to->eFlags = (int32_t)zdem_q3_raw_bits(m, 16u);
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
     if (mask & ((uint64_t)1 << 2))
-        to->pos_trType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->pos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 3))
-        to->pos_trTime = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->pos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 4))
-        to->pos_trDuration = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->pos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 5))
-        to->pos_trBase[0] = zdem_q3_raw_float(m);
+        to->pos_trBase[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 6))
-        to->pos_trBase[1] = zdem_q3_raw_float(m);
+        to->pos_trBase[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 7))
-        to->pos_trBase[2] = zdem_q3_raw_float(m);
+        to->pos_trBase[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 8))
-        to->pos_trDelta[0] = zdem_q3_raw_float(m);
+        to->pos_trDelta[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 9))
-        to->pos_trDelta[1] = zdem_q3_raw_float(m);
+        to->pos_trDelta[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 10))
-        to->pos_trDelta[2] = zdem_q3_raw_float(m);
+        to->pos_trDelta[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 11))
-        to->apos_trType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->apos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 12))
-        to->apos_trTime = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->apos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 13))
-        to->apos_trDuration = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->apos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 14))
-        to->apos_trBase[0] = zdem_q3_raw_float(m);
+        to->apos_trBase[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 15))
-        to->apos_trBase[1] = zdem_q3_raw_float(m);
+        to->apos_trBase[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 16))
-        to->apos_trBase[2] = zdem_q3_raw_float(m);
+        to->apos_trBase[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 17))
-        to->apos_trDelta[0] = zdem_q3_raw_float(m);
+        to->apos_trDelta[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 18))
-        to->apos_trDelta[1] = zdem_q3_raw_float(m);
+        to->apos_trDelta[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 19))
-        to->apos_trDelta[2] = zdem_q3_raw_float(m);
+        to->apos_trDelta[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 20))
-        to->time = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->time = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 21))
-        to->time2 = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->time2 = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 22))
-        to->origin[0] = zdem_q3_raw_float(m);
+        to->origin[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 23))
-        to->origin[1] = zdem_q3_raw_float(m);
+        to->origin[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 24))
-        to->origin[2] = zdem_q3_raw_float(m);
+        to->origin[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 25))
-        to->origin2[0] = zdem_q3_raw_float(m);
+        to->origin2[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 26))
-        to->origin2[1] = zdem_q3_raw_float(m);
+        to->origin2[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 27))
-        to->origin2[2] = zdem_q3_raw_float(m);
+        to->origin2[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 28))
-        to->angles[0] = zdem_q3_raw_float(m);
+        to->angles[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 29))
-        to->angles[1] = zdem_q3_raw_float(m);
+        to->angles[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 30))
-        to->angles[2] = zdem_q3_raw_float(m);
+        to->angles[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 31))
-        to->angles2[0] = zdem_q3_raw_float(m);
+        to->angles2[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 32))
-        to->angles2[1] = zdem_q3_raw_float(m);
+        to->angles2[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 33))
-        to->angles2[2] = zdem_q3_raw_float(m);
+        to->angles2[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 34))
-        to->otherEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->otherEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 35))
-        to->otherEntityNum2 = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->otherEntityNum2 = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 36))
-        to->groundEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 37))
-        to->loopSound = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 38))
-        to->constantLight = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->constantLight = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 39))
-        to->modelindex = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->modelindex = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 40))
-        to->modelindex2 = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->modelindex2 = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 41))
-        to->frame = (int32_t)zdem_q3_raw_bits(m, 16u);
+        to->frame = (int32_t)zdem_q3_praw_bits(m, 16u);
     if (mask & ((uint64_t)1 << 42))
-        to->clientNum = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 43))
-        to->solid = (int32_t)zdem_q3_raw_bits(m, 24u);
+        to->solid = (int32_t)zdem_q3_praw_bits(m, 24u);
     if (mask & ((uint64_t)1 << 44))
-        to->event = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->event = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 45))
-        to->eventParm = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->eventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 46))
-        to->powerups = (int32_t)zdem_q3_raw_bits(m, 16u);
+        to->powerups = (int32_t)zdem_q3_praw_bits(m, 16u);
     if (mask & ((uint64_t)1 << 47))
-        to->weapon = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 48))
-        to->legsAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 49))
-        to->torsoAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    zdem_q3__settle(m);
 }
 
 /* entity table "dm48" (legacy): 51 fields, field i sent when bit i
@@ -1852,303 +1874,306 @@ static void zdem_q3_delta_entity_dm3(zdem_q3_msg *m, zdem_q3_entity *to, uint64_
 static void zdem_q3_delta_entity_dm48(zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask)
 {
     if (mask & ((uint64_t)1 << 0))
-        to->eType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->eType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 1))
-        to->eFlags = (int32_t)zdem_q3_raw_bits(m, 19u);
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 19u);
     if (mask & ((uint64_t)1 << 2))
-        to->pos_trType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->pos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 3))
-        to->pos_trTime = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->pos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 4))
-        to->pos_trDuration = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->pos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 5))
-        to->pos_trBase[0] = zdem_q3_raw_float(m);
+        to->pos_trBase[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 6))
-        to->pos_trBase[1] = zdem_q3_raw_float(m);
+        to->pos_trBase[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 7))
-        to->pos_trBase[2] = zdem_q3_raw_float(m);
+        to->pos_trBase[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 8))
-        to->pos_trDelta[0] = zdem_q3_raw_float(m);
+        to->pos_trDelta[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 9))
-        to->pos_trDelta[1] = zdem_q3_raw_float(m);
+        to->pos_trDelta[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 10))
-        to->pos_trDelta[2] = zdem_q3_raw_float(m);
+        to->pos_trDelta[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 11))
-        to->apos_trType = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->apos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 12))
-        to->apos_trTime = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->apos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 13))
-        to->apos_trDuration = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->apos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 14))
-        to->apos_trBase[0] = zdem_q3_raw_float(m);
+        to->apos_trBase[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 15))
-        to->apos_trBase[1] = zdem_q3_raw_float(m);
+        to->apos_trBase[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 16))
-        to->apos_trBase[2] = zdem_q3_raw_float(m);
+        to->apos_trBase[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 17))
-        to->apos_trDelta[0] = zdem_q3_raw_float(m);
+        to->apos_trDelta[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 18))
-        to->apos_trDelta[1] = zdem_q3_raw_float(m);
+        to->apos_trDelta[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 19))
-        to->apos_trDelta[2] = zdem_q3_raw_float(m);
+        to->apos_trDelta[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 20))
-        to->time = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->time = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 21))
-        to->time2 = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->time2 = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 22))
-        to->origin[0] = zdem_q3_raw_float(m);
+        to->origin[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 23))
-        to->origin[1] = zdem_q3_raw_float(m);
+        to->origin[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 24))
-        to->origin[2] = zdem_q3_raw_float(m);
+        to->origin[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 25))
-        to->origin2[0] = zdem_q3_raw_float(m);
+        to->origin2[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 26))
-        to->origin2[1] = zdem_q3_raw_float(m);
+        to->origin2[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 27))
-        to->origin2[2] = zdem_q3_raw_float(m);
+        to->origin2[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 28))
-        to->angles[0] = zdem_q3_raw_float(m);
+        to->angles[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 29))
-        to->angles[1] = zdem_q3_raw_float(m);
+        to->angles[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 30))
-        to->angles[2] = zdem_q3_raw_float(m);
+        to->angles[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 31))
-        to->angles2[0] = zdem_q3_raw_float(m);
+        to->angles2[0] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 32))
-        to->angles2[1] = zdem_q3_raw_float(m);
+        to->angles2[1] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 33))
-        to->angles2[2] = zdem_q3_raw_float(m);
+        to->angles2[2] = zdem_q3_praw_float(m);
     if (mask & ((uint64_t)1 << 34))
-        to->otherEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->otherEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 35))
-        to->otherEntityNum2 = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->otherEntityNum2 = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 36))
-        to->groundEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 37))
-        to->loopSound = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 38))
-        to->constantLight = (int32_t)zdem_q3_raw_bits(m, 32u);
+        to->constantLight = (int32_t)zdem_q3_praw_bits(m, 32u);
     if (mask & ((uint64_t)1 << 39))
-        to->modelindex = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->modelindex = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 40))
-        to->modelindex2 = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->modelindex2 = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 41))
-        to->frame = (int32_t)zdem_q3_raw_bits(m, 16u);
+        to->frame = (int32_t)zdem_q3_praw_bits(m, 16u);
     if (mask & ((uint64_t)1 << 42))
-        to->clientNum = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 43))
-        to->solid = (int32_t)zdem_q3_raw_bits(m, 24u);
+        to->solid = (int32_t)zdem_q3_praw_bits(m, 24u);
     if (mask & ((uint64_t)1 << 44))
-        to->event = (int32_t)zdem_q3_raw_bits(m, 10u);
+        to->event = (int32_t)zdem_q3_praw_bits(m, 10u);
     if (mask & ((uint64_t)1 << 45))
-        to->eventParm = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->eventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 46))
-        to->powerups = (int32_t)zdem_q3_raw_bits(m, 16u);
+        to->powerups = (int32_t)zdem_q3_praw_bits(m, 16u);
     if (mask & ((uint64_t)1 << 47))
-        to->weapon = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 48))
-        to->legsAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 49))
-        to->torsoAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
     if (mask & ((uint64_t)1 << 50))
-        to->generic1 = (int32_t)zdem_q3_raw_bits(m, 8u);
+        to->generic1 = (int32_t)zdem_q3_praw_bits(m, 8u);
+    zdem_q3__settle(m);
 }
 
 /* player table "dm3" (legacy): 45 fields, each with a changed bit. */
 static void zdem_q3_delta_player_dm3(zdem_q3_msg *m, zdem_q3_player *to)
 {
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_raw_bits(m, 32u);
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->pm_time = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_raw_bits(m, 12u);
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_raw_bits(m, 4u);
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_raw_bits(m, 5u);
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_raw_bits(m, 4u);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewheight = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_raw_float(m);
+    if (zdem_q3_pbit(m))
+        to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (zdem_q3_pbit(m))
+        to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->pm_time = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->weaponTime = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (zdem_q3_pbit(m))
+        to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
+    if (zdem_q3_pbit(m))
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
+    if (zdem_q3_pbit(m))
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
+    if (zdem_q3_pbit(m))
+        to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
+    if (zdem_q3_pbit(m))
+        to->viewangles[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewangles[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewangles[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewheight = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[2] = zdem_q3_praw_float(m);
+    zdem_q3__settle(m);
 }
 
 /* player table "dm48" (legacy): 48 fields, each with a changed bit. */
 static void zdem_q3_delta_player_dm48(zdem_q3_msg *m, zdem_q3_player *to)
 {
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_raw_bits(m, 32u);
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_raw_sbits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_raw_sbits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_raw_bits(m, 10u);
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_raw_bits(m, 12u);
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_raw_bits(m, 4u);
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_raw_bits(m, 10u);
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_raw_bits(m, 5u);
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_raw_bits(m, 4u);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_raw_sbits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_raw_bits(m, 8u);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_raw_float(m);
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_raw_bits(m, 10u);
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_raw_bits(m, 16u);
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_raw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (zdem_q3_pbit(m))
+        to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->pm_time = zdem_q3_praw_sbits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->origin[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->origin[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->origin[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->velocity[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->weaponTime = zdem_q3_praw_sbits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (zdem_q3_pbit(m))
+        to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
+    if (zdem_q3_pbit(m))
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
+    if (zdem_q3_pbit(m))
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (zdem_q3_pbit(m))
+        to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
+    if (zdem_q3_pbit(m))
+        to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
+    if (zdem_q3_pbit(m))
+        to->viewangles[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewangles[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewangles[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->viewheight = zdem_q3_praw_sbits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[0] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[1] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->grapplePoint[2] = zdem_q3_praw_float(m);
+    if (zdem_q3_pbit(m))
+        to->jumppad_ent = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (zdem_q3_pbit(m))
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (zdem_q3_pbit(m))
+        to->generic1 = (int32_t)zdem_q3_praw_bits(m, 8u);
+    zdem_q3__settle(m);
 }
 
 const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT] = {

@@ -75,9 +75,12 @@ struct zdem_q3_parser {
     uint32_t baseline_set[ZDEM_Q3_MAX_GENTITIES / 32];
     uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
     uint32_t nfree;
-    uint8_t refs[ZDEM_Q3_ENTITY_POOL];
+    uint32_t pool_mark[ZDEM_Q3_ENTITY_POOL / 32]; /* sweep_pool's marks */
 
     /* ---- not cleared: written before read */
+    /* the message being parsed, zero-padded: the delta decoders read it
+     * without bounds checks (quake3_msg.h, ZDEM_Q3_MSG_PAD) */
+    uint8_t msgbuf[ZDEM_Q3_MAX_MSGLEN + ZDEM_Q3_MSG_PAD];
     char cs_data[ZDEM_Q3_CS_STORE];
     char bcs[ZDEM_Q3_BIG_INFO_STRING];
     char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
@@ -178,7 +181,6 @@ static void clear_gamestate(zdem_q3_parser *p)
     p->parse_entities_num = 0;
     p->have_snapshot = 0;
     memset(p->snap_nents, 0, sizeof p->snap_nents);
-    memset(p->refs, 0, sizeof p->refs);
     {
         uint32_t i;
         for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
@@ -790,45 +792,77 @@ static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_
 
 /* ---------------------------------------------------------------- snapshots */
 
-static void release_slot(zdem_q3_parser *p, uint16_t slot)
+/* Entity states are shared by the ring snapshots without reference
+ * counts (an unchanged entity costs one list entry, nothing else): when
+ * the free list runs empty, one pass marks the slots that a valid ring
+ * snapshot, the delta source (`keep`) or the frame being built still
+ * lists, and every other slot is free again. */
+static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
-    if (p->refs[slot] && --p->refs[slot] == 0)
-        p->free_slots[p->nfree++] = slot;
+    uint32_t i, k;
+    memset(p->pool_mark, 0, sizeof p->pool_mark);
+    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++) {
+        if (!p->snaps[k].valid && (int)k != keep)
+            continue;
+        for (i = 0; i < p->snap_nents[k]; i++) {
+            uint32_t s = p->snap_ents[k][i] & (ZDEM_Q3_ENTITY_POOL - 1);
+            p->pool_mark[s >> 5] |= 1u << (s & 31u);
+        }
+    }
+    for (i = 0; i < ncur; i++) {
+        uint32_t s = p->cur_ents[i] & (ZDEM_Q3_ENTITY_POOL - 1);
+        p->pool_mark[s >> 5] |= 1u << (s & 31u);
+    }
+    p->nfree = 0;
+    for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
+        if (!(p->pool_mark[i >> 5] & (1u << (i & 31u))))
+            p->free_slots[p->nfree++] = (uint16_t)i;
 }
 
-static void release_list(zdem_q3_parser *p, int k)
+/* The oldest valid ring snapshots other than `keep` stop being delta
+ * sources: the older half of them, or (all = 1) every one. */
+static void drop_oldest(zdem_q3_parser *p, int keep, int all)
 {
-    uint32_t i;
-    for (i = 0; i < p->snap_nents[k]; i++)
-        release_slot(p, p->snap_ents[k][i]);
-    p->snap_nents[k] = 0;
-}
-
-/* A free pool slot. When every slot is in use, the oldest ring snapshots
- * other than the delta source (`keep`) give theirs back and become invalid
- * delta sources (reported as a warning); returns -1 only if that frees
- * nothing, -2 if the warning callback asked to stop. */
-static int alloc_slot(zdem_q3_parser *p, int keep, uint64_t bit)
-{
-    if (p->nfree == 0 &&
-        warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
-        return -2;
-    while (p->nfree == 0) {
-        int k, oldest = -1;
+    int k, n = 0, dropped = 0;
+    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+        if (p->snaps[k].valid && k != keep)
+            n++;
+    while (n > 0 && (all || dropped < (n + 1) / 2)) {
+        int oldest = -1;
         for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
-            if (k != keep && p->snap_nents[k] &&
-                (oldest < 0 || (int64_t)p->snaps[k].message_num < p->snaps[oldest].message_num))
+            if (p->snaps[k].valid && k != keep &&
+                (oldest < 0 || p->snaps[k].message_num < p->snaps[oldest].message_num))
                 oldest = k;
         if (oldest < 0)
-            return -1;
-        release_list(p, oldest);
+            break;
         p->snaps[oldest].valid = 0;
+        dropped++;
     }
-    {
-        uint16_t slot = p->free_slots[--p->nfree];
-        p->refs[slot] = 1;
-        return slot;
+}
+
+/* A free pool slot. A sweep that frees fewer than a snapshot's worth
+ * (256) means the pool is full: the oldest ring snapshots other than the
+ * delta source stop being delta sources (a warning), at most three
+ * sweeps, so the work stays bounded. -1: nothing to free, -2: the warning
+ * callback asked to stop. */
+static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
+{
+    if (p->nfree == 0) {
+        sweep_pool(p, keep, ncur);
+        if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+            if (warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
+                return -2;
+            drop_oldest(p, keep, 0);
+            sweep_pool(p, keep, ncur);
+            if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+                drop_oldest(p, keep, 1);
+                sweep_pool(p, keep, ncur);
+            }
+        }
+        if (p->nfree == 0)
+            return -1;
     }
+    return p->free_slots[--p->nfree];
 }
 
 /* Baseline of entity n (0..1023), NULL if the gamestate sent none (a
@@ -850,12 +884,9 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
                               "more than 256 entities in a snapshot");
     if (unchanged) {
         slot = (uint16_t)old_slot;
-        if (p->refs[slot] == 255)
-            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state shared too often");
-        p->refs[slot]++;
     } else {
         zdem_status st;
-        int s = alloc_slot(p, keep, m->bit);
+        int s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
         if (s == -2)
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         if (s < 0)
@@ -863,7 +894,7 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         slot = (uint16_t)s;
         st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
         if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
-            release_slot(p, slot); /* removed (or failed): not in the frame */
+            p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
             return st;
         }
     }
@@ -1151,18 +1182,16 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
     if (st != ZDEM_OK || !bp->valid) {
-        int32_t i;
-        for (i = 0; i < bp->num_entities; i++)
-            release_slot(p, p->cur_ents[i]);
+        /* its new states are garbage for the next sweep */
         if (st != ZDEM_OK)
             return st;
         p->snapshots_invalid++;
         return ZDEM_OK; /* read and dropped, as the engine does */
     }
     {
-        /* the ring slot takes over the new frame's references */
+        /* the ring slot takes the new frame's list (its old list is
+         * garbage for the next sweep) */
         uint32_t k = (uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
-        release_list(p, (int)k);
         memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
         p->snap_nents[k] = (uint16_t)bp->num_entities;
         bp->first_entity = (int32_t)k;
@@ -1219,7 +1248,11 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     if (!p || p->magic != PARSER_MAGIC)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "parser not initialised");
     legacy = p->proto && p->proto->legacy;
-    zdem_q3_msg_init(&m, f->data, f->len);
+    if (f->len > ZDEM_Q3_MAX_MSGLEN)
+        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 0, "message longer than 16384 bytes");
+    memcpy(p->msgbuf, f->data, f->len);
+    memset(p->msgbuf + f->len, 0, ZDEM_Q3_MSG_PAD);
+    zdem_q3_msg_init(&m, p->msgbuf, f->len);
     p->message_sequence = f->sequence;
     m.raw = legacy;
     /* dm3 has no reliable acknowledge; UberDemoTools reads the same */

@@ -97,23 +97,12 @@ static inline int32_t zdem_q3__sext(uint32_t v, unsigned n)
     return (int32_t)v;
 }
 
-/* MSG_ReadBits(msg, -n): sign-extended. */
-static inline int32_t zdem_q3_huff_sbits(zdem_q3_msg *m, unsigned n)
-{
-    return zdem_q3__sext(zdem_q3_huff_bits(m, n), n);
-}
-
 /* n plain bits, n in 1..32 (the window holds at least 57). */
 static inline uint32_t zdem_q3_raw_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__window(m);
     zdem_q3__advance(m, n);
     return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
-}
-
-static inline int32_t zdem_q3_raw_sbits(zdem_q3_msg *m, unsigned n)
-{
-    return zdem_q3__sext(zdem_q3_raw_bits(m, n), n);
 }
 
 /* Either coding, as the message says. */
@@ -153,21 +142,58 @@ static inline int32_t zdem_q3__int_float(uint32_t v)
     return (int32_t)u;
 }
 
-/* A float netfield in plain bits: flag, then 32 bits or 13 (bias 4096). */
-static inline int32_t zdem_q3_raw_float(zdem_q3_msg *m)
+
+/* ---- Readers for a padded message (the parser's copy): at least
+ * ZDEM_Q3_MSG_PAD zero bytes follow the message, so reads need no bounds
+ * check and may run past the end into zeros; the generated delta decoders
+ * use them for one entity or playerstate (well under the pad) and settle
+ * the position once at the end (zdem_q3__settle): past the end means
+ * overflow, exactly as the checked readers would have flagged it. */
+#define ZDEM_Q3_MSG_PAD 512
+
+static inline uint64_t zdem_q3__pwindow(const zdem_q3_msg *m)
 {
-    if (zdem_q3_read_bit(m))
-        return (int32_t)zdem_q3_raw_bits(m, 32);
-    return zdem_q3__int_float(zdem_q3_raw_bits(m, 13));
+    return zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
 }
 
-/* A float netfield: 0 + 13-bit integer biased by 4096 (stored as the float
- * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits.
- * The flag and the value come from one window (at most 1 + 4 * 11 bits):
- * floats are the most frequent netfield, so this is the hottest read. */
-static inline int32_t zdem_q3_huff_float(zdem_q3_msg *m)
+static inline void zdem_q3__settle(zdem_q3_msg *m)
 {
-    uint64_t w = zdem_q3__window(m);
+    if (m->bit > m->end) {
+        m->overflow = 1;
+        m->bit = m->end + 1u;
+    }
+}
+
+static inline unsigned zdem_q3_pbit(zdem_q3_msg *m)
+{
+    unsigned v = (m->data[m->bit >> 3] >> (m->bit & 7u)) & 1u;
+    m->bit++;
+    return v;
+}
+
+static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m);
+    unsigned raw = n & 7u, used = raw, i, nbytes = n >> 3;
+    uint32_t v = (uint32_t)(w & ((1u << raw) - 1u));
+    for (i = 0; i < nbytes; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        v |= (uint32_t)(e & 0xFFu) << (raw + 8u * i);
+        used += (e >> 8) & 15u;
+    }
+    m->bit += used;
+    return v;
+}
+
+static inline int32_t zdem_q3_phuff_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_phuff_bits(m, n), n);
+}
+
+static inline int32_t zdem_q3_phuff_float(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_q3__pwindow(m);
     unsigned used, e, i;
     uint32_t v;
     if (w & 1u) {
@@ -179,16 +205,33 @@ static inline int32_t zdem_q3_huff_float(zdem_q3_msg *m)
             v |= (uint32_t)(e & 0xFFu) << (8u * i);
             used += (e >> 8) & 15u;
         }
-        zdem_q3__advance(m, used);
+        m->bit += used;
         return (int32_t)v;
     }
-    /* 13 bits: 5 raw bits, then one Huffman byte */
     e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
     m->bad |= e;
     v = (uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5);
-    zdem_q3__advance(m, 6u + ((e >> 8) & 15u));
+    m->bit += 6u + ((e >> 8) & 15u);
     return zdem_q3__int_float(v);
 }
 
+static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m);
+    m->bit += n;
+    return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+}
+
+static inline int32_t zdem_q3_praw_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_praw_bits(m, n), n);
+}
+
+static inline int32_t zdem_q3_praw_float(zdem_q3_msg *m)
+{
+    if (zdem_q3_pbit(m))
+        return (int32_t)zdem_q3_praw_bits(m, 32);
+    return zdem_q3__int_float(zdem_q3_praw_bits(m, 13));
+}
 
 #endif
