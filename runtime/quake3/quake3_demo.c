@@ -70,6 +70,13 @@ struct zdem_q3_parser {
      * fires when its entity appears (as in cgame's CG_CheckEvents) */
     uint32_t event_prev[ZDEM_Q3_MAX_GENTITIES / 32];
     uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
+    /* event_prev is of the valid snapshot with this message number; when
+     * the next one deltas from it, only its changed entities are looked
+     * at (chg: entity number | pool slot << 10 | removed << 31) */
+    int event_have;
+    int32_t event_msg;
+    uint32_t nchg;
+    uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
     /* baselines sent in the current gamestate (the others read as zero) */
     uint32_t baseline_set[ZDEM_Q3_MAX_GENTITIES / 32];
@@ -90,7 +97,14 @@ struct zdem_q3_parser {
      * a list of pool slots, an entity unchanged since the delta source
      * reuses its slot (a reference count, not a 236-byte copy). */
     uint16_t snap_ents[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
-    uint16_t cur_ents[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the frame being built: room for a whole old frame copied after 256
+     * new entities, so a run is copied before its length is checked */
+    uint16_t cur_ents[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the entity numbers of those lists, each ended by 0xFFFF: the merge
+     * with the next frame walks runs of unchanged entities without
+     * touching their states */
+    uint16_t snap_nums[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1];
+    uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
     zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
 };
@@ -177,10 +191,16 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->snaps, 0, sizeof p->snaps);
     memset(&p->cur, 0, sizeof p->cur);
     memset(p->event_prev, 0, sizeof p->event_prev);
+    p->event_have = 0;
     p->baselines = 0;
     p->parse_entities_num = 0;
     p->have_snapshot = 0;
     memset(p->snap_nents, 0, sizeof p->snap_nents);
+    {
+        int k; /* empty lists, ended by their sentinel */
+        for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+            p->snap_nums[k][0] = 0xFFFFu;
+    }
     {
         uint32_t i;
         for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
@@ -872,100 +892,103 @@ static const zdem_q3_entity *baseline_of(const zdem_q3_parser *p, int n)
     return p->baseline_set[n >> 5] & (1u << (n & 31)) ? &p->baseline[n] : NULL;
 }
 
-/* Parse_DeltaEntity: add `number` to the new frame, from `old` (pool slot
- * old_slot, or -1 for a baseline). */
+/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
+ * a baseline) into a new pool slot, added to the new frame unless the
+ * delta removes it. */
 static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int old_slot,
-                                int unchanged, int keep, zdem_error *err)
+                                int number, const zdem_q3_entity *old, int keep, zdem_error *err)
 {
     uint16_t slot;
+    zdem_status st;
+    int s;
     if (frame->num_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
         return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
                               "more than 256 entities in a snapshot");
-    if (unchanged) {
-        slot = (uint16_t)old_slot;
-    } else {
-        zdem_status st;
-        int s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
-        if (s == -2)
-            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-        if (s < 0)
-            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
-        slot = (uint16_t)s;
-        st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
-        if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
-            p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
-            return st;
-        }
+    s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
+    if (s == -2)
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    if (s < 0)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
+    slot = (uint16_t)s;
+    st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
+    if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
+        p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
+                          (p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE ? 0x80000000u : 0u);
+    p->nchg++;
+    if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
+        p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
+        return st;
     }
+    p->cur_nums[frame->num_entities] = (uint16_t)number;
     p->cur_ents[frame->num_entities++] = slot;
     p->parse_entities_num++;
     return ZDEM_OK;
 }
 
-#define NO_OLD 99999
+/* Entities oldindex.. of the old frame whose numbers are below `below`
+ * (at most 0xFFFF: the list's sentinel stops the run) are unchanged:
+ * their list entries are copied. */
+static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                  int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
+{
+    const uint16_t *nums = p->snap_nums[keep], *ents = p->snap_ents[keep];
+    uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    while (nums[j] < below) {
+        p->cur_nums[n] = nums[j];
+        p->cur_ents[n++] = ents[j++];
+    }
+    if (n > ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
+    frame->num_entities = (int32_t)n;
+    p->parse_entities_num += (int32_t)(n - n0);
+    *oldindex = j;
+    return ZDEM_OK;
+}
 
+/* Parse_PacketEntities: the new frame is the old one merged with the
+ * entities the message sends (in number order, as the engine merges). */
 static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
                                          const zdem_q3_snapshot *oldframe,
                                          zdem_q3_snapshot *newframe, zdem_error *err)
 {
-    int oldindex = 0, oldnum, newnum, oldslot = -1, keep = -1, oldcount = 0;
-    const zdem_q3_entity *oldstate = NULL;
-    const uint16_t *oldlist = NULL;
+    uint32_t oldindex = 0, oldcount = 0, newnum;
+    int keep = -1;
     zdem_status st;
     if (oldframe) {
         keep = (int)(oldframe - p->snaps);
-        oldlist = p->snap_ents[keep];
         oldcount = p->snap_nents[keep];
     }
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
-#define NEXT_OLD()                                                              \
-    do {                                                                        \
-        if (oldindex >= oldcount) {                                             \
-            oldnum = NO_OLD;                                                    \
-        } else {                                                                \
-            oldslot = oldlist[oldindex];                                        \
-            oldstate = &p->pool[oldslot];                                       \
-            oldnum = oldstate->number;                                          \
-        }                                                                       \
-    } while (0)
-    NEXT_OLD();
+    p->nchg = 0;
     for (;;) {
-        newnum = (int)zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        newnum = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
         if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
             break;
-        while (oldnum < newnum) { /* unchanged since the old frame */
-            st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
+        if (keep >= 0) {
+            st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            oldindex++;
-            NEXT_OLD();
+            if (oldindex < oldcount && p->snap_nums[keep][oldindex] == newnum) {
+                /* delta from the old frame */
+                uint16_t slot = p->snap_ents[keep][oldindex];
+                st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
+                if (st != ZDEM_OK)
+                    return st;
+                oldindex++;
+                continue;
+            }
         }
-        if (oldnum == newnum) { /* delta from the old frame */
-            st = delta_entity(p, m, newframe, newnum, oldstate, oldslot, 0, keep, err);
-            if (st != ZDEM_OK)
-                return st;
-            oldindex++;
-            NEXT_OLD();
-            continue;
-        }
-        /* oldnum > newnum: new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, newnum, baseline_of(p, newnum), -1, 0, keep, err);
+        /* new entity, delta from its baseline */
+        st = delta_entity(p, m, newframe, (int)newnum, baseline_of(p, (int)newnum), keep, err);
         if (st != ZDEM_OK)
             return st;
     }
-    while (oldnum != NO_OLD) { /* the rest of the old frame is unchanged */
-        st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
-        if (st != ZDEM_OK)
-            return st;
-        oldindex++;
-        NEXT_OLD();
-    }
-#undef NEXT_OLD
+    if (keep >= 0) /* the rest of the old frame is unchanged */
+        return copy_unchanged(p, m, newframe, keep, &oldindex, 0xFFFFu, err);
     return ZDEM_OK;
 }
 
@@ -1059,45 +1082,75 @@ const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k)
     return (unsigned)k < ZDEM_Q3_CHAT_KIND_COUNT ? names[k] : "";
 }
 
+/* EV_OBITUARY of an event entity that just appeared. */
+static int fire_event(zdem_q3_parser *p, const zdem_q3_entity *e)
+{
+    int ev = (e->eType - p->proto->et_events) & ~0x300; /* EV_EVENT_BITS */
+    zdem_q3_event o;
+    if (ev != p->proto->ev_obituary)
+        return 0;
+    memset(&o, 0, sizeof o);
+    o.type = ZDEM_Q3_EV_OBITUARY;
+    o.target = e->otherEntityNum;
+    o.attacker = e->otherEntityNum2;
+    if (o.attacker < 0 || o.attacker >= ZDEM_Q3_MAX_CLIENTS)
+        o.attacker = -1;
+    if (o.target < 0 || o.target >= ZDEM_Q3_MAX_CLIENTS)
+        o.target = -1;
+    o.mod = e->eventParm;
+    o.mod_name = zdem_q3_mod_name(p->protocol, o.mod);
+    o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
+    o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
+    o.text = "";
+    o.location = "";
+    o.client = -1;
+    return emit_event(p, &o);
+}
+
 /* Entity events of a new valid snapshot: fire each event entity once, when
- * it first appears (cgame fires temp-entity events the same way). */
-static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
+ * it first appears (cgame fires temp-entity events the same way). When the
+ * snapshot deltas from the one the previous pass saw, its unchanged
+ * entities are as they were there, so only the changed ones are looked at
+ * (in entity order, as the full pass would meet them). */
+static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
+                           const zdem_q3_snapshot *old)
 {
     int i;
     int et_events = p->proto->et_events;
+    if (old && p->event_have && old->message_num == p->event_msg &&
+        p->nchg <= sizeof p->chg / sizeof p->chg[0]) {
+        uint32_t j;
+        p->event_msg = s->message_num;
+        for (j = 0; j < p->nchg; j++) {
+            uint32_t c = p->chg[j], num = c & (ZDEM_Q3_MAX_GENTITIES - 1), bit = 1u << (num & 31u);
+            const zdem_q3_entity *e = &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)];
+            if ((c & 0x80000000u) || e->eType <= et_events) {
+                p->event_prev[num >> 5] &= ~bit; /* gone, or no event entity now */
+                continue;
+            }
+            if (p->event_prev[num >> 5] & bit)
+                continue; /* already fired */
+            p->event_prev[num >> 5] |= bit;
+            if (fire_event(p, e))
+                return 1;
+        }
+        return 0;
+    }
     memset(p->event_now, 0, sizeof p->event_now);
     for (i = 0; i < s->num_entities; i++) {
         const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
         uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
-        int ev;
         if (e->eType <= et_events)
             continue;
         p->event_now[num >> 5] |= 1u << (num & 31u);
         if (p->event_prev[num >> 5] & (1u << (num & 31u)))
             continue; /* already fired */
-        ev = (e->eType - et_events) & ~0x300; /* EV_EVENT_BITS */
-        if (ev == p->proto->ev_obituary) {
-            zdem_q3_event o;
-            memset(&o, 0, sizeof o);
-            o.type = ZDEM_Q3_EV_OBITUARY;
-            o.target = e->otherEntityNum;
-            o.attacker = e->otherEntityNum2;
-            if (o.attacker < 0 || o.attacker >= ZDEM_Q3_MAX_CLIENTS)
-                o.attacker = -1;
-            if (o.target < 0 || o.target >= ZDEM_Q3_MAX_CLIENTS)
-                o.target = -1;
-            o.mod = e->eventParm;
-            o.mod_name = zdem_q3_mod_name(p->protocol, o.mod);
-            o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
-            o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
-            o.text = "";
-            o.location = "";
-            o.client = -1;
-            if (emit_event(p, &o))
-                return 1;
-        }
+        if (fire_event(p, e))
+            return 1;
     }
     memcpy(p->event_prev, p->event_now, sizeof p->event_prev);
+    p->event_have = 1;
+    p->event_msg = s->message_num;
     return 0;
 }
 
@@ -1193,6 +1246,8 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
          * garbage for the next sweep) */
         uint32_t k = (uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
         memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
+        memcpy(p->snap_nums[k], p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
+        p->snap_nums[k][bp->num_entities] = 0xFFFFu; /* run sentinel */
         p->snap_nents[k] = (uint16_t)bp->num_entities;
         bp->first_entity = (int32_t)k;
     }
@@ -1212,7 +1267,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     *ns = *bp;
     p->server_time = bp->server_time;
     p->snapshots_valid++;
-    if (snapshot_events(p, ns))
+    if (snapshot_events(p, ns, old))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     if (p->cb.snapshot && p->cb.snapshot(p->user, p, ns))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
