@@ -34,6 +34,7 @@ struct zdem_q3_parser {
     uint32_t snapshots_valid;
     uint32_t snapshots_invalid;
     int32_t server_time;           /* latest snapshot */
+    size_t msgbuf_dirty;           /* msgbuf is zero from here on */
     int32_t message_sequence;      /* current message */
     uint32_t messages_damaged;     /* messages that failed (skipped) */
     /* the last gamestate failed part way: its configstrings and baselines
@@ -239,6 +240,7 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     p->client_num = -1;
     p->checksum_feed = 0;
     p->server_command_sequence = 0;
+    p->msgbuf_dirty = sizeof p->msgbuf; /* not cleared: anything */
     clear_gamestate(p);
     return p;
 }
@@ -1157,30 +1159,34 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
 static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
     const zdem_q3_snapshot *old = NULL;
-    int32_t delta;
-    uint32_t len;
+    int32_t delta, server_time, delta_num;
+    uint32_t len, k = (uint32_t)p->message_sequence & (ZDEM_Q3_PACKET_BACKUP - 1);
     zdem_status st;
-    zdem_q3_snapshot *ns;
-    /* decoded into a scratch slot (the playerstate is not cleared: the
-     * delta read copies or clears it), then copied into the ring once */
-    zdem_q3_snapshot *bp = &p->cur;
+    zdem_q3_snapshot *ns, *bp;
 
     if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    if (p->proto->protocol == 3)
+        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
+    server_time = zdem_q3_read_long(m);
+    delta = (int32_t)zdem_q3_read_byte(m);
+    /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
+    delta_num = delta && (int64_t)p->message_sequence - delta >= INT32_MIN
+                    ? (int32_t)((int64_t)p->message_sequence - delta) : -1;
+    /* Decoded in place in its ring slot (no copy), unless that slot is the
+     * delta source (a delta of 32): then in a scratch slot, copied once.
+     * Until it is stored whole, the ring slot is no delta source. */
+    bp = delta_num > 0 && ((uint32_t)delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)) == k ? &p->cur
+                                                                               : &p->snaps[k];
     bp->valid = 0;
     bp->num_entities = 0;
     bp->first_entity = 0;
     bp->parse_index = 0;
     memset(bp->areamask, 0, sizeof bp->areamask);
     bp->server_command_num = p->server_command_sequence;
-    if (p->proto->protocol == 3)
-        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
-    bp->server_time = zdem_q3_read_long(m);
+    bp->server_time = server_time;
     bp->message_num = p->message_sequence;
-    delta = (int32_t)zdem_q3_read_byte(m);
-    /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
-    bp->delta_num = delta && (int64_t)bp->message_num - delta >= INT32_MIN
-                        ? (int32_t)((int64_t)bp->message_num - delta) : -1;
+    bp->delta_num = delta_num;
     bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
@@ -1236,6 +1242,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
     if (st != ZDEM_OK || !bp->valid) {
         /* its new states are garbage for the next sweep */
+        bp->valid = 0;
         if (st != ZDEM_OK)
             return st;
         p->snapshots_invalid++;
@@ -1244,7 +1251,6 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     {
         /* the ring slot takes the new frame's list (its old list is
          * garbage for the next sweep) */
-        uint32_t k = (uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
         memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
         memcpy(p->snap_nums[k], p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
         p->snap_nums[k][bp->num_entities] = 0xFFFFu; /* run sentinel */
@@ -1263,8 +1269,9 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     }
     p->have_snapshot = 1;
     p->last_snapshot_message = bp->message_num;
-    ns = &p->snaps[(uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
-    *ns = *bp;
+    ns = &p->snaps[k];
+    if (bp != ns)
+        *ns = *bp;
     p->server_time = bp->server_time;
     p->snapshots_valid++;
     if (snapshot_events(p, ns, old))
@@ -1284,13 +1291,13 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 static zdem_status message_failed(zdem_q3_parser *p, const zdem_q3_frame *f, zdem_status st)
 {
     zdem_q3_snapshot *s = &p->snaps[(uint32_t)f->sequence & (ZDEM_Q3_PACKET_BACKUP - 1)];
-    if (st == ZDEM_ERR_ABORTED)
-        return st;
-    p->messages_damaged++;
-    /* the slot now stands for this message, so a delta from it is
-     * reported as a delta from an invalid frame */
+    /* the slot now stands for this message (a snapshot may have been
+     * decoded into it part way), so a delta from it is reported as a
+     * delta from an invalid frame */
     s->valid = 0;
     s->message_num = f->sequence;
+    if (st != ZDEM_ERR_ABORTED)
+        p->messages_damaged++;
     return st;
 }
 
@@ -1306,7 +1313,11 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     if (f->len > ZDEM_Q3_MAX_MSGLEN)
         return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 0, "message longer than 16384 bytes");
     memcpy(p->msgbuf, f->data, f->len);
-    memset(p->msgbuf + f->len, 0, ZDEM_Q3_MSG_PAD);
+    /* bytes from msgbuf_dirty on are zero: only the previous message's
+     * tail past this one needs clearing (no more than was copied) */
+    if (p->msgbuf_dirty > f->len)
+        memset(p->msgbuf + f->len, 0, p->msgbuf_dirty - f->len);
+    p->msgbuf_dirty = f->len;
     zdem_q3_msg_init(&m, p->msgbuf, f->len);
     p->message_sequence = f->sequence;
     m.raw = legacy;
