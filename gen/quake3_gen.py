@@ -158,6 +158,20 @@ def fmt_array(vals, per_line=12):
     return "\n".join(rows)
 
 
+# Flag bits are read from a local copy of the position (a register); the
+# value reads take the message and its stored position, so the local is
+# stored before and reloaded after each (cheaper than passing it around).
+LOCALS = ("    const uint8_t *d = m->data;\n"
+          "    size_t bit = m->bit;")
+STORE = ("    m->bit = bit;\n"
+         "    zdem_q3__settle(m);")
+
+
+def value(lv, bits, legacy, indent):
+    return ("%sm->bit = bit;\n%s%s = %s;\n%sbit = m->bit;"
+            % (indent, indent, lv, read_expr(bits, legacy), indent))
+
+
 def read_expr(bits, legacy):
     """The read of one netfield value: Huffman-coded (1.29 on) or plain
     bits (legacy layout)."""
@@ -189,9 +203,10 @@ def gen_legacy_decoder(kind, name, fields):
                    % (name, len(fields)))
         out.append("static void %s(zdem_q3_msg *m, zdem_q3_player *to)" % fn)
         out.append("{")
+        out.append(LOCALS)
         for i, (field, bits) in enumerate(fields):
-            out.append("    if (zdem_q3_pbit(m))\n        %s = %s;" % (lvalue(field), read_expr(bits, True)))
-        out.append("    zdem_q3__settle(m);")
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lvalue(field), bits, True, "        "))
+        out.append(STORE)
     out.append("}")
     return fn, "\n".join(out)
 
@@ -204,16 +219,20 @@ def gen_decoder(kind, name, fields):
                " * the parser's padded copy of the message unchecked. */" % (kind, name, len(fields)))
     out.append("static void %s(zdem_q3_msg *m, zdem_q3_%s *to, unsigned lc)" % (fn, kind))
     out.append("{")
+    out.append(LOCALS)
     for i, (field, bits) in enumerate(fields):
         lv = lvalue(field)
         out.append("    if (lc <= %du)\n        goto done;" % i)
         val = read_expr(bits, False)
         if kind == "entity":
             # changed bit, then a zero bit (field set to 0) or the value
-            out.append("    if (zdem_q3_pbit(m))\n        %s = zdem_q3_pbit(m) ? %s : 0;" % (lv, val))
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n"
+                       "        if (zdem_q3_lbit(d, &bit)) {\n%s\n        } else {\n"
+                       "            %s = 0;\n        }\n    }" % (value(lv, bits, False, "            "), lv))
         else:
-            out.append("    if (zdem_q3_pbit(m))\n        %s = %s;" % (lv, val))
-    out.append("done:\n    zdem_q3__settle(m);")
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lv, bits, False, "        "))
+    out.append("done:")
+    out.append(STORE)
     out.append("}")
     return fn, "\n".join(out)
 

@@ -212,211 +212,571 @@ const uint64_t zdem_q3_legacy_masks[31] = {
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
+            bit = m->bit;
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
+            bit = m->bit;
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->frame = 0;
+        }
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -425,219 +785,593 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
+            bit = m->bit;
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
+            bit = m->bit;
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->frame = 0;
+        }
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -646,227 +1380,615 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
+            bit = m->bit;
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
+            bit = m->bit;
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->frame = 0;
+        }
+    }
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->jumpTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->jumpTime = 0;
+        }
+    }
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->doubleJumped = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 1u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
+            bit = m->bit;
+        } else {
+            to->doubleJumped = 0;
+        }
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -875,239 +1997,648 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->event = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->torsoAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eventParm = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->legsAnim = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->groundEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->eFlags = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 19u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
+            bit = m->bit;
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->weapon = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->clientNum = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->pos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trType = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->solid = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 24u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
+            bit = m->bit;
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->powerups = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->otherEntityNum2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 10u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
+            bit = m->bit;
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->loopSound = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->generic1 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->origin2[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->origin2[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->modelindex2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDuration = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trBase[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trBase[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[1] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_trDelta[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->apos_gravity = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->time2 = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[0] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[0] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->angles2[2] = zdem_q3_pbit(m) ? zdem_q3_phuff_float(m) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->angles2[2] = zdem_q3_phuff_float(m);
+            bit = m->bit;
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->constantLight = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->frame = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->frame = 0;
+        }
+    }
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->jumpTime = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 32u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+            bit = m->bit;
+        } else {
+            to->jumpTime = 0;
+        }
+    }
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->doubleJumped = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 1u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
+            bit = m->bit;
+        } else {
+            to->doubleJumped = 0;
+        }
+    }
     if (lc <= 55u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->health = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->health = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->health = 0;
+        }
+    }
     if (lc <= 56u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->armor = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 16u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->armor = (int32_t)zdem_q3_phuff_bits(m, 16u);
+            bit = m->bit;
+        } else {
+            to->armor = 0;
+        }
+    }
     if (lc <= 57u)
         goto done;
-    if (zdem_q3_pbit(m))
-        to->location = zdem_q3_pbit(m) ? (int32_t)zdem_q3_phuff_bits(m, 8u) : 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            m->bit = bit;
+            to->location = (int32_t)zdem_q3_phuff_bits(m, 8u);
+            bit = m->bit;
+        } else {
+            to->location = 0;
+        }
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -1116,199 +2647,346 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_time = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewheight = zdem_q3_phuff_sbits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
+        bit = m->bit;
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
+        bit = m->bit;
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -1317,207 +2995,360 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_time = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
+        bit = m->bit;
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewheight = zdem_q3_phuff_sbits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
+        bit = m->bit;
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
+        bit = m->bit;
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
+        bit = m->bit;
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -1526,239 +3357,416 @@ done:
  * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_time = zdem_q3_phuff_sbits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
+        bit = m->bit;
+    }
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
+        bit = m->bit;
+    }
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewheight = zdem_q3_phuff_sbits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
+        bit = m->bit;
+    }
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
+        bit = m->bit;
+    }
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponPrimary = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[0] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[1] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[2] = zdem_q3_phuff_float(m);
+        bit = m->bit;
+    }
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
+        bit = m->bit;
+    }
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
+        bit = m->bit;
+    }
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
+        bit = m->bit;
+    }
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->crouchTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->crouchSlideTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
+        bit = m->bit;
+    }
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->location = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->fov = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 55u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->forwardmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 56u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->rightmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
     if (lc <= 57u)
         goto done;
-    if (zdem_q3_pbit(m))
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->upmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
+        bit = m->bit;
+    }
 done:
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
@@ -1981,198 +3989,483 @@ static void zdem_q3_delta_entity_dm48(zdem_q3_msg *m, zdem_q3_entity *to, uint64
 /* player table "dm3" (legacy): 45 fields, each with a changed bit. */
 static void zdem_q3_delta_player_dm3(zdem_q3_msg *m, zdem_q3_player *to)
 {
-    if (zdem_q3_pbit(m))
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_time = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponTime = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewheight = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 
 /* player table "dm48" (legacy): 48 fields, each with a changed bit. */
 static void zdem_q3_delta_player_dm48(zdem_q3_msg *m, zdem_q3_player *to)
 {
-    if (zdem_q3_pbit(m))
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->pm_time = zdem_q3_praw_sbits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->origin[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->velocity[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponTime = zdem_q3_praw_sbits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 10u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewangles[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->viewheight = zdem_q3_praw_sbits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[0] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[1] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->grapplePoint[2] = zdem_q3_praw_float(m);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->jumppad_ent = (int32_t)zdem_q3_praw_bits(m, 10u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->loopSound = (int32_t)zdem_q3_praw_bits(m, 16u);
-    if (zdem_q3_pbit(m))
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
         to->generic1 = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    m->bit = bit;
     zdem_q3__settle(m);
 }
 

@@ -171,6 +171,15 @@ static inline unsigned zdem_q3_pbit(zdem_q3_msg *m)
     return v;
 }
 
+/* A flag bit from a decoder's local copy of the position (kept in a
+ * register; stored back to m->bit around the other reads). */
+static inline unsigned zdem_q3_lbit(const uint8_t *d, size_t *bit)
+{
+    unsigned v = (d[*bit >> 3] >> (*bit & 7u)) & 1u;
+    ++*bit;
+    return v;
+}
+
 static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__pwindow(m);
