@@ -162,12 +162,16 @@ def fmt_array(vals, per_line=12):
 # value reads take the message and its stored position, so the local is
 # stored before and reloaded after each (cheaper than passing it around).
 LOCALS = ("    const uint8_t *d = m->data;\n"
-          "    size_t bit = m->bit;")
+          "    size_t bit = m->bit;\n"
+          "    unsigned bad = 0;")
 STORE = ("    m->bit = bit;\n"
+         "    m->bad |= bad;\n"
          "    zdem_q3__settle(m);")
 
 
 def value(lv, bits, legacy, indent):
+    if bits == 0 and not legacy:  # the most frequent read: inline
+        return "%sZDEM_Q3_FLOAT(m, d, bit, bad, %s);" % (indent, lv)
     return ("%sm->bit = bit;\n%s%s = %s;\n%sbit = m->bit;"
             % (indent, indent, lv, read_expr(bits, legacy), indent))
 

@@ -214,6 +214,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -229,9 +230,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
         } else {
             to->pos_trBase[0] = 0;
         }
@@ -240,9 +239,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
         } else {
             to->pos_trBase[1] = 0;
         }
@@ -251,9 +248,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
         } else {
             to->pos_trDelta[0] = 0;
         }
@@ -262,9 +257,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
         } else {
             to->pos_trDelta[1] = 0;
         }
@@ -273,9 +266,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
         } else {
             to->pos_trBase[2] = 0;
         }
@@ -284,9 +275,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
         } else {
             to->apos_trBase[1] = 0;
         }
@@ -295,9 +284,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
         } else {
             to->pos_trDelta[2] = 0;
         }
@@ -306,9 +293,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
         } else {
             to->apos_trBase[0] = 0;
         }
@@ -328,9 +313,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
         } else {
             to->angles2[1] = 0;
         }
@@ -449,9 +432,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
         } else {
             to->angles[1] = 0;
         }
@@ -482,9 +463,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
         } else {
             to->origin[0] = 0;
         }
@@ -493,9 +472,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
         } else {
             to->origin[1] = 0;
         }
@@ -504,9 +481,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
         } else {
             to->origin[2] = 0;
         }
@@ -581,9 +556,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
         } else {
             to->origin2[2] = 0;
         }
@@ -592,9 +565,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
         } else {
             to->origin2[0] = 0;
         }
@@ -603,9 +574,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
         } else {
             to->origin2[1] = 0;
         }
@@ -625,9 +594,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
         } else {
             to->angles[0] = 0;
         }
@@ -669,9 +636,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
         } else {
             to->apos_trBase[2] = 0;
         }
@@ -680,9 +645,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
         } else {
             to->apos_trDelta[0] = 0;
         }
@@ -691,9 +654,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
         } else {
             to->apos_trDelta[1] = 0;
         }
@@ -702,9 +663,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
         } else {
             to->apos_trDelta[2] = 0;
         }
@@ -724,9 +683,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
         } else {
             to->angles[2] = 0;
         }
@@ -735,9 +692,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
         } else {
             to->angles2[0] = 0;
         }
@@ -746,9 +701,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
         } else {
             to->angles2[2] = 0;
         }
@@ -777,6 +730,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -787,6 +741,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -802,9 +757,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
         } else {
             to->pos_trBase[0] = 0;
         }
@@ -813,9 +766,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
         } else {
             to->pos_trBase[1] = 0;
         }
@@ -824,9 +775,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
         } else {
             to->pos_trDelta[0] = 0;
         }
@@ -835,9 +784,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
         } else {
             to->pos_trDelta[1] = 0;
         }
@@ -846,9 +793,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
         } else {
             to->pos_trBase[2] = 0;
         }
@@ -857,9 +802,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
         } else {
             to->apos_trBase[1] = 0;
         }
@@ -868,9 +811,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
         } else {
             to->pos_trDelta[2] = 0;
         }
@@ -879,9 +820,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
         } else {
             to->apos_trBase[0] = 0;
         }
@@ -912,9 +851,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
         } else {
             to->angles2[1] = 0;
         }
@@ -1033,9 +970,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
         } else {
             to->angles[1] = 0;
         }
@@ -1066,9 +1001,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
         } else {
             to->origin[0] = 0;
         }
@@ -1077,9 +1010,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
         } else {
             to->origin[1] = 0;
         }
@@ -1088,9 +1019,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
         } else {
             to->origin[2] = 0;
         }
@@ -1165,9 +1094,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
         } else {
             to->origin2[2] = 0;
         }
@@ -1176,9 +1103,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
         } else {
             to->origin2[0] = 0;
         }
@@ -1187,9 +1112,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
         } else {
             to->origin2[1] = 0;
         }
@@ -1209,9 +1132,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
         } else {
             to->angles[0] = 0;
         }
@@ -1253,9 +1174,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
         } else {
             to->apos_trBase[2] = 0;
         }
@@ -1264,9 +1183,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
         } else {
             to->apos_trDelta[0] = 0;
         }
@@ -1275,9 +1192,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
         } else {
             to->apos_trDelta[1] = 0;
         }
@@ -1286,9 +1201,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
         } else {
             to->apos_trDelta[2] = 0;
         }
@@ -1319,9 +1232,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
         } else {
             to->angles[2] = 0;
         }
@@ -1330,9 +1241,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
         } else {
             to->angles2[0] = 0;
         }
@@ -1341,9 +1250,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
         } else {
             to->angles2[2] = 0;
         }
@@ -1372,6 +1279,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -1382,6 +1290,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -1397,9 +1306,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
         } else {
             to->pos_trBase[0] = 0;
         }
@@ -1408,9 +1315,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
         } else {
             to->pos_trBase[1] = 0;
         }
@@ -1419,9 +1324,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
         } else {
             to->pos_trDelta[0] = 0;
         }
@@ -1430,9 +1333,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
         } else {
             to->pos_trDelta[1] = 0;
         }
@@ -1441,9 +1342,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
         } else {
             to->pos_trBase[2] = 0;
         }
@@ -1452,9 +1351,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
         } else {
             to->apos_trBase[1] = 0;
         }
@@ -1463,9 +1360,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
         } else {
             to->pos_trDelta[2] = 0;
         }
@@ -1474,9 +1369,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
         } else {
             to->apos_trBase[0] = 0;
         }
@@ -1507,9 +1400,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
         } else {
             to->angles2[1] = 0;
         }
@@ -1628,9 +1519,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
         } else {
             to->angles[1] = 0;
         }
@@ -1661,9 +1550,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
         } else {
             to->origin[0] = 0;
         }
@@ -1672,9 +1559,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
         } else {
             to->origin[1] = 0;
         }
@@ -1683,9 +1568,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
         } else {
             to->origin[2] = 0;
         }
@@ -1760,9 +1643,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
         } else {
             to->origin2[2] = 0;
         }
@@ -1771,9 +1652,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
         } else {
             to->origin2[0] = 0;
         }
@@ -1782,9 +1661,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
         } else {
             to->origin2[1] = 0;
         }
@@ -1804,9 +1681,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
         } else {
             to->angles[0] = 0;
         }
@@ -1848,9 +1723,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
         } else {
             to->apos_trBase[2] = 0;
         }
@@ -1859,9 +1732,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
         } else {
             to->apos_trDelta[0] = 0;
         }
@@ -1870,9 +1741,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
         } else {
             to->apos_trDelta[1] = 0;
         }
@@ -1881,9 +1750,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
         } else {
             to->apos_trDelta[2] = 0;
         }
@@ -1914,9 +1781,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
         } else {
             to->angles[2] = 0;
         }
@@ -1925,9 +1790,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
         } else {
             to->angles2[0] = 0;
         }
@@ -1936,9 +1799,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
         } else {
             to->angles2[2] = 0;
         }
@@ -1989,6 +1850,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -1999,6 +1861,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -2014,9 +1877,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
         } else {
             to->pos_trBase[0] = 0;
         }
@@ -2025,9 +1886,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
         } else {
             to->pos_trBase[1] = 0;
         }
@@ -2036,9 +1895,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
         } else {
             to->pos_trDelta[0] = 0;
         }
@@ -2047,9 +1904,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
         } else {
             to->pos_trDelta[1] = 0;
         }
@@ -2058,9 +1913,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
         } else {
             to->pos_trBase[2] = 0;
         }
@@ -2069,9 +1922,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
         } else {
             to->apos_trBase[1] = 0;
         }
@@ -2080,9 +1931,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
         } else {
             to->pos_trDelta[2] = 0;
         }
@@ -2091,9 +1940,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
         } else {
             to->apos_trBase[0] = 0;
         }
@@ -2124,9 +1971,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
         } else {
             to->angles2[1] = 0;
         }
@@ -2245,9 +2090,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
         } else {
             to->angles[1] = 0;
         }
@@ -2278,9 +2121,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
         } else {
             to->origin[0] = 0;
         }
@@ -2289,9 +2130,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
         } else {
             to->origin[1] = 0;
         }
@@ -2300,9 +2139,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
         } else {
             to->origin[2] = 0;
         }
@@ -2377,9 +2214,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
         } else {
             to->origin2[2] = 0;
         }
@@ -2388,9 +2223,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
         } else {
             to->origin2[0] = 0;
         }
@@ -2399,9 +2232,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->origin2[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
         } else {
             to->origin2[1] = 0;
         }
@@ -2421,9 +2252,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
         } else {
             to->angles[0] = 0;
         }
@@ -2465,9 +2294,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trBase[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
         } else {
             to->apos_trBase[2] = 0;
         }
@@ -2476,9 +2303,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
         } else {
             to->apos_trDelta[0] = 0;
         }
@@ -2487,9 +2312,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[1] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
         } else {
             to->apos_trDelta[1] = 0;
         }
@@ -2498,9 +2321,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDelta[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
         } else {
             to->apos_trDelta[2] = 0;
         }
@@ -2531,9 +2352,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
         } else {
             to->angles[2] = 0;
         }
@@ -2542,9 +2361,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[0] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
         } else {
             to->angles2[0] = 0;
         }
@@ -2553,9 +2370,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->angles2[2] = zdem_q3_phuff_float(m);
-            bit = m->bit;
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
         } else {
             to->angles2[2] = 0;
         }
@@ -2639,6 +2454,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -2649,6 +2465,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -2659,16 +2476,12 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 1u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
     }
     if (lc <= 2u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
     }
     if (lc <= 3u)
         goto done;
@@ -2680,30 +2493,22 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 4u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
     }
     if (lc <= 5u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
     }
     if (lc <= 6u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
     }
     if (lc <= 7u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
     }
     if (lc <= 8u)
         goto done;
@@ -2715,16 +2520,12 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 9u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
     }
     if (lc <= 10u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
     }
     if (lc <= 11u)
         goto done;
@@ -2946,30 +2747,22 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 42u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
     }
     if (lc <= 43u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
     }
     if (lc <= 44u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
     }
     if (lc <= 45u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
     }
     if (lc <= 46u)
         goto done;
@@ -2987,6 +2780,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -2997,6 +2791,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -3007,16 +2802,12 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 1u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
     }
     if (lc <= 2u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
     }
     if (lc <= 3u)
         goto done;
@@ -3028,30 +2819,22 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 4u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
     }
     if (lc <= 5u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
     }
     if (lc <= 6u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
     }
     if (lc <= 7u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
     }
     if (lc <= 8u)
         goto done;
@@ -3063,16 +2846,12 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 9u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
     }
     if (lc <= 10u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
     }
     if (lc <= 11u)
         goto done;
@@ -3294,30 +3073,22 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 42u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
     }
     if (lc <= 43u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
     }
     if (lc <= 44u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
     }
     if (lc <= 45u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
     }
     if (lc <= 46u)
         goto done;
@@ -3349,6 +3120,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -3359,6 +3131,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
@@ -3369,16 +3142,12 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 1u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
     }
     if (lc <= 2u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
     }
     if (lc <= 3u)
         goto done;
@@ -3390,30 +3159,22 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 4u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
     }
     if (lc <= 5u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
     }
     if (lc <= 6u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
     }
     if (lc <= 7u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
     }
     if (lc <= 8u)
         goto done;
@@ -3425,16 +3186,12 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 9u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->origin[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
     }
     if (lc <= 10u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->velocity[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
     }
     if (lc <= 11u)
         goto done;
@@ -3663,30 +3420,22 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 43u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewangles[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
     }
     if (lc <= 44u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[0] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
     }
     if (lc <= 45u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[1] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
     }
     if (lc <= 46u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->grapplePoint[2] = zdem_q3_phuff_float(m);
-        bit = m->bit;
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
     }
     if (lc <= 47u)
         goto done;
@@ -3767,6 +3516,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     }
 done:
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -3991,6 +3741,7 @@ static void zdem_q3_delta_player_dm3(zdem_q3_msg *m, zdem_q3_player *to)
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (zdem_q3_lbit(d, &bit)) {
         m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
@@ -4217,6 +3968,7 @@ static void zdem_q3_delta_player_dm3(zdem_q3_msg *m, zdem_q3_player *to)
         bit = m->bit;
     }
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 
@@ -4225,6 +3977,7 @@ static void zdem_q3_delta_player_dm48(zdem_q3_msg *m, zdem_q3_player *to)
 {
     const uint8_t *d = m->data;
     size_t bit = m->bit;
+    unsigned bad = 0;
     if (zdem_q3_lbit(d, &bit)) {
         m->bit = bit;
         to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
@@ -4466,6 +4219,7 @@ static void zdem_q3_delta_player_dm48(zdem_q3_msg *m, zdem_q3_player *to)
         bit = m->bit;
     }
     m->bit = bit;
+    m->bad |= bad;
     zdem_q3__settle(m);
 }
 

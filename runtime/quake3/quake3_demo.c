@@ -245,6 +245,24 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     return p;
 }
 
+/* quake3_msg.h: a float sent in full (flag bit, then four Huffman bytes),
+ * read from the parser's padded message copy. */
+int32_t zdem_q3__huff_float32(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
+    unsigned used = 1, e, i, bad = 0;
+    uint32_t v = 0;
+    for (i = 0; i < 4; i++) {
+        e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        bad |= e;
+        v |= (uint32_t)(e & 0xFFu) << (8u * i);
+        used += (e >> 8) & 15u;
+    }
+    m->bad |= bad;
+    m->bit += used;
+    return (int32_t)v;
+}
+
 /* ---------------------------------------------------------------- strings */
 
 /* MSG_ReadString / MSG_ReadBigString into p->str: stops at 0, at the end
@@ -1319,6 +1337,7 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
         memset(p->msgbuf + f->len, 0, p->msgbuf_dirty - f->len);
     p->msgbuf_dirty = f->len;
     zdem_q3_msg_init(&m, p->msgbuf, f->len);
+    m.lim = f->len + ZDEM_Q3_MSG_PAD; /* zero bytes follow: loads need no check */
     p->message_sequence = f->sequence;
     m.raw = legacy;
     /* dm3 has no reliable acknowledge; UberDemoTools reads the same */

@@ -24,6 +24,8 @@ typedef struct zdem_q3_msg {
     size_t len;       /* bytes */
     size_t bit;       /* read position in bits */
     size_t end;       /* len * 8 */
+    size_t lim;       /* 8-byte loads are safe below this byte (len, or
+                       * len + ZDEM_Q3_MSG_PAD for a padded copy) */
     int overflow;     /* a read went past the end */
     unsigned bad;     /* 0x8000 set: a bit pattern that is no Huffman code */
     int raw;          /* plain bits (Quake III before 1.29) */
@@ -35,6 +37,7 @@ static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t 
     m->len = len;
     m->bit = 0;
     m->end = len * 8u;
+    m->lim = len;
     m->overflow = 0;
     m->bad = 0;
     m->raw = 0;
@@ -45,7 +48,7 @@ static inline uint64_t zdem_q3__window(const zdem_q3_msg *m)
 {
     size_t byte = m->bit >> 3;
     uint64_t w = 0;
-    if (byte + 8u <= m->len) {
+    if (byte + 8u <= m->lim) {
         w = zdem_load_le64(m->data + byte);
     } else {
         size_t i;
@@ -200,29 +203,31 @@ static inline int32_t zdem_q3_phuff_sbits(zdem_q3_msg *m, unsigned n)
     return zdem_q3__sext(zdem_q3_phuff_bits(m, n), n);
 }
 
-static inline int32_t zdem_q3_phuff_float(zdem_q3_msg *m)
-{
-    uint64_t w = zdem_q3__pwindow(m);
-    unsigned used, e, i;
-    uint32_t v;
-    if (w & 1u) {
-        v = 0;
-        used = 1;
-        for (i = 0; i < 4; i++) {
-            e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
-            m->bad |= e;
-            v |= (uint32_t)(e & 0xFFu) << (8u * i);
-            used += (e >> 8) & 15u;
-        }
-        m->bit += used;
-        return (int32_t)v;
-    }
-    e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
-    m->bad |= e;
-    v = (uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5);
-    m->bit += 6u + ((e >> 8) & 15u);
-    return zdem_q3__int_float(v);
-}
+/* The full 32-bit float (flag bit set): four Huffman bytes, out of line
+ * (quake3_demo.c); the common 13-bit case is ZDEM_Q3_FLOAT below. */
+int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
+
+/* The same read as a statement for the generated decoders, on their
+ * locals d, bit and bad: a macro so that it is inlined into the large
+ * unrolled decoders (compilers stop inlining functions into those). */
+#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+    do {                                                                        \
+        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
+        if (w_ & 1u) {                                                          \
+            (m)->bit = (bit);                                                   \
+            (dst) = zdem_q3__huff_float32(m);                                   \
+            (bit) = (m)->bit;                                                   \
+        } else {                                                                \
+            unsigned e_ = zdem_q3_huff_decode[(w_ >> 6) & 0x7FFu];              \
+            int32_t i_ = (int32_t)(((uint32_t)(w_ >> 1) & 31u) | ((e_ & 0xFFu) << 5)) - 4096; \
+            float f_ = (float)i_;                                               \
+            uint32_t u_;                                                        \
+            memcpy(&u_, &f_, sizeof u_);                                        \
+            (bad) |= e_;                                                        \
+            (bit) += 6u + ((e_ >> 8) & 15u);                                    \
+            (dst) = (int32_t)u_;                                                \
+        }                                                                       \
+    } while (0)
 
 static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
 {
