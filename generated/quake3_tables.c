@@ -219,9 +219,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
         } else {
             to->pos_trTime = 0;
         }
@@ -302,9 +304,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
         } else {
             to->event = 0;
         }
@@ -322,9 +326,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
         } else {
             to->eType = 0;
         }
@@ -333,9 +339,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
         } else {
             to->torsoAnim = 0;
         }
@@ -344,9 +352,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
         } else {
             to->eventParm = 0;
         }
@@ -355,9 +365,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
         } else {
             to->legsAnim = 0;
         }
@@ -366,9 +378,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
         } else {
             to->groundEntityNum = 0;
         }
@@ -377,9 +391,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
         } else {
             to->pos_trType = 0;
         }
@@ -388,9 +404,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
         } else {
             to->eFlags = 0;
         }
@@ -399,9 +417,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
         } else {
             to->otherEntityNum = 0;
         }
@@ -410,9 +430,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
         } else {
             to->weapon = 0;
         }
@@ -421,9 +443,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
         } else {
             to->clientNum = 0;
         }
@@ -441,9 +465,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
         } else {
             to->pos_trDuration = 0;
         }
@@ -452,9 +478,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
         } else {
             to->apos_trType = 0;
         }
@@ -490,9 +518,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
         } else {
             to->solid = 0;
         }
@@ -501,9 +531,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
         } else {
             to->powerups = 0;
         }
@@ -512,9 +544,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
         } else {
             to->modelindex = 0;
         }
@@ -523,9 +557,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
         } else {
             to->otherEntityNum2 = 0;
         }
@@ -534,9 +570,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
         } else {
             to->loopSound = 0;
         }
@@ -545,9 +583,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
         } else {
             to->generic1 = 0;
         }
@@ -583,9 +623,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
         } else {
             to->modelindex2 = 0;
         }
@@ -603,9 +645,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
         } else {
             to->time = 0;
         }
@@ -614,9 +658,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
         } else {
             to->apos_trTime = 0;
         }
@@ -625,9 +671,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
         } else {
             to->apos_trDuration = 0;
         }
@@ -672,9 +720,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
         } else {
             to->time2 = 0;
         }
@@ -710,9 +760,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
         } else {
             to->constantLight = 0;
         }
@@ -721,9 +773,11 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
         } else {
             to->frame = 0;
         }
@@ -746,9 +800,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
         } else {
             to->pos_trTime = 0;
         }
@@ -829,9 +885,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
         } else {
             to->pos_gravity = 0;
         }
@@ -840,9 +898,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
         } else {
             to->event = 0;
         }
@@ -860,9 +920,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
         } else {
             to->eType = 0;
         }
@@ -871,9 +933,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
         } else {
             to->torsoAnim = 0;
         }
@@ -882,9 +946,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
         } else {
             to->eventParm = 0;
         }
@@ -893,9 +959,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
         } else {
             to->legsAnim = 0;
         }
@@ -904,9 +972,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
         } else {
             to->groundEntityNum = 0;
         }
@@ -915,9 +985,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
         } else {
             to->pos_trType = 0;
         }
@@ -926,9 +998,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
         } else {
             to->eFlags = 0;
         }
@@ -937,9 +1011,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
         } else {
             to->otherEntityNum = 0;
         }
@@ -948,9 +1024,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
         } else {
             to->weapon = 0;
         }
@@ -959,9 +1037,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
         } else {
             to->clientNum = 0;
         }
@@ -979,9 +1059,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
         } else {
             to->pos_trDuration = 0;
         }
@@ -990,9 +1072,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
         } else {
             to->apos_trType = 0;
         }
@@ -1028,9 +1112,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
         } else {
             to->solid = 0;
         }
@@ -1039,9 +1125,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
         } else {
             to->powerups = 0;
         }
@@ -1050,9 +1138,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
         } else {
             to->modelindex = 0;
         }
@@ -1061,9 +1151,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
         } else {
             to->otherEntityNum2 = 0;
         }
@@ -1072,9 +1164,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
         } else {
             to->loopSound = 0;
         }
@@ -1083,9 +1177,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
         } else {
             to->generic1 = 0;
         }
@@ -1121,9 +1217,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
         } else {
             to->modelindex2 = 0;
         }
@@ -1141,9 +1239,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
         } else {
             to->time = 0;
         }
@@ -1152,9 +1252,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
         } else {
             to->apos_trTime = 0;
         }
@@ -1163,9 +1265,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
         } else {
             to->apos_trDuration = 0;
         }
@@ -1210,9 +1314,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
         } else {
             to->apos_gravity = 0;
         }
@@ -1221,9 +1327,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
         } else {
             to->time2 = 0;
         }
@@ -1259,9 +1367,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
         } else {
             to->constantLight = 0;
         }
@@ -1270,9 +1380,11 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
         } else {
             to->frame = 0;
         }
@@ -1295,9 +1407,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
         } else {
             to->pos_trTime = 0;
         }
@@ -1378,9 +1492,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
         } else {
             to->pos_gravity = 0;
         }
@@ -1389,9 +1505,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
         } else {
             to->event = 0;
         }
@@ -1409,9 +1527,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
         } else {
             to->eType = 0;
         }
@@ -1420,9 +1540,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
         } else {
             to->torsoAnim = 0;
         }
@@ -1431,9 +1553,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
         } else {
             to->eventParm = 0;
         }
@@ -1442,9 +1566,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
         } else {
             to->legsAnim = 0;
         }
@@ -1453,9 +1579,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
         } else {
             to->groundEntityNum = 0;
         }
@@ -1464,9 +1592,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
         } else {
             to->pos_trType = 0;
         }
@@ -1475,9 +1605,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
         } else {
             to->eFlags = 0;
         }
@@ -1486,9 +1618,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
         } else {
             to->otherEntityNum = 0;
         }
@@ -1497,9 +1631,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
         } else {
             to->weapon = 0;
         }
@@ -1508,9 +1644,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
         } else {
             to->clientNum = 0;
         }
@@ -1528,9 +1666,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
         } else {
             to->pos_trDuration = 0;
         }
@@ -1539,9 +1679,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
         } else {
             to->apos_trType = 0;
         }
@@ -1577,9 +1719,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
         } else {
             to->solid = 0;
         }
@@ -1588,9 +1732,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
         } else {
             to->powerups = 0;
         }
@@ -1599,9 +1745,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
         } else {
             to->modelindex = 0;
         }
@@ -1610,9 +1758,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
         } else {
             to->otherEntityNum2 = 0;
         }
@@ -1621,9 +1771,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
         } else {
             to->loopSound = 0;
         }
@@ -1632,9 +1784,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
         } else {
             to->generic1 = 0;
         }
@@ -1670,9 +1824,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
         } else {
             to->modelindex2 = 0;
         }
@@ -1690,9 +1846,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
         } else {
             to->time = 0;
         }
@@ -1701,9 +1859,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
         } else {
             to->apos_trTime = 0;
         }
@@ -1712,9 +1872,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
         } else {
             to->apos_trDuration = 0;
         }
@@ -1759,9 +1921,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
         } else {
             to->apos_gravity = 0;
         }
@@ -1770,9 +1934,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
         } else {
             to->time2 = 0;
         }
@@ -1808,9 +1974,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
         } else {
             to->constantLight = 0;
         }
@@ -1819,9 +1987,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
         } else {
             to->frame = 0;
         }
@@ -1830,9 +2000,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->jumpTime = (int32_t)u;
+            }
         } else {
             to->jumpTime = 0;
         }
@@ -1841,9 +2013,11 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+                to->doubleJumped = (int32_t)u;
+            }
         } else {
             to->doubleJumped = 0;
         }
@@ -1866,9 +2040,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
         } else {
             to->pos_trTime = 0;
         }
@@ -1949,9 +2125,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
         } else {
             to->pos_gravity = 0;
         }
@@ -1960,9 +2138,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->event = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
         } else {
             to->event = 0;
         }
@@ -1980,9 +2160,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
         } else {
             to->eType = 0;
         }
@@ -1991,9 +2173,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
         } else {
             to->torsoAnim = 0;
         }
@@ -2002,9 +2186,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
         } else {
             to->eventParm = 0;
         }
@@ -2013,9 +2199,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
         } else {
             to->legsAnim = 0;
         }
@@ -2024,9 +2212,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
         } else {
             to->groundEntityNum = 0;
         }
@@ -2035,9 +2225,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
         } else {
             to->pos_trType = 0;
         }
@@ -2046,9 +2238,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 19u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
         } else {
             to->eFlags = 0;
         }
@@ -2057,9 +2251,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
         } else {
             to->otherEntityNum = 0;
         }
@@ -2068,9 +2264,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->weapon = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
         } else {
             to->weapon = 0;
         }
@@ -2079,9 +2277,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
         } else {
             to->clientNum = 0;
         }
@@ -2099,9 +2299,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->pos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
         } else {
             to->pos_trDuration = 0;
         }
@@ -2110,9 +2312,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trType = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
         } else {
             to->apos_trType = 0;
         }
@@ -2148,9 +2352,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->solid = (int32_t)zdem_q3_phuff_bits(m, 24u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
         } else {
             to->solid = 0;
         }
@@ -2159,9 +2365,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->powerups = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
         } else {
             to->powerups = 0;
         }
@@ -2170,9 +2378,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
         } else {
             to->modelindex = 0;
         }
@@ -2181,9 +2391,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->otherEntityNum2 = (int32_t)zdem_q3_phuff_bits(m, 10u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
         } else {
             to->otherEntityNum2 = 0;
         }
@@ -2192,9 +2404,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
         } else {
             to->loopSound = 0;
         }
@@ -2203,9 +2417,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
         } else {
             to->generic1 = 0;
         }
@@ -2241,9 +2457,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->modelindex2 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
         } else {
             to->modelindex2 = 0;
         }
@@ -2261,9 +2479,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
         } else {
             to->time = 0;
         }
@@ -2272,9 +2492,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
         } else {
             to->apos_trTime = 0;
         }
@@ -2283,9 +2505,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_trDuration = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
         } else {
             to->apos_trDuration = 0;
         }
@@ -2330,9 +2554,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->apos_gravity = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
         } else {
             to->apos_gravity = 0;
         }
@@ -2341,9 +2567,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->time2 = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
         } else {
             to->time2 = 0;
         }
@@ -2379,9 +2607,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->constantLight = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
         } else {
             to->constantLight = 0;
         }
@@ -2390,9 +2620,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->frame = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
         } else {
             to->frame = 0;
         }
@@ -2401,9 +2633,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                to->jumpTime = (int32_t)u;
+            }
         } else {
             to->jumpTime = 0;
         }
@@ -2412,9 +2646,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+                to->doubleJumped = (int32_t)u;
+            }
         } else {
             to->doubleJumped = 0;
         }
@@ -2423,9 +2659,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->health = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->health = (int32_t)u;
+            }
         } else {
             to->health = 0;
         }
@@ -2434,9 +2672,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->armor = (int32_t)zdem_q3_phuff_bits(m, 16u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                to->armor = (int32_t)u;
+            }
         } else {
             to->armor = 0;
         }
@@ -2445,9 +2685,11 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
         if (zdem_q3_lbit(d, &bit)) {
-            m->bit = bit;
-            to->location = (int32_t)zdem_q3_phuff_bits(m, 8u);
-            bit = m->bit;
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                to->location = (int32_t)u;
+            }
         } else {
             to->location = 0;
         }
@@ -2469,9 +2711,11 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
     }
     if (lc <= 1u)
         goto done;
@@ -2486,9 +2730,11 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 3u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
     }
     if (lc <= 4u)
         goto done;
@@ -2513,9 +2759,11 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 8u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 9u)
         goto done;
@@ -2530,219 +2778,281 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 11u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
     }
     if (lc <= 12u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 13u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
     }
     if (lc <= 14u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
     }
     if (lc <= 15u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
     }
     if (lc <= 16u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
     }
     if (lc <= 17u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
     }
     if (lc <= 18u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
     }
     if (lc <= 19u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->pm_flags = (int32_t)u;
+        }
     }
     if (lc <= 20u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
     }
     if (lc <= 21u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
     }
     if (lc <= 22u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
     }
     if (lc <= 23u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
     }
     if (lc <= 24u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
     }
     if (lc <= 25u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
     }
     if (lc <= 26u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
     }
     if (lc <= 27u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
     }
     if (lc <= 28u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
     }
     if (lc <= 29u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
     }
     if (lc <= 30u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
     }
     if (lc <= 31u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
     }
     if (lc <= 32u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
     }
     if (lc <= 33u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
     }
     if (lc <= 34u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
     }
     if (lc <= 35u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
     }
     if (lc <= 36u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
     }
     if (lc <= 37u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
     }
     if (lc <= 38u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
     }
     if (lc <= 39u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
     }
     if (lc <= 40u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
     }
     if (lc <= 41u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
     }
     if (lc <= 42u)
         goto done;
@@ -2767,16 +3077,20 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (lc <= 46u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
     }
     if (lc <= 47u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
     }
 done:
     m->bit = bit;
@@ -2795,9 +3109,11 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
     }
     if (lc <= 1u)
         goto done;
@@ -2812,9 +3128,11 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 3u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
     }
     if (lc <= 4u)
         goto done;
@@ -2839,9 +3157,11 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 8u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 9u)
         goto done;
@@ -2856,219 +3176,281 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 11u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
     }
     if (lc <= 12u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 13u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
     }
     if (lc <= 14u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
     }
     if (lc <= 15u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
     }
     if (lc <= 16u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
     }
     if (lc <= 17u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
     }
     if (lc <= 18u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
     }
     if (lc <= 19u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+            to->pm_flags = (int32_t)u;
+        }
     }
     if (lc <= 20u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
     }
     if (lc <= 21u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
     }
     if (lc <= 22u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
     }
     if (lc <= 23u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
     }
     if (lc <= 24u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
     }
     if (lc <= 25u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
     }
     if (lc <= 26u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
     }
     if (lc <= 27u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
     }
     if (lc <= 28u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
     }
     if (lc <= 29u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
     }
     if (lc <= 30u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
     }
     if (lc <= 31u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
     }
     if (lc <= 32u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
     }
     if (lc <= 33u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
     }
     if (lc <= 34u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
     }
     if (lc <= 35u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
     }
     if (lc <= 36u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
     }
     if (lc <= 37u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
     }
     if (lc <= 38u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
     }
     if (lc <= 39u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
     }
     if (lc <= 40u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
     }
     if (lc <= 41u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
     }
     if (lc <= 42u)
         goto done;
@@ -3093,30 +3475,38 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 46u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
     }
     if (lc <= 47u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
     }
     if (lc <= 48u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->jumpTime = (int32_t)u;
+        }
     }
     if (lc <= 49u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+            to->doubleJumped = (int32_t)u;
+        }
     }
 done:
     m->bit = bit;
@@ -3135,9 +3525,11 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 0u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->commandTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
     }
     if (lc <= 1u)
         goto done;
@@ -3152,9 +3544,11 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 3u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->bobCycle = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
     }
     if (lc <= 4u)
         goto done;
@@ -3179,9 +3573,11 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 8u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponTime = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 9u)
         goto done;
@@ -3196,226 +3592,290 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 11u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsTimer = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
     }
     if (lc <= 12u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_time = zdem_q3_phuff_sbits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
     }
     if (lc <= 13u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventSequence = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
     }
     if (lc <= 14u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
     }
     if (lc <= 15u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->movementDir = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
     }
     if (lc <= 16u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
     }
     if (lc <= 17u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->legsAnim = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
     }
     if (lc <= 18u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->events[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
     }
     if (lc <= 19u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_flags = (int32_t)zdem_q3_phuff_bits(m, 24u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+            to->pm_flags = (int32_t)u;
+        }
     }
     if (lc <= 20u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->groundEntityNum = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
     }
     if (lc <= 21u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponstate = (int32_t)zdem_q3_phuff_bits(m, 4u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
     }
     if (lc <= 22u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eFlags = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
     }
     if (lc <= 23u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEvent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
     }
     if (lc <= 24u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->gravity = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
     }
     if (lc <= 25u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->speed = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
     }
     if (lc <= 26u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[1] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
     }
     if (lc <= 27u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->externalEventParm = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
     }
     if (lc <= 28u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->viewheight = zdem_q3_phuff_sbits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
     }
     if (lc <= 29u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageEvent = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
     }
     if (lc <= 30u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageYaw = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
     }
     if (lc <= 31u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damagePitch = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
     }
     if (lc <= 32u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->damageCount = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
     }
     if (lc <= 33u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->generic1 = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
     }
     if (lc <= 34u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->pm_type = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
     }
     if (lc <= 35u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[0] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
     }
     if (lc <= 36u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->delta_angles[2] = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
     }
     if (lc <= 37u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->torsoTimer = (int32_t)zdem_q3_phuff_bits(m, 12u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
     }
     if (lc <= 38u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[0] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
     }
     if (lc <= 39u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->eventParms[1] = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
     }
     if (lc <= 40u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->clientNum = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
     }
     if (lc <= 41u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weapon = (int32_t)zdem_q3_phuff_bits(m, 5u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
     }
     if (lc <= 42u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->weaponPrimary = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->weaponPrimary = (int32_t)u;
+        }
     }
     if (lc <= 43u)
         goto done;
@@ -3440,79 +3900,101 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (lc <= 47u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->jumppad_ent = (int32_t)zdem_q3_phuff_bits(m, 10u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
     }
     if (lc <= 48u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->loopSound = (int32_t)zdem_q3_phuff_bits(m, 16u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
     }
     if (lc <= 49u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->jumpTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->jumpTime = (int32_t)u;
+        }
     }
     if (lc <= 50u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->doubleJumped = (int32_t)zdem_q3_phuff_bits(m, 1u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+            to->doubleJumped = (int32_t)u;
+        }
     }
     if (lc <= 51u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->crouchTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->crouchTime = (int32_t)u;
+        }
     }
     if (lc <= 52u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->crouchSlideTime = (int32_t)zdem_q3_phuff_bits(m, 32u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            to->crouchSlideTime = (int32_t)u;
+        }
     }
     if (lc <= 53u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->location = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->location = (int32_t)u;
+        }
     }
     if (lc <= 54u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->fov = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->fov = (int32_t)u;
+        }
     }
     if (lc <= 55u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->forwardmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->forwardmove = (int32_t)u;
+        }
     }
     if (lc <= 56u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->rightmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->rightmove = (int32_t)u;
+        }
     }
     if (lc <= 57u)
         goto done;
     if (zdem_q3_lbit(d, &bit)) {
-        m->bit = bit;
-        to->upmove = (int32_t)zdem_q3_phuff_bits(m, 8u);
-        bit = m->bit;
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            to->upmove = (int32_t)u;
+        }
     }
 done:
     m->bit = bit;

@@ -229,6 +229,23 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
         }                                                                       \
     } while (0)
 
+/* n (a constant, 1..32) Huffman-coded bits as a statement, for the same
+ * reason: n % 8 raw bits, then n / 8 coded bytes. */
+#define ZDEM_Q3_BITS(d, bit, bad, n, dst)                                       \
+    do {                                                                        \
+        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
+        unsigned used_ = (n) & 7u, k_;                                          \
+        uint32_t v_ = (uint32_t)(w_ & ((1u << ((n) & 7u)) - 1u));               \
+        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
+            unsigned e_ = zdem_q3_huff_decode[(w_ >> used_) & 0x7FFu];          \
+            (bad) |= e_;                                                        \
+            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
+            used_ += (e_ >> 8) & 15u;                                           \
+        }                                                                       \
+        (bit) += used_;                                                         \
+        (dst) = v_;                                                             \
+    } while (0)
+
 static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__pwindow(m);
