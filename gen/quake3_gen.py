@@ -173,7 +173,7 @@ def value(lv, bits, legacy, indent):
     if bits == 0 and not legacy:  # the most frequent read: inline
         return "%sZDEM_Q3_FLOAT(m, d, bit, bad, %s);" % (indent, lv)
     if not legacy:
-        out = "%s{\n%s    uint32_t u;\n%s    ZDEM_Q3_BITS(d, bit, bad, %du, u);\n" % (
+        out = "%s{\n%s    uint32_t u;\n%s    ZDEM_Q3_BITS(m, d, bit, bad, %du, u);\n" % (
             indent, indent, indent, abs(bits))
         if bits < 0:
             out += "%s    %s = zdem_q3__sext(u, %du);\n" % (indent, lv, -bits)

@@ -221,7 +221,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trTime = (int32_t)u;
             }
         } else {
@@ -306,7 +306,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->event = (int32_t)u;
             }
         } else {
@@ -328,7 +328,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eType = (int32_t)u;
             }
         } else {
@@ -341,7 +341,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->torsoAnim = (int32_t)u;
             }
         } else {
@@ -354,7 +354,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eventParm = (int32_t)u;
             }
         } else {
@@ -367,7 +367,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->legsAnim = (int32_t)u;
             }
         } else {
@@ -380,7 +380,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->groundEntityNum = (int32_t)u;
             }
         } else {
@@ -393,7 +393,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->pos_trType = (int32_t)u;
             }
         } else {
@@ -406,7 +406,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
                 to->eFlags = (int32_t)u;
             }
         } else {
@@ -419,7 +419,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum = (int32_t)u;
             }
         } else {
@@ -432,7 +432,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->weapon = (int32_t)u;
             }
         } else {
@@ -445,7 +445,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->clientNum = (int32_t)u;
             }
         } else {
@@ -467,7 +467,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trDuration = (int32_t)u;
             }
         } else {
@@ -480,7 +480,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->apos_trType = (int32_t)u;
             }
         } else {
@@ -520,7 +520,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
                 to->solid = (int32_t)u;
             }
         } else {
@@ -533,7 +533,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->powerups = (int32_t)u;
             }
         } else {
@@ -546,7 +546,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex = (int32_t)u;
             }
         } else {
@@ -559,7 +559,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum2 = (int32_t)u;
             }
         } else {
@@ -572,7 +572,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->loopSound = (int32_t)u;
             }
         } else {
@@ -585,7 +585,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->generic1 = (int32_t)u;
             }
         } else {
@@ -625,7 +625,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex2 = (int32_t)u;
             }
         } else {
@@ -647,7 +647,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time = (int32_t)u;
             }
         } else {
@@ -660,7 +660,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trTime = (int32_t)u;
             }
         } else {
@@ -673,7 +673,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trDuration = (int32_t)u;
             }
         } else {
@@ -722,7 +722,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time2 = (int32_t)u;
             }
         } else {
@@ -762,7 +762,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->constantLight = (int32_t)u;
             }
         } else {
@@ -775,7 +775,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->frame = (int32_t)u;
             }
         } else {
@@ -802,7 +802,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trTime = (int32_t)u;
             }
         } else {
@@ -887,7 +887,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_gravity = (int32_t)u;
             }
         } else {
@@ -900,7 +900,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->event = (int32_t)u;
             }
         } else {
@@ -922,7 +922,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eType = (int32_t)u;
             }
         } else {
@@ -935,7 +935,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->torsoAnim = (int32_t)u;
             }
         } else {
@@ -948,7 +948,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eventParm = (int32_t)u;
             }
         } else {
@@ -961,7 +961,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->legsAnim = (int32_t)u;
             }
         } else {
@@ -974,7 +974,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->groundEntityNum = (int32_t)u;
             }
         } else {
@@ -987,7 +987,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->pos_trType = (int32_t)u;
             }
         } else {
@@ -1000,7 +1000,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
                 to->eFlags = (int32_t)u;
             }
         } else {
@@ -1013,7 +1013,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum = (int32_t)u;
             }
         } else {
@@ -1026,7 +1026,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->weapon = (int32_t)u;
             }
         } else {
@@ -1039,7 +1039,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->clientNum = (int32_t)u;
             }
         } else {
@@ -1061,7 +1061,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trDuration = (int32_t)u;
             }
         } else {
@@ -1074,7 +1074,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->apos_trType = (int32_t)u;
             }
         } else {
@@ -1114,7 +1114,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
                 to->solid = (int32_t)u;
             }
         } else {
@@ -1127,7 +1127,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->powerups = (int32_t)u;
             }
         } else {
@@ -1140,7 +1140,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex = (int32_t)u;
             }
         } else {
@@ -1153,7 +1153,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum2 = (int32_t)u;
             }
         } else {
@@ -1166,7 +1166,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->loopSound = (int32_t)u;
             }
         } else {
@@ -1179,7 +1179,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->generic1 = (int32_t)u;
             }
         } else {
@@ -1219,7 +1219,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex2 = (int32_t)u;
             }
         } else {
@@ -1241,7 +1241,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time = (int32_t)u;
             }
         } else {
@@ -1254,7 +1254,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trTime = (int32_t)u;
             }
         } else {
@@ -1267,7 +1267,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trDuration = (int32_t)u;
             }
         } else {
@@ -1316,7 +1316,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_gravity = (int32_t)u;
             }
         } else {
@@ -1329,7 +1329,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time2 = (int32_t)u;
             }
         } else {
@@ -1369,7 +1369,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->constantLight = (int32_t)u;
             }
         } else {
@@ -1382,7 +1382,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->frame = (int32_t)u;
             }
         } else {
@@ -1409,7 +1409,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trTime = (int32_t)u;
             }
         } else {
@@ -1494,7 +1494,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_gravity = (int32_t)u;
             }
         } else {
@@ -1507,7 +1507,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->event = (int32_t)u;
             }
         } else {
@@ -1529,7 +1529,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eType = (int32_t)u;
             }
         } else {
@@ -1542,7 +1542,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->torsoAnim = (int32_t)u;
             }
         } else {
@@ -1555,7 +1555,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eventParm = (int32_t)u;
             }
         } else {
@@ -1568,7 +1568,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->legsAnim = (int32_t)u;
             }
         } else {
@@ -1581,7 +1581,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->groundEntityNum = (int32_t)u;
             }
         } else {
@@ -1594,7 +1594,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->pos_trType = (int32_t)u;
             }
         } else {
@@ -1607,7 +1607,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
                 to->eFlags = (int32_t)u;
             }
         } else {
@@ -1620,7 +1620,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum = (int32_t)u;
             }
         } else {
@@ -1633,7 +1633,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->weapon = (int32_t)u;
             }
         } else {
@@ -1646,7 +1646,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->clientNum = (int32_t)u;
             }
         } else {
@@ -1668,7 +1668,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trDuration = (int32_t)u;
             }
         } else {
@@ -1681,7 +1681,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->apos_trType = (int32_t)u;
             }
         } else {
@@ -1721,7 +1721,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
                 to->solid = (int32_t)u;
             }
         } else {
@@ -1734,7 +1734,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->powerups = (int32_t)u;
             }
         } else {
@@ -1747,7 +1747,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex = (int32_t)u;
             }
         } else {
@@ -1760,7 +1760,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum2 = (int32_t)u;
             }
         } else {
@@ -1773,7 +1773,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->loopSound = (int32_t)u;
             }
         } else {
@@ -1786,7 +1786,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->generic1 = (int32_t)u;
             }
         } else {
@@ -1826,7 +1826,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex2 = (int32_t)u;
             }
         } else {
@@ -1848,7 +1848,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time = (int32_t)u;
             }
         } else {
@@ -1861,7 +1861,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trTime = (int32_t)u;
             }
         } else {
@@ -1874,7 +1874,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trDuration = (int32_t)u;
             }
         } else {
@@ -1923,7 +1923,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_gravity = (int32_t)u;
             }
         } else {
@@ -1936,7 +1936,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time2 = (int32_t)u;
             }
         } else {
@@ -1976,7 +1976,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->constantLight = (int32_t)u;
             }
         } else {
@@ -1989,7 +1989,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->frame = (int32_t)u;
             }
         } else {
@@ -2002,7 +2002,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->jumpTime = (int32_t)u;
             }
         } else {
@@ -2015,7 +2015,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
                 to->doubleJumped = (int32_t)u;
             }
         } else {
@@ -2042,7 +2042,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trTime = (int32_t)u;
             }
         } else {
@@ -2127,7 +2127,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_gravity = (int32_t)u;
             }
         } else {
@@ -2140,7 +2140,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->event = (int32_t)u;
             }
         } else {
@@ -2162,7 +2162,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eType = (int32_t)u;
             }
         } else {
@@ -2175,7 +2175,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->torsoAnim = (int32_t)u;
             }
         } else {
@@ -2188,7 +2188,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->eventParm = (int32_t)u;
             }
         } else {
@@ -2201,7 +2201,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->legsAnim = (int32_t)u;
             }
         } else {
@@ -2214,7 +2214,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->groundEntityNum = (int32_t)u;
             }
         } else {
@@ -2227,7 +2227,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->pos_trType = (int32_t)u;
             }
         } else {
@@ -2240,7 +2240,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 19u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
                 to->eFlags = (int32_t)u;
             }
         } else {
@@ -2253,7 +2253,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum = (int32_t)u;
             }
         } else {
@@ -2266,7 +2266,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->weapon = (int32_t)u;
             }
         } else {
@@ -2279,7 +2279,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->clientNum = (int32_t)u;
             }
         } else {
@@ -2301,7 +2301,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->pos_trDuration = (int32_t)u;
             }
         } else {
@@ -2314,7 +2314,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->apos_trType = (int32_t)u;
             }
         } else {
@@ -2354,7 +2354,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
                 to->solid = (int32_t)u;
             }
         } else {
@@ -2367,7 +2367,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->powerups = (int32_t)u;
             }
         } else {
@@ -2380,7 +2380,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex = (int32_t)u;
             }
         } else {
@@ -2393,7 +2393,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
                 to->otherEntityNum2 = (int32_t)u;
             }
         } else {
@@ -2406,7 +2406,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->loopSound = (int32_t)u;
             }
         } else {
@@ -2419,7 +2419,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->generic1 = (int32_t)u;
             }
         } else {
@@ -2459,7 +2459,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->modelindex2 = (int32_t)u;
             }
         } else {
@@ -2481,7 +2481,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time = (int32_t)u;
             }
         } else {
@@ -2494,7 +2494,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trTime = (int32_t)u;
             }
         } else {
@@ -2507,7 +2507,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_trDuration = (int32_t)u;
             }
         } else {
@@ -2556,7 +2556,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->apos_gravity = (int32_t)u;
             }
         } else {
@@ -2569,7 +2569,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->time2 = (int32_t)u;
             }
         } else {
@@ -2609,7 +2609,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->constantLight = (int32_t)u;
             }
         } else {
@@ -2622,7 +2622,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->frame = (int32_t)u;
             }
         } else {
@@ -2635,7 +2635,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
                 to->jumpTime = (int32_t)u;
             }
         } else {
@@ -2648,7 +2648,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
                 to->doubleJumped = (int32_t)u;
             }
         } else {
@@ -2661,7 +2661,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->health = (int32_t)u;
             }
         } else {
@@ -2674,7 +2674,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
                 to->armor = (int32_t)u;
             }
         } else {
@@ -2687,7 +2687,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
         if (zdem_q3_lbit(d, &bit)) {
             {
                 uint32_t u;
-                ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
                 to->location = (int32_t)u;
             }
         } else {
@@ -2713,7 +2713,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->commandTime = (int32_t)u;
         }
     }
@@ -2732,7 +2732,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->bobCycle = (int32_t)u;
         }
     }
@@ -2761,7 +2761,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->weaponTime = zdem_q3__sext(u, 16u);
         }
     }
@@ -2780,7 +2780,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsTimer = (int32_t)u;
         }
     }
@@ -2789,7 +2789,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->pm_time = zdem_q3__sext(u, 16u);
         }
     }
@@ -2798,7 +2798,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eventSequence = (int32_t)u;
         }
     }
@@ -2807,7 +2807,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->torsoAnim = (int32_t)u;
         }
     }
@@ -2816,7 +2816,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->movementDir = (int32_t)u;
         }
     }
@@ -2825,7 +2825,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[0] = (int32_t)u;
         }
     }
@@ -2834,7 +2834,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsAnim = (int32_t)u;
         }
     }
@@ -2843,7 +2843,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[1] = (int32_t)u;
         }
     }
@@ -2852,7 +2852,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->pm_flags = (int32_t)u;
         }
     }
@@ -2861,7 +2861,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->groundEntityNum = (int32_t)u;
         }
     }
@@ -2870,7 +2870,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->weaponstate = (int32_t)u;
         }
     }
@@ -2879,7 +2879,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eFlags = (int32_t)u;
         }
     }
@@ -2888,7 +2888,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->externalEvent = (int32_t)u;
         }
     }
@@ -2897,7 +2897,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->gravity = (int32_t)u;
         }
     }
@@ -2906,7 +2906,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->speed = (int32_t)u;
         }
     }
@@ -2915,7 +2915,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[1] = (int32_t)u;
         }
     }
@@ -2924,7 +2924,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->externalEventParm = (int32_t)u;
         }
     }
@@ -2933,7 +2933,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->viewheight = zdem_q3__sext(u, 8u);
         }
     }
@@ -2942,7 +2942,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageEvent = (int32_t)u;
         }
     }
@@ -2951,7 +2951,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageYaw = (int32_t)u;
         }
     }
@@ -2960,7 +2960,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damagePitch = (int32_t)u;
         }
     }
@@ -2969,7 +2969,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageCount = (int32_t)u;
         }
     }
@@ -2978,7 +2978,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->generic1 = (int32_t)u;
         }
     }
@@ -2987,7 +2987,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->pm_type = (int32_t)u;
         }
     }
@@ -2996,7 +2996,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[0] = (int32_t)u;
         }
     }
@@ -3005,7 +3005,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[2] = (int32_t)u;
         }
     }
@@ -3014,7 +3014,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
             to->torsoTimer = (int32_t)u;
         }
     }
@@ -3023,7 +3023,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[0] = (int32_t)u;
         }
     }
@@ -3032,7 +3032,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[1] = (int32_t)u;
         }
     }
@@ -3041,7 +3041,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->clientNum = (int32_t)u;
         }
     }
@@ -3050,7 +3050,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
             to->weapon = (int32_t)u;
         }
     }
@@ -3079,7 +3079,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->jumppad_ent = (int32_t)u;
         }
     }
@@ -3088,7 +3088,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->loopSound = (int32_t)u;
         }
     }
@@ -3111,7 +3111,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->commandTime = (int32_t)u;
         }
     }
@@ -3130,7 +3130,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->bobCycle = (int32_t)u;
         }
     }
@@ -3159,7 +3159,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->weaponTime = zdem_q3__sext(u, 16u);
         }
     }
@@ -3178,7 +3178,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsTimer = (int32_t)u;
         }
     }
@@ -3187,7 +3187,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->pm_time = zdem_q3__sext(u, 16u);
         }
     }
@@ -3196,7 +3196,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eventSequence = (int32_t)u;
         }
     }
@@ -3205,7 +3205,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->torsoAnim = (int32_t)u;
         }
     }
@@ -3214,7 +3214,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->movementDir = (int32_t)u;
         }
     }
@@ -3223,7 +3223,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[0] = (int32_t)u;
         }
     }
@@ -3232,7 +3232,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsAnim = (int32_t)u;
         }
     }
@@ -3241,7 +3241,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[1] = (int32_t)u;
         }
     }
@@ -3250,7 +3250,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
             to->pm_flags = (int32_t)u;
         }
     }
@@ -3259,7 +3259,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->groundEntityNum = (int32_t)u;
         }
     }
@@ -3268,7 +3268,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->weaponstate = (int32_t)u;
         }
     }
@@ -3277,7 +3277,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eFlags = (int32_t)u;
         }
     }
@@ -3286,7 +3286,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->externalEvent = (int32_t)u;
         }
     }
@@ -3295,7 +3295,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->gravity = (int32_t)u;
         }
     }
@@ -3304,7 +3304,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->speed = (int32_t)u;
         }
     }
@@ -3313,7 +3313,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[1] = (int32_t)u;
         }
     }
@@ -3322,7 +3322,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->externalEventParm = (int32_t)u;
         }
     }
@@ -3331,7 +3331,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->viewheight = zdem_q3__sext(u, 8u);
         }
     }
@@ -3340,7 +3340,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageEvent = (int32_t)u;
         }
     }
@@ -3349,7 +3349,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageYaw = (int32_t)u;
         }
     }
@@ -3358,7 +3358,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damagePitch = (int32_t)u;
         }
     }
@@ -3367,7 +3367,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageCount = (int32_t)u;
         }
     }
@@ -3376,7 +3376,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->generic1 = (int32_t)u;
         }
     }
@@ -3385,7 +3385,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->pm_type = (int32_t)u;
         }
     }
@@ -3394,7 +3394,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[0] = (int32_t)u;
         }
     }
@@ -3403,7 +3403,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[2] = (int32_t)u;
         }
     }
@@ -3412,7 +3412,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
             to->torsoTimer = (int32_t)u;
         }
     }
@@ -3421,7 +3421,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[0] = (int32_t)u;
         }
     }
@@ -3430,7 +3430,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[1] = (int32_t)u;
         }
     }
@@ -3439,7 +3439,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->clientNum = (int32_t)u;
         }
     }
@@ -3448,7 +3448,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
             to->weapon = (int32_t)u;
         }
     }
@@ -3477,7 +3477,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->jumppad_ent = (int32_t)u;
         }
     }
@@ -3486,7 +3486,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->loopSound = (int32_t)u;
         }
     }
@@ -3495,7 +3495,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->jumpTime = (int32_t)u;
         }
     }
@@ -3504,7 +3504,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
             to->doubleJumped = (int32_t)u;
         }
     }
@@ -3527,7 +3527,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->commandTime = (int32_t)u;
         }
     }
@@ -3546,7 +3546,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->bobCycle = (int32_t)u;
         }
     }
@@ -3575,7 +3575,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->weaponTime = zdem_q3__sext(u, 16u);
         }
     }
@@ -3594,7 +3594,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsTimer = (int32_t)u;
         }
     }
@@ -3603,7 +3603,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->pm_time = zdem_q3__sext(u, 16u);
         }
     }
@@ -3612,7 +3612,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eventSequence = (int32_t)u;
         }
     }
@@ -3621,7 +3621,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->torsoAnim = (int32_t)u;
         }
     }
@@ -3630,7 +3630,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->movementDir = (int32_t)u;
         }
     }
@@ -3639,7 +3639,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[0] = (int32_t)u;
         }
     }
@@ -3648,7 +3648,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->legsAnim = (int32_t)u;
         }
     }
@@ -3657,7 +3657,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->events[1] = (int32_t)u;
         }
     }
@@ -3666,7 +3666,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 24u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
             to->pm_flags = (int32_t)u;
         }
     }
@@ -3675,7 +3675,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->groundEntityNum = (int32_t)u;
         }
     }
@@ -3684,7 +3684,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 4u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
             to->weaponstate = (int32_t)u;
         }
     }
@@ -3693,7 +3693,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->eFlags = (int32_t)u;
         }
     }
@@ -3702,7 +3702,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->externalEvent = (int32_t)u;
         }
     }
@@ -3711,7 +3711,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->gravity = (int32_t)u;
         }
     }
@@ -3720,7 +3720,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->speed = (int32_t)u;
         }
     }
@@ -3729,7 +3729,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[1] = (int32_t)u;
         }
     }
@@ -3738,7 +3738,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->externalEventParm = (int32_t)u;
         }
     }
@@ -3747,7 +3747,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->viewheight = zdem_q3__sext(u, 8u);
         }
     }
@@ -3756,7 +3756,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageEvent = (int32_t)u;
         }
     }
@@ -3765,7 +3765,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageYaw = (int32_t)u;
         }
     }
@@ -3774,7 +3774,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damagePitch = (int32_t)u;
         }
     }
@@ -3783,7 +3783,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->damageCount = (int32_t)u;
         }
     }
@@ -3792,7 +3792,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->generic1 = (int32_t)u;
         }
     }
@@ -3801,7 +3801,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->pm_type = (int32_t)u;
         }
     }
@@ -3810,7 +3810,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[0] = (int32_t)u;
         }
     }
@@ -3819,7 +3819,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->delta_angles[2] = (int32_t)u;
         }
     }
@@ -3828,7 +3828,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 12u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
             to->torsoTimer = (int32_t)u;
         }
     }
@@ -3837,7 +3837,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[0] = (int32_t)u;
         }
     }
@@ -3846,7 +3846,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->eventParms[1] = (int32_t)u;
         }
     }
@@ -3855,7 +3855,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->clientNum = (int32_t)u;
         }
     }
@@ -3864,7 +3864,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 5u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
             to->weapon = (int32_t)u;
         }
     }
@@ -3873,7 +3873,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->weaponPrimary = (int32_t)u;
         }
     }
@@ -3902,7 +3902,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 10u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
             to->jumppad_ent = (int32_t)u;
         }
     }
@@ -3911,7 +3911,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 16u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
             to->loopSound = (int32_t)u;
         }
     }
@@ -3920,7 +3920,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->jumpTime = (int32_t)u;
         }
     }
@@ -3929,7 +3929,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 1u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
             to->doubleJumped = (int32_t)u;
         }
     }
@@ -3938,7 +3938,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->crouchTime = (int32_t)u;
         }
     }
@@ -3947,7 +3947,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 32u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
             to->crouchSlideTime = (int32_t)u;
         }
     }
@@ -3956,7 +3956,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->location = (int32_t)u;
         }
     }
@@ -3965,7 +3965,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->fov = (int32_t)u;
         }
     }
@@ -3974,7 +3974,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->forwardmove = (int32_t)u;
         }
     }
@@ -3983,7 +3983,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->rightmove = (int32_t)u;
         }
     }
@@ -3992,7 +3992,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     if (zdem_q3_lbit(d, &bit)) {
         {
             uint32_t u;
-            ZDEM_Q3_BITS(d, bit, bad, 8u, u);
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
             to->upmove = (int32_t)u;
         }
     }

@@ -263,6 +263,24 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m)
     return (int32_t)v;
 }
 
+/* The out-of-line reads of a build for size (quake3_msg.h). */
+int32_t zdem_q3__huff_float(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
+    unsigned e;
+    if (w & 1u)
+        return zdem_q3__huff_float32(m);
+    e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
+    m->bad |= e;
+    m->bit += 6u + ((e >> 8) & 15u);
+    return zdem_q3__int_float((uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5));
+}
+
+uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3_phuff_bits(m, n);
+}
+
 /* ---------------------------------------------------------------- strings */
 
 /* MSG_ReadString / MSG_ReadBigString into p->str: stops at 0, at the end

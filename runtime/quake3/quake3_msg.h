@@ -198,18 +198,31 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
     return v;
 }
 
-static inline int32_t zdem_q3_phuff_sbits(zdem_q3_msg *m, unsigned n)
-{
-    return zdem_q3__sext(zdem_q3_phuff_bits(m, n), n);
-}
-
 /* The full 32-bit float (flag bit set): four Huffman bytes, out of line
  * (quake3_demo.c); the common 13-bit case is ZDEM_Q3_FLOAT below. */
 int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 
-/* The same read as a statement for the generated decoders, on their
- * locals d, bit and bad: a macro so that it is inlined into the large
- * unrolled decoders (compilers stop inlining functions into those). */
+/* Reads as statements for the generated decoders, on their locals d, bit
+ * and bad: macros, so that they are inlined into the large unrolled
+ * decoders (compilers stop inlining functions into those). A build for
+ * size (ZDEM_SMALL, or the compiler's -Os) makes them calls instead:
+ * about 40 KiB less code on a Cortex-M4, at some speed. */
+#if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
+int32_t zdem_q3__huff_float(zdem_q3_msg *m);
+uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
+#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+    do {                                                                        \
+        (m)->bit = (bit);                                                       \
+        (dst) = zdem_q3__huff_float(m);                                         \
+        (bit) = (m)->bit;                                                       \
+    } while (0)
+#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+    do {                                                                        \
+        (m)->bit = (bit);                                                       \
+        (dst) = zdem_q3__huff_bits(m, n);                                       \
+        (bit) = (m)->bit;                                                       \
+    } while (0)
+#else
 #define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
     do {                                                                        \
         uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
@@ -229,9 +242,9 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
         }                                                                       \
     } while (0)
 
-/* n (a constant, 1..32) Huffman-coded bits as a statement, for the same
- * reason: n % 8 raw bits, then n / 8 coded bytes. */
-#define ZDEM_Q3_BITS(d, bit, bad, n, dst)                                       \
+/* n (a constant, 1..32) Huffman-coded bits: n % 8 raw bits, then n / 8
+ * coded bytes. */
+#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
     do {                                                                        \
         uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
         unsigned used_ = (n) & 7u, k_;                                          \
@@ -245,6 +258,7 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
         (bit) += used_;                                                         \
         (dst) = v_;                                                             \
     } while (0)
+#endif
 
 static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
 {
