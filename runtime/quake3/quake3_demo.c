@@ -69,13 +69,12 @@ struct zdem_q3_parser {
 
     /* event entities present in the previous valid snapshot: an event
      * fires when its entity appears (as in cgame's CG_CheckEvents) */
-    uint32_t event_prev[ZDEM_Q3_MAX_GENTITIES / 32];
-    uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
-    /* event_prev is of the valid snapshot with this message number; when
-     * the next one deltas from it, only its changed entities are looked
-     * at (chg: entity number | pool slot << 10 | removed << 31) */
-    int event_have;
-    int32_t event_msg;
+    uint64_t event_prev[ZDEM_Q3_MAX_GENTITIES / 64];
+    int32_t event_src;   /* message_num of the snapshot event_prev is of */
+    int event_have;      /* event_src is of this gamestate */
+    /* the entities a snapshot changed or removed (entity number | pool
+     * slot << 10 | removed << 31): a snapshot's event entities are its
+     * delta source's (ev_bits) updated with these */
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
@@ -106,6 +105,9 @@ struct zdem_q3_parser {
      * touching their states */
     uint16_t snap_nums[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1];
     uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* per ring snapshot: the entity numbers that are event entities in it
+     * (written when a valid snapshot is stored, read only from those) */
+    uint64_t ev_bits[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_GENTITIES / 64];
     uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
     zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
 };
@@ -1145,50 +1147,87 @@ static int fire_event(zdem_q3_parser *p, const zdem_q3_entity *e)
     return emit_event(p, &o);
 }
 
-/* Entity events of a new valid snapshot: fire each event entity once, when
- * it first appears (cgame fires temp-entity events the same way). When the
- * snapshot deltas from the one the previous pass saw, its unchanged
- * entities are as they were there, so only the changed ones are looked at
- * (in entity order, as the full pass would meet them). */
+/* The state of entity `num` in frame s (its lists are in number order
+ * when the input is sane: `*j` walks them once per snapshot; otherwise a
+ * search), or NULL. */
+static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3_snapshot *s,
+                                          uint32_t num, uint32_t *j)
+{
+    const uint16_t *nums = p->snap_nums[s->first_entity], *ents = p->snap_ents[s->first_entity];
+    uint32_t n = (uint32_t)s->num_entities, i;
+    while (*j < n && nums[*j] < num)
+        ++*j;
+    if (*j < n && nums[*j] == num)
+        return &p->pool[ents[*j]];
+    for (i = 0; i < n; i++)
+        if (nums[i] == num)
+            return &p->pool[ents[i]];
+    return NULL;
+}
+
+/* Entity events of a new valid snapshot (stored in its ring slot): fire
+ * each event entity once, when it first appears, i.e. is not one in the
+ * previous valid snapshot (cgame fires temp-entity events the same way).
+ * The snapshot's event entities are its delta source's updated with the
+ * entities it changed (a full pass without a delta source); the new ones
+ * come in number order, as a pass over the frame would meet them. */
 static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                            const zdem_q3_snapshot *old)
 {
-    int i;
-    int et_events = p->proto->et_events;
-    if (old && p->event_have && old->message_num == p->event_msg &&
-        p->nchg <= sizeof p->chg / sizeof p->chg[0]) {
-        uint32_t j;
-        p->event_msg = s->message_num;
-        for (j = 0; j < p->nchg; j++) {
-            uint32_t c = p->chg[j], num = c & (ZDEM_Q3_MAX_GENTITIES - 1), bit = 1u << (num & 31u);
+    uint64_t now[ZDEM_Q3_MAX_GENTITIES / 64];
+    uint32_t w, j = 0;
+    int i, et_events = p->proto->et_events;
+    int incremental = old && p->nchg <= sizeof p->chg / sizeof p->chg[0];
+    if (incremental) {
+        memcpy(now, p->ev_bits[old - p->snaps], sizeof now);
+        for (w = 0; w < p->nchg; w++) {
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint64_t bit = UINT64_C(1) << (num & 63u);
             const zdem_q3_entity *e = &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)];
-            if ((c & 0x80000000u) || e->eType <= et_events) {
-                p->event_prev[num >> 5] &= ~bit; /* gone, or no event entity now */
+            if ((c & 0x80000000u) || e->eType <= et_events)
+                now[num >> 6] &= ~bit;
+            else
+                now[num >> 6] |= bit;
+        }
+    } else {
+        memset(now, 0, sizeof now);
+        for (i = 0; i < s->num_entities; i++) {
+            const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
+            uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
+            if (e->eType > et_events)
+                now[num >> 6] |= UINT64_C(1) << (num & 63u);
+        }
+    }
+    memcpy(p->ev_bits[s->first_entity], now, sizeof now);
+    if (incremental && p->event_have && old->message_num == p->event_src) {
+        /* the delta source is the snapshot the last pass saw: only the
+         * entities changed since can be new event entities */
+        for (w = 0; w < p->nchg; w++) {
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint64_t bit = UINT64_C(1) << (num & 63u);
+            if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
                 continue;
-            }
-            if (p->event_prev[num >> 5] & bit)
-                continue; /* already fired */
-            p->event_prev[num >> 5] |= bit;
-            if (fire_event(p, e))
+            p->event_prev[num >> 6] |= bit; /* fired */
+            if (fire_event(p, &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)]))
                 return 1;
         }
-        return 0;
+    } else {
+        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
+            uint64_t c = now[w] & ~p->event_prev[w];
+            uint32_t b;
+            for (b = 0; c; b++, c >>= 1) {
+                const zdem_q3_entity *e;
+                if (!(c & 1u))
+                    continue;
+                e = frame_entity(p, s, w * 64u + b, &j);
+                if (e && fire_event(p, e))
+                    return 1;
+            }
+        }
     }
-    memset(p->event_now, 0, sizeof p->event_now);
-    for (i = 0; i < s->num_entities; i++) {
-        const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
-        uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
-        if (e->eType <= et_events)
-            continue;
-        p->event_now[num >> 5] |= 1u << (num & 31u);
-        if (p->event_prev[num >> 5] & (1u << (num & 31u)))
-            continue; /* already fired */
-        if (fire_event(p, e))
-            return 1;
-    }
-    memcpy(p->event_prev, p->event_now, sizeof p->event_prev);
+    memcpy(p->event_prev, now, sizeof now);
+    p->event_src = s->message_num;
     p->event_have = 1;
-    p->event_msg = s->message_num;
     return 0;
 }
 
