@@ -7,8 +7,10 @@
 #    libsnappy, our generated protobuf decoders vs nanopb, our table Huffman
 #    decoders vs bit-at-a-time decoders, any other bench_*, (with npm)
 #    the Source 2 entity parse against @laihoe/demoparser2, whole process,
-#    and (with UberDemoTools built into bench/peers/) the Quake III batch
-#    `zdem events --json` vs `UDT_json -c -q -a=gmd`, one process per file.
+#    and tick rows (Python parse_ticks, zdem ticks --format csv) against its
+#    parseTicks (bench_ticks.sh), and (with UberDemoTools built into
+#    bench/peers/) the Quake III batch `zdem events --json` vs
+#    `UDT_json -c -q -a=gmd`, one process per file.
 # Usage: bench/run.sh [--write]   (--write also replaces bench/RESULTS.md)
 # Numbers only: nothing here asserts on time.
 set -euo pipefail
@@ -76,6 +78,14 @@ if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
     ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_source2_entities.sh" 3 2>&1 || echo "(exit $?)"
     echo '```'
     echo
+    if /usr/bin/python3 -c "import cffi, pandas" 2>/dev/null; then
+        echo "## Tick rows vs @laihoe/demoparser2 (zdem.parse_ticks / zdem ticks --format csv vs parseTicks)"
+        echo
+        echo '```'
+        ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_ticks.sh" 5 2>&1 || echo "(exit $?)"
+        echo '```'
+        echo
+    fi
 fi
 } | tee "$out"
 

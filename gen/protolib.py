@@ -60,6 +60,7 @@ class Message(object):
         self.cname = full_name.replace(".", "_")  # "CGameInfo_CDotaGameInfo"
         self.file_name = file_name
         self.fields = []                        # sorted by number
+        self.reflect = False                    # .options "reflect": field table
 
 
 class Schema(object):
@@ -210,6 +211,12 @@ def _load_options(s, schema_dir):
                     continue
                 parts = line.split()
                 target, opts = parts[0], parts[1:]
+                if target in s.by_name:  # a message's own options
+                    for o in opts:
+                        if o != "reflect:true":
+                            raise SchemaError("%s:%d: unknown message option %s" % (name, lineno, o))
+                        s.by_name[target].reflect = True
+                    continue
                 mname, _, fname = target.rpartition(".")
                 m = s.by_name.get(mname)
                 f = [x for x in m.fields if x.name == fname] if m else []

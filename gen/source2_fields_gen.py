@@ -11,7 +11,8 @@ import os
 
 DECODERS = ["unknown", "bool", "uvar32", "svar32", "uvar64", "svar64",
             "fixed64", "float", "float64", "vector2", "vector3", "vector4",
-            "qangle", "string", "blob", "vector", "pointer", "minusone"]
+            "qangle", "string", "blob", "vector", "pointer", "minusone",
+            "transform"]
 ENCODER_KINDS = ["none", "coord", "simtime", "runetime", "normal", "fixed64",
                  "qangle_pitch_yaw", "qangle_precise", "minusone"]
 

@@ -182,7 +182,61 @@ class Gen(object):
                  "#define ZDEM_PB_S2_MESSAGE_COUNT %d\n"
                  "extern const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT];\n"
                  % len(self.order))
+        refl = [m for m in self.order if m.reflect]
+        if refl:
+            o.append("\n/* Field tables of the messages marked reflect:true in the .options:\n"
+                     " * every field in field-number order with its offsets in the struct,\n"
+                     " * for code that hands each present field on by name. */\n"
+                     "typedef enum zdem_pb_s2_ftype {\n"
+                     "    ZDEM_PB_S2_F_BOOL, ZDEM_PB_S2_F_INT32, ZDEM_PB_S2_F_UINT32,\n"
+                     "    ZDEM_PB_S2_F_INT64, ZDEM_PB_S2_F_UINT64, ZDEM_PB_S2_F_FLOAT,\n"
+                     "    ZDEM_PB_S2_F_DOUBLE\n"
+                     "} zdem_pb_s2_ftype;\n\n"
+                     "typedef struct zdem_pb_s2_field {\n"
+                     "    const char *name;\n"
+                     "    uint16_t has;       /* offset of has_<f>; repeated: of <f>_count */\n"
+                     "    uint16_t off;       /* offset of <f> (repeated: of <f>[0]) */\n"
+                     "    uint8_t type;       /* zdem_pb_s2_ftype */\n"
+                     "    uint8_t max_count;  /* repeated: array size; 0: singular */\n"
+                     "    const char *const *elem_names; /* repeated: \"<f>.<i>\" */\n"
+                     "} zdem_pb_s2_field;\n\n")
+            for m in refl:
+                o.append("#define ZDEM_PB_S2_%s_FIELD_COUNT %d\n"
+                         "extern const zdem_pb_s2_field zdem_pb_s2_%s_fields[%d];\n"
+                         % (m.cname, len(m.fields), m.cname, len(m.fields)))
         o.append("\n#endif\n")
+        return "".join(o)
+
+    FTYPES = {"uint8_t": "BOOL", "int32_t": "INT32", "uint32_t": "UINT32", "int64_t": "INT64",
+              "uint64_t": "UINT64", "float": "FLOAT", "double": "DOUBLE"}
+
+    def reflect_tables(self):
+        o = []
+        for m in self.order:
+            if not m.reflect:
+                continue
+            for f in m.fields:
+                if not f.scalar or (f.repeated and uses_callback(f)):
+                    raise protolib.SchemaError("reflect: %s.%s is not a scalar with a max_count"
+                                               % (m.full_name, f.name))
+                if f.repeated:
+                    o.append("static const char *const %s_%s_elems[%d] = {\n" % (m.cname, f.name, f.max_count))
+                    for i in range(f.max_count):
+                        o.append("    \"%s.%d\",\n" % (f.name, i))
+                    o.append("};\n")
+            o.append("const zdem_pb_s2_field zdem_pb_s2_%s_fields[%d] = {\n" % (m.cname, len(m.fields)))
+            for f in m.fields:
+                t = "ZDEM_PB_S2_F_" + self.FTYPES[ctype(f)]
+                if f.repeated:
+                    o.append("    {\"%s\", (uint16_t)offsetof(zdem_pb_%s, %s_count), "
+                             "(uint16_t)offsetof(zdem_pb_%s, %s), %s, %d, %s_%s_elems},\n"
+                             % (f.name, m.cname, f.name, m.cname, f.name, t, f.max_count, m.cname, f.name))
+                else:
+                    o.append("    {\"%s\", (uint16_t)offsetof(zdem_pb_%s, has_%s), "
+                             "(uint16_t)offsetof(zdem_pb_%s, %s), %s, 0, NULL},\n"
+                             % (f.name, m.cname, f.name, m.cname, f.name, t))
+            o.append("};\n_Static_assert(sizeof(zdem_pb_%s) < 65536, \"field offsets fit 16 bits\");\n\n"
+                     % m.cname)
         return "".join(o)
 
     def all_table(self):
@@ -276,6 +330,7 @@ class Gen(object):
         for m in self.order:
             o.append(self.decoder(m))
         o.append(self.all_table())
+        o.append(self.reflect_tables())
         for m in self.order:
             o.append("_Static_assert(sizeof(zdem_pb_%s) <= ZDEM_S2_MAX_MSG_STRUCT_SIZE, "
                      "\"size bound\");\n" % m.cname)

@@ -141,9 +141,10 @@ const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT] = {
     "vector",
     "pointer",
     "minusone",
+    "transform",
 };
 
-static const struct { const char *name; uint8_t value; } type_table[65] = {
+static const struct { const char *name; uint8_t value; } type_table[66] = {
     {"AttachmentHandle_t", ZDEM_S2_DEC_UVAR64},
     {"BloodType", ZDEM_S2_DEC_UVAR32},
     {"CBodyComponent", ZDEM_S2_DEC_POINTER},
@@ -160,6 +161,7 @@ static const struct { const char *name; uint8_t value; } type_table[65] = {
     {"CPlayerSlot", ZDEM_S2_DEC_UVAR32},
     {"CRenderComponent", ZDEM_S2_DEC_POINTER},
     {"CStrongHandle", ZDEM_S2_DEC_UVAR64},
+    {"CTransform", ZDEM_S2_DEC_TRANSFORM},
     {"CUtlBinaryBlock", ZDEM_S2_DEC_BLOB},
     {"CUtlLeanVector", ZDEM_S2_DEC_VECTOR},
     {"CUtlString", ZDEM_S2_DEC_STRING},
@@ -250,8 +252,9 @@ static const struct { const char *name; uint32_t value; } size_table[2] = {
     {"MAX_ITEM_STOCKS", 8u},
 };
 
-static const struct { const char *name; uint8_t value; } name_table[2] = {
+static const struct { const char *name; uint8_t value; } name_table[3] = {
     {"m_flAnimTime", ZDEM_S2_ENC_SIMTIME},
+    {"m_flRuneTime", ZDEM_S2_ENC_RUNETIME},
     {"m_flSimulationTime", ZDEM_S2_ENC_SIMTIME},
 };
 

@@ -25,7 +25,8 @@ typedef enum zdem_s2_dec {
     ZDEM_S2_DEC_VECTOR = 15,
     ZDEM_S2_DEC_POINTER = 16,
     ZDEM_S2_DEC_MINUSONE = 17,
-    ZDEM_S2_DEC_COUNT = 18
+    ZDEM_S2_DEC_TRANSFORM = 18,
+    ZDEM_S2_DEC_COUNT = 19
 } zdem_s2_dec;
 
 /* What a field's var_encoder asks for. */

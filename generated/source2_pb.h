@@ -2420,4 +2420,25 @@ typedef struct zdem_pb_s2_msg {
 #define ZDEM_PB_S2_MESSAGE_COUNT 130
 extern const zdem_pb_s2_msg zdem_pb_s2_messages[ZDEM_PB_S2_MESSAGE_COUNT];
 
+/* Field tables of the messages marked reflect:true in the .options:
+ * every field in field-number order with its offsets in the struct,
+ * for code that hands each present field on by name. */
+typedef enum zdem_pb_s2_ftype {
+    ZDEM_PB_S2_F_BOOL, ZDEM_PB_S2_F_INT32, ZDEM_PB_S2_F_UINT32,
+    ZDEM_PB_S2_F_INT64, ZDEM_PB_S2_F_UINT64, ZDEM_PB_S2_F_FLOAT,
+    ZDEM_PB_S2_F_DOUBLE
+} zdem_pb_s2_ftype;
+
+typedef struct zdem_pb_s2_field {
+    const char *name;
+    uint16_t has;       /* offset of has_<f>; repeated: of <f>_count */
+    uint16_t off;       /* offset of <f> (repeated: of <f>[0]) */
+    uint8_t type;       /* zdem_pb_s2_ftype */
+    uint8_t max_count;  /* repeated: array size; 0: singular */
+    const char *const *elem_names; /* repeated: "<f>.<i>" */
+} zdem_pb_s2_field;
+
+#define ZDEM_PB_S2_CMsgDOTACombatLogEntry_FIELD_COUNT 79
+extern const zdem_pb_s2_field zdem_pb_s2_CMsgDOTACombatLogEntry_fields[79];
+
 #endif

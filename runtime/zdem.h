@@ -24,15 +24,20 @@ extern "C" {
 #include "zdem_version.h"
 #include "zdem_error.h"
 #include "zdem_snappy.h"
+#include "zdem_table.h"
 
 #include "source2_parse.h"
 #include "source2_state.h"
+#include "source2_ticks.h"
+#include "source2_rows.h"
 
 #include "quake3.h"
 #include "quake3_push.h"
+#include "quake3_rows.h"
 
 #include "teeworlds_reader.h"
 #include "teeworlds_push.h"
+#include "teeworlds_rows.h"
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,9 @@
  *                                 quantization step (0: exact) and kind of
  *                                 its decoder
  *   E <tick> <name> {json keys}   a game event (with --events)
+ *   S <table> <index> <key> <value>  with --tables, at the end: every
+ *                                 string-table entry, key and value in hex
+ *                                 ("-" when absent)
  * Fields are tab-separated. Values: integers in decimal, bools true/false,
  * floats with 9 significant digits, vectors as [a,b,c], strings as JSON
  * strings. A test helper, not a CLI command: it exists so that a reference
@@ -91,7 +94,7 @@ static void put_value(FILE *o, const zdem_s2_value *v)
         break;
     case ZDEM_S2_V_VEC:
         fputc('[', o);
-        for (i = 0; i < v->n && i < 4; i++) {
+        for (i = 0; i < v->n && i < 6; i++) {
             if (i)
                 fputc(',', o);
             put_float(o, v->v.f[i]);
@@ -132,6 +135,7 @@ static double fp_step(const zdem_s2_state *s, const zdem_s2_entity *e,
     case ZDEM_S2_DEC_VECTOR2:
     case ZDEM_S2_DEC_VECTOR3:
     case ZDEM_S2_DEC_VECTOR4:
+    case ZDEM_S2_DEC_TRANSFORM:
         switch (fd->fkind) {
         case ZDEM_S2_F_QUANT:
             *kind = "quant";
@@ -277,6 +281,51 @@ static zdem_status on_event(void *user, zdem_s2_state *s, const zdem_s2_event *e
     return ZDEM_OK;
 }
 
+static void put_hex(FILE *o, const uint8_t *p, uint32_t n)
+{
+    uint32_t i;
+    if (!p) {
+        fputc('-', o);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        fprintf(o, "%02x", p[i]);
+}
+
+typedef struct entry_ctx {
+    FILE *out;
+    const char *table;
+} entry_ctx;
+
+static int on_entry(void *user, uint32_t index, const uint8_t *key, uint32_t key_len,
+                    const uint8_t *val, uint32_t val_len)
+{
+    entry_ctx *c = (entry_ctx *)user;
+    fprintf(c->out, "S\t%s\t%u\t", c->table, index);
+    put_hex(c->out, key, key_len);
+    fputc('\t', c->out);
+    put_hex(c->out, val, val_len);
+    fputc('\n', c->out);
+    return 0;
+}
+
+static void dump_tables(const zdem_s2_state *s, FILE *o)
+{
+    static uint32_t tmp[1u << 20];
+    uint32_t i;
+    for (i = 0; i < zdem_s2_string_table_count(s); i++) {
+        entry_ctx c;
+        zdem_error err;
+        uint32_t entries;
+        c.out = o;
+        c.table = zdem_s2_string_table_info(s, i, &entries);
+        zdem_error_clear(&err);
+        fprintf(o, "S\t%s\tcount\t%u\n", c.table, entries);
+        if (zdem_s2_string_table_each(s, i, on_entry, &c, tmp, 1u << 20, &err) != ZDEM_OK)
+            fprintf(o, "S\t%s\terror\t%s\n", c.table, err.msg ? err.msg : "?");
+    }
+}
+
 int main(int argc, char **argv)
 {
     size_t size;
@@ -286,13 +335,17 @@ int main(int argc, char **argv)
     zdem_error err;
     zdem_status st;
     dump d;
-    int events = 0, a = 1;
-    if (argc > 2 && strcmp(argv[1], "--events") == 0) {
-        events = 1;
-        a = 2;
+    int events = 0, tables = 0, a = 1;
+    for (; a < argc - 1 && argv[a][0] == '-'; a++) {
+        if (strcmp(argv[a], "--events") == 0)
+            events = 1;
+        else if (strcmp(argv[a], "--tables") == 0)
+            tables = 1;
+        else
+            break;
     }
     if (a + 1 != argc) {
-        fprintf(stderr, "usage: s2_propdump [--events] FILE.dem\n");
+        fprintf(stderr, "usage: s2_propdump [--events] [--tables] FILE.dem\n");
         return 1;
     }
     file = zt_read_file(argv[a], &size);
@@ -318,6 +371,8 @@ int main(int argc, char **argv)
     st = zdem_s2_state_run(s, file, size, -1, &err);
     if (d.any) /* closes the last tick */
         fprintf(d.out, "T\t%d\t%d\n", (int)d.open_tick, (int)zdem_s2_state_tick(s) + 1);
+    if (tables)
+        dump_tables(s, d.out);
     if (st != ZDEM_OK)
         fprintf(stderr, "s2_propdump: %s at %llu\n", err.msg ? err.msg : "?",
                 (unsigned long long)err.offset);

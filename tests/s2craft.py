@@ -742,8 +742,9 @@ TYPE_KIND = {"bool": "bool", "int8": "svar32", "int16": "svar32", "int32": "svar
 
 class Field(object):
     def __init__(self, name, type_, bit_count=None, low=None, high=None, flags=None,
-                 encoder=None, ser=None):
+                 encoder=None, ser=None, var_serializer=None):
         self.name = name.encode("utf-8") if isinstance(name, str) else name
+        self.var_serializer = var_serializer
         self.type = type_.encode("utf-8") if isinstance(type_, str) else type_
         self.bit_count, self.low, self.high, self.flags = bit_count, low, high, flags
         self.encoder = encoder
@@ -822,6 +823,8 @@ def flattened_serializer(sers, extra_symbols=(), packed=False, field_dedup=True)
                 m["field_serializer_version"] = f.ser.version
             if f.encoder is not None:
                 m["var_encoder_sym"] = sym(f.encoder)
+            if getattr(f, "var_serializer", None) is not None:
+                m["var_serializer_sym"] = sym(f.var_serializer)
             fidx[key] = len(fields)
             idxs.append(len(fields))
             fields.append(PROTO.encode("ProtoFlattenedSerializerField_t", m))
@@ -2268,6 +2271,28 @@ EXTRA_KINDS = {
                 lambda bw, v, f: [bw.float32(x) for x in v], lambda v, f: [f32(x) for x in v]),
     "blob": ("CUtlBinaryBlock", None, None,
              lambda bw, v, f: bw.varuint(len(v)).raw(v), lambda v, f: json_bytes(v)),
+    # CS2's clips: int32 declared, var_serializer "minusone" puts value + 1
+    # on the wire as an unsigned varint (so -1, no clip, is 0)
+    "minusone": ("int32", None, None,
+                 lambda bw, v, f: bw.varuint(v + 1), lambda v, f: v, {"var_serializer": "minusone"}),
+    # Dota's m_flRuneTime: 4 bits under a +-FLT_MAX range; known by name,
+    # read as the four low bits of a float
+    "runetime": ("float32", None, 4,
+                 lambda bw, v, f: bw.bits(v, 4),
+                 lambda v, f: struct.unpack("<f", struct.pack("<I", v))[0],
+                 {"name": "m_flRuneTime", "low": -3.4028234663852886e+38, "high": 3.4028234663852886e+38}),
+    # a quantized float whose range is unusable (low == high): its 6 bits
+    # are still on the wire, read over [0, 1]
+    "qfloat_badrange": ("float32", None, 6,
+                        lambda bw, v, f: bw.bits(v, 6), lambda v, f: QFloat(6, 0.0, 1.0).value(v),
+                        {"low": 5.0, "high": 5.0}),
+    # CTransform: six floats (position, rotation) read like a vector's
+    # components: 32 raw bits each, or coords under the coord encoder
+    "transform": ("CTransform", None, 32,
+                  lambda bw, v, f: [bw.float32(x) for x in v], lambda v, f: [f32(x) for x in v]),
+    "transform_coord": ("CTransform", "coord", None,
+                        lambda bw, v, f: [write_coord(bw, x) for x in v],
+                        lambda v, f: [f32(x) for x in v]),
 }
 
 
@@ -2275,8 +2300,9 @@ class XField(Field):
     """A field of one of EXTRA_KINDS."""
 
     def __init__(self, name, xkind):
-        typ, enc, bits, self.writer, self.jsonf = EXTRA_KINDS[xkind]
-        Field.__init__(self, name, typ, bit_count=bits, encoder=enc)
+        typ, enc, bits, self.writer, self.jsonf = EXTRA_KINDS[xkind][:5]
+        extra = dict(EXTRA_KINDS[xkind][5]) if len(EXTRA_KINDS[xkind]) > 5 else {}
+        Field.__init__(self, extra.pop("name", name), typ, bit_count=bits, encoder=enc, **extra)
         self.kind = "x:" + xkind
 
 
@@ -2373,8 +2399,8 @@ def build_allops(seed=5, rounds=400):
 
 def build_types(seed=6, n=40):
     """Fields of the less common encodings (coord, simtime, fixed64,
-    float64, QAngle forms, Vector2D, blob); returns (bytes, expected
-    entities)."""
+    float64, QAngle forms, Vector2D, blob, minusone, CTransform); returns
+    (bytes, expected entities)."""
     rng = random.Random(seed)
     fields = [XField("m_x_" + k, k) for k in sorted(EXTRA_KINDS)]
     ser = Ser("CTypes", fields)
@@ -2399,6 +2425,17 @@ def build_types(seed=6, n=40):
             return [f32(rng.uniform(-100, 100)) for _ in range(2)]
         if k == "blob":
             return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))
+        if k == "runetime":
+            return rng.randrange(16)
+        if k == "qfloat_badrange":
+            return rng.randrange(64)
+        if k == "minusone":
+            return rng.choice([-1, 0, 13, 30, rng.randrange(-1, 1 << 31)])
+        if k == "transform":
+            return [f32(rng.uniform(-5000, 5000)) for _ in range(6)]
+        if k == "transform_coord":
+            return [rng.choice([0.0, rng.randrange(-16000, 16000) + rng.randrange(32) / 32.0])
+                    for _ in range(6)]
     state = {(i,): rand(f.kind[2:]) for i, f in enumerate(fields)}
     ed = EntityData(sc.cbits)
     ed.create(0, 0, 1, ser, dict(state))

@@ -24,6 +24,13 @@ typedef struct zdem_cli_args {
     const char *out;      /* -o OUT */
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
+    /* ticks */
+    const char *const *props; /* --props P1,P2,... (split) */
+    unsigned nprops;
+    const int32_t *ticks;     /* --ticks A,B,... (ascending, no repeats) */
+    unsigned nticks;
+    unsigned long every;      /* --every K (0: every tick) */
+    const char *format;       /* --format jsonl|csv (NULL: jsonl) */
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -33,6 +40,14 @@ enum { ZDEM_EXIT_OK = 0, ZDEM_EXIT_USAGE = 1, ZDEM_EXIT_BAD_INPUT = 2 };
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f);
+/* `zdem ticks` of each format (tools/cli_<format>_ticks.c). */
+int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
+/* `events --format csv`: runs the command with its JSON lines turned into
+ * CSV rows as they come (tools/cli_csv.c). */
+int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *),
+                        const zdem_cli_args *a, const zdem_cli_file *f);
 
 /* "zdem: FILE: offset N: message" on stderr (offset N (payload byte P)
  * for an error inside a frame's payload); returns ZDEM_EXIT_BAD_INPUT. */

@@ -388,6 +388,8 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     int hint, got, i, rc = ZDEM_EXIT_OK, info = strcmp(a->command, "info") == 0;
     char msg[512];
 
+    if (strcmp(a->command, "ticks") == 0)
+        return zdem_cli_quake3_ticks(a, f);
     if (!info && strcmp(a->command, "events") != 0 && strcmp(a->command, "dump") != 0)
         return zdem_cli_unsupported(a, "quake3");
     memset(&c, 0, sizeof c);

@@ -377,5 +377,7 @@ int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_source2_events(a, f);
     if (strcmp(a->command, "entities") == 0)
         return zdem_cli_source2_entities(a, f);
+    if (strcmp(a->command, "ticks") == 0)
+        return zdem_cli_source2_ticks(a, f);
     return zdem_cli_unsupported(a, "Source 2");
 }

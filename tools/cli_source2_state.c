@@ -187,7 +187,7 @@ void zdem_cli_s2_value_json(FILE *out, const zdem_s2_value *v)
         break;
     case ZDEM_S2_V_VEC:
         fputc('[', out);
-        for (i = 0; i < v->n && i < 4u; i++) {
+        for (i = 0; i < v->n && i < 6u; i++) {
             if (i)
                 fputc(',', out);
             json_float(out, (double)v->v.f[i]);

@@ -532,6 +532,8 @@ int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
         return cmd_events(f);
     if (strcmp(a->command, "dump") == 0)
         return cmd_dump(a, f);
+    if (strcmp(a->command, "ticks") == 0)
+        return zdem_cli_teeworlds_ticks(a, f);
     if (strcmp(a->command, "map") == 0)
         return cmd_map(a, f);
     return zdem_cli_unsupported(a, "teeworlds");

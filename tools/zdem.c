@@ -25,6 +25,8 @@ static const char usage_main[] =
     "  dump      one line per message (--json: one JSON object per line)\n"
     "  events    game events: kills, chat, prints, ... (one JSON object per line)\n"
     "  entities  Source 2 entities and their properties at a tick\n"
+    "  ticks     one row per tick and player/entity with chosen properties\n"
+    "            (JSON lines or CSV)\n"
     "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
     "\n"
     "Run 'zdem COMMAND --help' for a command's options.\n"
@@ -56,9 +58,32 @@ static const struct {
      "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
      "--json prints one JSON object per line.\n"},
     {"events",
-     "usage: zdem events [--json] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem events [--json] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
+     "--format csv: one CSV row per event, columns time (the tick; Quake III:\n"
+     "server_time in ms), type, name, and the whole event as JSON.\n"
+     MEMORY_HELP},
+    {"ticks",
+     "usage: zdem ticks FILE --props P1,P2,... [--class NAME]\n"
+     "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
+     "                  [MEMORY OPTIONS]\n"
+     "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
+     "printed as the demo is read (columns: tick, entity, then the properties;\n"
+     "a missing value is null in JSON, empty in CSV).\n"
+     "  --ticks A,B,...  only these ticks      --every K  only ticks divisible by K\n"
+     "  --format csv     CSV with a header (default: one JSON object per line)\n"
+     "Source 2: without --class, one row per player (controller and pawn; entity\n"
+     "is the pawn). Properties are dotted names as 'zdem entities' prints them\n"
+     "(m_iHealth, CBodyComponent.m_cellX, CCSPlayerController.m_iszPlayerName)\n"
+     "or demoparser2's names: X Y Z pitch yaw health team_num name steamid\n"
+     "balance active_weapon armor_value life_state is_alive score ping.\n"
+     "NAME.N is component N of a vector. --class NAME: rows of that class.\n"
+     "Quake III (time = server_time): --class player (default: the recorded\n"
+     "player's playerstate) or --class entity (every entity in the snapshot);\n"
+     "properties are netfield names (origin.0, viewangles.1, stats.0, weapon..).\n"
+     "Teeworlds: --class character (default) or --class player; properties are\n"
+     "net-object fields (x, y, vel_x, health, armor, weapon, score, team, ...).\n"
      MEMORY_HELP},
     {"entities",
      "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE\n"
@@ -128,17 +153,101 @@ static int usage_error(const char *msg, const char *arg)
     return ZDEM_EXIT_USAGE;
 }
 
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The --props and --ticks lists, freed at exit (every return from main). */
+static const char **props_list;
+static int32_t *ticks_list;
+
+static void free_lists(void)
+{
+    free(props_list);
+    free(ticks_list);
+}
+
+/* --props, --ticks, --every, --format. The lists live until exit. */
+static int list_option(zdem_cli_args *a, const char *opt, char *val)
+{
+    size_t n = 1, i, k = 0;
+    char *p, *end;
+    if (strcmp(opt, "--format") == 0) {
+        if (strcmp(val, "jsonl") != 0 && strcmp(val, "json") != 0 && strcmp(val, "csv") != 0)
+            return usage_error("--format is jsonl or csv", val);
+        a->format = val;
+        return 0;
+    }
+    if (strcmp(opt, "--every") == 0) {
+        unsigned long v = strtoul(val, &end, 10);
+        if (*val < '0' || *val > '9' || *end != 0 || v == 0 || v > 0x7FFFFFFFul)
+            return usage_error("--every needs a tick count >= 1", val);
+        a->every = v;
+        return 0;
+    }
+    for (p = val; *p; p++)
+        n += *p == ',';
+    if (strcmp(opt, "--props") == 0) {
+        const char **props = malloc(sizeof(char *) * n);
+        free(props_list); /* a repeated --props: the last one counts */
+        props_list = props;
+        if (!props)
+            return usage_error("out of memory", NULL);
+        for (p = val;;) {
+            char *comma = strchr(p, ',');
+            if (comma)
+                *comma = 0;
+            if (*p)
+                props[k++] = p;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        if (!k)
+            return usage_error("--props needs property names", val);
+        a->props = props;
+        a->nprops = (unsigned)k;
+        return 0;
+    }
+    {
+        int32_t *ticks = malloc(sizeof(int32_t) * n);
+        free(ticks_list);
+        ticks_list = ticks;
+        if (!ticks)
+            return usage_error("out of memory", NULL);
+        for (p = val, i = 0; i < n; i++) {
+            long long v = strtoll(p, &end, 10);
+            if (end == p || (*end != ',' && *end != 0) || v < 0 || v > 0x7FFFFFFF)
+                return usage_error("--ticks needs ticks >= 0, comma-separated", val);
+            ticks[k++] = (int32_t)v;
+            p = *end ? end + 1 : end;
+        }
+        qsort(ticks, k, sizeof ticks[0], cmp_i32);
+        for (i = 1, n = k, k = k ? 1 : 0; i < n; i++) /* no repeats */
+            if (ticks[i] != ticks[k - 1])
+                ticks[k++] = ticks[i];
+        a->ticks = ticks;
+        a->nticks = (unsigned)k;
+        if (a->every)
+            return usage_error("--ticks and --every exclude each other", NULL);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     zdem_cli_args a;
     const char *path = NULL;
     zdem_cli_file f;
     struct stat st;
-    int fd, i, rc;
+    int fd, i, rc, csv_events;
     void *map = NULL;
     enum fmt fmt;
 
     memset(&a, 0, sizeof a);
+    atexit(free_lists);
     if (argc < 2)
         return usage_error("missing command", NULL);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -167,7 +276,13 @@ int main(int argc, char **argv)
             return command_help(a.command);
         else if (strcmp(s, "--json") == 0)
             a.json = 1;
-        else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
+        else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
+                 strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            if ((rc = list_option(&a, s, argv[++i])) != 0)
+                return rc;
+        } else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
                  strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0 ||
                  strcmp(s, "--memory") == 0 || strcmp(s, "--max-frame") == 0) {
             if (i + 1 >= argc)
@@ -205,6 +320,12 @@ int main(int argc, char **argv)
     }
     if (!path)
         return usage_error("missing FILE", NULL);
+    if (a.every && a.nticks)
+        return usage_error("--ticks and --every exclude each other", NULL);
+    if (strcmp(a.command, "ticks") == 0 && !a.nprops)
+        return usage_error("ticks needs --props P1,P2,...", NULL);
+    if (a.format && strcmp(a.command, "ticks") != 0 && strcmp(a.command, "events") != 0)
+        return usage_error("--format is for ticks and events", a.format);
 
     f.path = path;
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
@@ -245,10 +366,17 @@ int main(int argc, char **argv)
     close(fd);
 
     fmt = detect(f.data, f.size, path);
+    csv_events = strcmp(a.command, "events") == 0 && a.format && strcmp(a.format, "csv") == 0;
     switch (fmt) {
-    case FMT_SOURCE2: rc = zdem_cli_source2(&a, &f); break;
-    case FMT_QUAKE3: rc = zdem_cli_quake3(&a, &f); break;
-    case FMT_TEEWORLDS: rc = zdem_cli_teeworlds(&a, &f); break;
+    case FMT_SOURCE2:
+        rc = csv_events ? zdem_cli_events_csv(zdem_cli_source2, &a, &f) : zdem_cli_source2(&a, &f);
+        break;
+    case FMT_QUAKE3:
+        rc = csv_events ? zdem_cli_events_csv(zdem_cli_quake3, &a, &f) : zdem_cli_quake3(&a, &f);
+        break;
+    case FMT_TEEWORLDS:
+        rc = csv_events ? zdem_cli_events_csv(zdem_cli_teeworlds, &a, &f) : zdem_cli_teeworlds(&a, &f);
+        break;
     default:
         if (strcmp(a.command, "info") == 0 && a.json) /* the error, as JSON too */
             fputs("{\"format\":null,\"warnings\":{},\"error\":{\"offset\":0,\"message\":"

@@ -207,6 +207,17 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
         return 0;
     if (sl->lo & S2_SLOT_STRING)
         free_string(s, sl);
+    if (v->kind == ZDEM_S2_V_VEC && v->n > 4) {
+        /* a CTransform's 24 bytes do not fit the slot: kept out of line
+         * like a string (same pool, same freeing) */
+        uint32_t off = zdem_s2_pool_alloc(s, S2_TRANSFORM_BYTES + 1u);
+        if (!off)
+            return 0;
+        memcpy(s->base + off, v->v.f, S2_TRANSFORM_BYTES);
+        sl->a = (uint64_t)off | ((uint64_t)S2_TRANSFORM_BYTES << 32);
+        sl->lo |= S2_SLOT_STRING;
+        return 1;
+    }
     if (v->kind == ZDEM_S2_V_STRING) {
         uint32_t off = zdem_s2_pool_alloc(s, (size_t)v->len + 1u);
         if (!off)
@@ -546,6 +557,13 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
                        const zdem_s2_fdec *fd, zdem_s2_value *out)
 {
     memset(out, 0, sizeof *out);
+    if ((sl->lo & S2_SLOT_STRING) && fd && fd->dec == ZDEM_S2_DEC_TRANSFORM &&
+        (uint32_t)(sl->a >> 32) == S2_TRANSFORM_BYTES) {
+        out->kind = ZDEM_S2_V_VEC;
+        out->n = 6;
+        memcpy(out->v.f, s->base + (uint32_t)sl->a, S2_TRANSFORM_BYTES);
+        return;
+    }
     if (sl->lo & S2_SLOT_STRING) {
         out->kind = ZDEM_S2_V_STRING;
         out->s = s->base + (uint32_t)sl->a;
@@ -572,8 +590,10 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
     case ZDEM_S2_DEC_VECTOR3:
     case ZDEM_S2_DEC_VECTOR4:
     case ZDEM_S2_DEC_QANGLE:
+    case ZDEM_S2_DEC_TRANSFORM: /* (a transform never stored: zeros) */
         out->kind = ZDEM_S2_V_VEC;
-        out->n = fd->dec == ZDEM_S2_DEC_VECTOR2 ? 2 : fd->dec == ZDEM_S2_DEC_VECTOR4 ? 4 : 3;
+        out->n = fd->dec == ZDEM_S2_DEC_VECTOR2 ? 2 : fd->dec == ZDEM_S2_DEC_VECTOR4 ? 4 :
+                 fd->dec == ZDEM_S2_DEC_TRANSFORM ? 6 : 3;
         memcpy(&out->v.f[2], &sl->b, 8);
         break;
     case ZDEM_S2_DEC_STRING:

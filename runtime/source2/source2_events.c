@@ -284,7 +284,7 @@ zdem_status zdem_s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
         }
     }
     if (s->ev_keys_dropped)
-        zdem_s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "game event with more than 48 keys: the rest dropped");
+        zdem_s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "game event with more keys than an event holds: the rest dropped");
     d = find_desc(s, id);
     s->ev.type = ZDEM_S2_EV_GAME_EVENT;
     s->ev.tick = s->tick;
@@ -469,34 +469,88 @@ static void combat_name_key(zdem_s2_state *s, const char *key, uint32_t idx)
         key_int(ek, key, (int64_t)idx);
 }
 
-/* Keys in field-number order (the order they come on the wire). */
+/* Fields that index the CombatLogNames table: given as the name when the
+ * table has it. */
+static int combat_is_name(const char *f)
+{
+    static const char *const names[] = {"target_name", "target_source_name", "attacker_name",
+                                        "damage_source_name", "inflictor_name"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(f, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* One key per field present, in field-number order (the order they come
+ * on the wire); repeated fields as "<f>.<i>". The field table is generated
+ * from the schema, so a field added there is delivered too. */
 static zdem_status combat_entry(zdem_s2_state *s, const zdem_pb_CMsgDOTACombatLogEntry *m)
 {
-    uint32_t type = (uint32_t)m->type;
+    const uint8_t *b = (const uint8_t *)m;
+    uint32_t type = (uint32_t)m->type, i, dropped = 0;
     memset(&s->ev, 0, sizeof s->ev - sizeof s->ev.keys);
     s->ev.type = ZDEM_S2_EV_COMBAT_LOG;
     s->ev.tick = s->tick;
     s->ev.event_id = -1;
-    if (m->has_target_name)
-        combat_name_key(s, "target_name", m->target_name);
-    if (m->has_target_source_name)
-        combat_name_key(s, "target_source_name", m->target_source_name);
-    if (m->has_attacker_name)
-        combat_name_key(s, "attacker_name", m->attacker_name);
-    if (m->has_damage_source_name)
-        combat_name_key(s, "damage_source_name", m->damage_source_name);
-    if (m->has_inflictor_name)
-        combat_name_key(s, "inflictor_name", m->inflictor_name);
-    if (m->has_value)
-        key_int(&s->ev.keys[s->ev.nkeys++], "value", (int64_t)m->value);
-    if (m->has_health)
-        key_int(&s->ev.keys[s->ev.nkeys++], "health", m->health);
-    if (m->has_timestamp) {
-        zdem_s2_event_key *ek = &s->ev.keys[s->ev.nkeys++];
-        key_int(ek, "timestamp", 0);
-        ek->value.kind = ZDEM_S2_V_FLOAT;
-        ek->value.v.f[0] = m->timestamp;
+    for (i = 0; i < ZDEM_PB_S2_CMsgDOTACombatLogEntry_FIELD_COUNT; i++) {
+        const zdem_pb_s2_field *f = &zdem_pb_s2_CMsgDOTACombatLogEntry_fields[i];
+        uint32_t n = 1, k;
+        if (f->max_count) {
+            memcpy(&n, b + f->has, sizeof n);
+            if (n > f->max_count)
+                n = f->max_count;
+        } else if (!b[f->has])
+            continue;
+        for (k = 0; k < n; k++) {
+            zdem_s2_event_key *ek;
+            const char *name = f->max_count ? f->elem_names[k] : f->name;
+            if (s->ev.nkeys >= ZDEM_S2_EVENT_MAX_KEYS) {
+                dropped = 1;
+                break;
+            }
+            ek = &s->ev.keys[s->ev.nkeys++];
+            switch (f->type) {
+            case ZDEM_PB_S2_F_BOOL:
+                key_int(ek, name, b[f->off] != 0);
+                ek->value.kind = ZDEM_S2_V_BOOL;
+                ek->value.v.u = b[f->off] != 0;
+                break;
+            case ZDEM_PB_S2_F_UINT32: {
+                uint32_t u;
+                memcpy(&u, b + f->off + (size_t)k * sizeof u, sizeof u);
+                if (combat_is_name(f->name)) {
+                    s->ev.nkeys--;
+                    combat_name_key(s, name, u);
+                } else {
+                    key_int(ek, name, 0);
+                    ek->value.kind = ZDEM_S2_V_UINT;
+                    ek->value.v.u = u;
+                }
+                break;
+            }
+            case ZDEM_PB_S2_F_INT32: {
+                int32_t v;
+                memcpy(&v, b + f->off + (size_t)k * sizeof v, sizeof v);
+                key_int(ek, name, v);
+                break;
+            }
+            case ZDEM_PB_S2_F_FLOAT: {
+                float v;
+                memcpy(&v, b + f->off, sizeof v);
+                key_int(ek, name, 0);
+                ek->value.kind = ZDEM_S2_V_FLOAT;
+                ek->value.v.f[0] = v;
+                break;
+            }
+            default: /* no 64-bit or double fields in this message */
+                s->ev.nkeys--;
+                break;
+            }
+        }
     }
+    if (dropped)
+        zdem_s2_warn_msg(s, ZDEM_S2_W_EVENT_KEY_LIMIT, "combat log entry with more keys than an event holds: the rest dropped");
     s->ev.name = type < sizeof combat_types / sizeof combat_types[0] ? combat_types[type] : "UNKNOWN";
     s->ev.name_len = (uint32_t)strlen(s->ev.name);
     return deliver(s);

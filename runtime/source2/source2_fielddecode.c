@@ -147,6 +147,7 @@ int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
     case ZDEM_S2_DEC_VECTOR2:
     case ZDEM_S2_DEC_VECTOR3:
     case ZDEM_S2_DEC_VECTOR4:
+    case ZDEM_S2_DEC_TRANSFORM:
         if (enc == ZDEM_S2_ENC_COORD)
             d->fkind = ZDEM_S2_F_COORD;
         else if (enc == ZDEM_S2_ENC_SIMTIME)
@@ -160,7 +161,11 @@ int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
         else if (zdem_s2_qfloat_init(&d->q, bit_count, low, high, flags) == 0)
             d->fkind = ZDEM_S2_F_QUANT;
         else {
-            d->fkind = ZDEM_S2_F_NOSCALE;
+            /* the wire still has bit_count bits (reading 32 would shift
+             * every later field): read them over [0, 1], as clarity does
+             * for a range it cannot use */
+            (void)zdem_s2_qfloat_init(&d->q, bit_count, 0.0f, 1.0f, 0);
+            d->fkind = ZDEM_S2_F_QUANT;
             fell_back = 1;
         }
         break;
@@ -300,8 +305,10 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
     }
     case ZDEM_S2_DEC_VECTOR2:
     case ZDEM_S2_DEC_VECTOR3:
-    case ZDEM_S2_DEC_VECTOR4: {
-        unsigned n = d->dec == ZDEM_S2_DEC_VECTOR2 ? 2u : d->dec == ZDEM_S2_DEC_VECTOR3 ? 3u : 4u, i;
+    case ZDEM_S2_DEC_VECTOR4:
+    case ZDEM_S2_DEC_TRANSFORM: {
+        unsigned n = d->dec == ZDEM_S2_DEC_VECTOR2 ? 2u : d->dec == ZDEM_S2_DEC_VECTOR3 ? 3u :
+                     d->dec == ZDEM_S2_DEC_VECTOR4 ? 4u : 6u, i;
         out->kind = ZDEM_S2_V_VEC;
         out->n = (uint8_t)n;
         if (d->fkind == ZDEM_S2_F_NORMAL) {

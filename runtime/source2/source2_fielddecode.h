@@ -17,7 +17,7 @@ typedef enum zdem_s2_vkind {
     ZDEM_S2_V_INT,    /* i */
     ZDEM_S2_V_FLOAT,  /* f[0] */
     ZDEM_S2_V_DOUBLE, /* d */
-    ZDEM_S2_V_VEC,    /* f[0..n) */
+    ZDEM_S2_V_VEC,    /* f[0..n), n <= 6 (CTransform) */
     ZDEM_S2_V_STRING  /* s, len bytes, not NUL-terminated */
 } zdem_s2_vkind;
 
@@ -65,13 +65,14 @@ typedef struct zdem_s2_fdec {
 /* Sets q from the serializer's bit count, range and flags the way the
  * engine does (flag validation, rounding offsets, integer steps, the
  * multiplier fix-up). Returns 0, or -1 when the parameters are unusable
- * (then the field reads as a plain 32-bit float, reported by the caller). */
+ * (then the caller reads the bits over [0, 1] and reports it). */
 int zdem_s2_qfloat_init(zdem_s2_qfloat *q, int32_t bits, float low,
                         float high, int32_t flags);
 float zdem_s2_qfloat_read(const zdem_s2_qfloat *q, zdem_bits *br);
 
 /* Resolves fkind/akind from the encoder kind and bit count/range.
- * Returns 1 when the quantized parameters were unusable (fell back). */
+ * Returns 1 when the quantized parameters were unusable (fell back: the
+ * bit_count bits are read over [0, 1]). */
 int zdem_s2_fdec_setup(zdem_s2_fdec *d, zdem_s2_dec dec, zdem_s2_enc enc,
                        int32_t bit_count, float low, float high,
                        int32_t flags);
@@ -84,7 +85,7 @@ typedef struct zdem_s2_raw {
         uint64_t u;
         int64_t i;
         double d;
-        float f[4];
+        float f[6]; /* vectors, QAngle, CTransform (6) */
     } v;
     uint32_t len;      /* string length (stored) */
     uint32_t full_len; /* string length in the stream (> len: cut) */

@@ -198,7 +198,7 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
                            rf->flags))
         zdem_s2_warn_msg(s, ZDEM_S2_W_UNKNOWN_ENCODERS,
-                    "quantized float parameters unusable: read as a plain float");
+                    "quantized float parameters unusable: its bits read over [0, 1]");
 }
 
 /* CSVCMsg_FlattenedSerializer is read in three passes over the generated

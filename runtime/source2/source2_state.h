@@ -30,7 +30,7 @@ typedef struct zdem_s2_value {
         uint64_t u;
         int64_t i;
         double d;
-        float f[4];
+        float f[6]; /* vectors: n components (6: a CTransform) */
     } v;
     const uint8_t *s; /* string bytes (valid until the next state change) */
     uint32_t len;
@@ -60,7 +60,8 @@ typedef enum zdem_s2_evtype {
     ZDEM_S2_EV_COMBAT_LOG = 2
 } zdem_s2_evtype;
 
-#define ZDEM_S2_EVENT_MAX_KEYS 48
+/* A combat-log entry can carry all 79 fields and 24 assisting players. */
+#define ZDEM_S2_EVENT_MAX_KEYS 112
 
 typedef struct zdem_s2_event_key {
     const char *name;

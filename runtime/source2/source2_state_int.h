@@ -91,7 +91,8 @@ typedef struct s2_slot {
     uint64_t a, b;
 } s2_slot;
 
-#define S2_SLOT_STRING 1u
+#define S2_SLOT_STRING 1u /* a holds pool offset | length << 32 */
+#define S2_TRANSFORM_BYTES 24u /* CTransform values, kept like strings */
 #define S2_SLOT_FLAGS 7u
 
 /* An open-addressing table of slots (entity values, baselines). */

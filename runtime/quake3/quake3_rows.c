@@ -1,0 +1,377 @@
+/* Quake III rows into a zdem_table (see quake3_rows.h). */
+#include "quake3_rows.h"
+#include "quake3.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A netfield of the decoded structs: name, place, elements, float. The
+ * structs are the generated supersets of every protocol's fields. */
+typedef struct q3_field {
+    const char *name;
+    size_t off;
+    uint8_t n, flt;
+} q3_field;
+
+static const q3_field entity_fields[] = {
+    {"number", offsetof(zdem_q3_entity, number), 1, 0},
+    {"pos_trTime", offsetof(zdem_q3_entity, pos_trTime), 1, 0},
+    {"pos_trBase", offsetof(zdem_q3_entity, pos_trBase), 3, 1},
+    {"pos_trDelta", offsetof(zdem_q3_entity, pos_trDelta), 3, 1},
+    {"apos_trBase", offsetof(zdem_q3_entity, apos_trBase), 3, 1},
+    {"event", offsetof(zdem_q3_entity, event), 1, 0},
+    {"angles2", offsetof(zdem_q3_entity, angles2), 3, 1},
+    {"eType", offsetof(zdem_q3_entity, eType), 1, 0},
+    {"torsoAnim", offsetof(zdem_q3_entity, torsoAnim), 1, 0},
+    {"eventParm", offsetof(zdem_q3_entity, eventParm), 1, 0},
+    {"legsAnim", offsetof(zdem_q3_entity, legsAnim), 1, 0},
+    {"groundEntityNum", offsetof(zdem_q3_entity, groundEntityNum), 1, 0},
+    {"pos_trType", offsetof(zdem_q3_entity, pos_trType), 1, 0},
+    {"eFlags", offsetof(zdem_q3_entity, eFlags), 1, 0},
+    {"otherEntityNum", offsetof(zdem_q3_entity, otherEntityNum), 1, 0},
+    {"weapon", offsetof(zdem_q3_entity, weapon), 1, 0},
+    {"clientNum", offsetof(zdem_q3_entity, clientNum), 1, 0},
+    {"angles", offsetof(zdem_q3_entity, angles), 3, 1},
+    {"pos_trDuration", offsetof(zdem_q3_entity, pos_trDuration), 1, 0},
+    {"apos_trType", offsetof(zdem_q3_entity, apos_trType), 1, 0},
+    {"origin", offsetof(zdem_q3_entity, origin), 3, 1},
+    {"solid", offsetof(zdem_q3_entity, solid), 1, 0},
+    {"powerups", offsetof(zdem_q3_entity, powerups), 1, 0},
+    {"modelindex", offsetof(zdem_q3_entity, modelindex), 1, 0},
+    {"otherEntityNum2", offsetof(zdem_q3_entity, otherEntityNum2), 1, 0},
+    {"loopSound", offsetof(zdem_q3_entity, loopSound), 1, 0},
+    {"generic1", offsetof(zdem_q3_entity, generic1), 1, 0},
+    {"origin2", offsetof(zdem_q3_entity, origin2), 3, 1},
+    {"modelindex2", offsetof(zdem_q3_entity, modelindex2), 1, 0},
+    {"time", offsetof(zdem_q3_entity, time), 1, 0},
+    {"apos_trTime", offsetof(zdem_q3_entity, apos_trTime), 1, 0},
+    {"apos_trDuration", offsetof(zdem_q3_entity, apos_trDuration), 1, 0},
+    {"apos_trDelta", offsetof(zdem_q3_entity, apos_trDelta), 3, 1},
+    {"time2", offsetof(zdem_q3_entity, time2), 1, 0},
+    {"constantLight", offsetof(zdem_q3_entity, constantLight), 1, 0},
+    {"frame", offsetof(zdem_q3_entity, frame), 1, 0},
+    {"pos_gravity", offsetof(zdem_q3_entity, pos_gravity), 1, 0},
+    {"apos_gravity", offsetof(zdem_q3_entity, apos_gravity), 1, 0},
+    {"jumpTime", offsetof(zdem_q3_entity, jumpTime), 1, 0},
+    {"doubleJumped", offsetof(zdem_q3_entity, doubleJumped), 1, 0},
+    {"health", offsetof(zdem_q3_entity, health), 1, 0},
+    {"armor", offsetof(zdem_q3_entity, armor), 1, 0},
+    {"location", offsetof(zdem_q3_entity, location), 1, 0},
+};
+static const q3_field player_fields[] = {
+    {"commandTime", offsetof(zdem_q3_player, commandTime), 1, 0},
+    {"origin", offsetof(zdem_q3_player, origin), 3, 1},
+    {"bobCycle", offsetof(zdem_q3_player, bobCycle), 1, 0},
+    {"velocity", offsetof(zdem_q3_player, velocity), 3, 1},
+    {"viewangles", offsetof(zdem_q3_player, viewangles), 3, 1},
+    {"weaponTime", offsetof(zdem_q3_player, weaponTime), 1, 0},
+    {"legsTimer", offsetof(zdem_q3_player, legsTimer), 1, 0},
+    {"pm_time", offsetof(zdem_q3_player, pm_time), 1, 0},
+    {"eventSequence", offsetof(zdem_q3_player, eventSequence), 1, 0},
+    {"torsoAnim", offsetof(zdem_q3_player, torsoAnim), 1, 0},
+    {"movementDir", offsetof(zdem_q3_player, movementDir), 1, 0},
+    {"events", offsetof(zdem_q3_player, events), 2, 0},
+    {"legsAnim", offsetof(zdem_q3_player, legsAnim), 1, 0},
+    {"pm_flags", offsetof(zdem_q3_player, pm_flags), 1, 0},
+    {"groundEntityNum", offsetof(zdem_q3_player, groundEntityNum), 1, 0},
+    {"weaponstate", offsetof(zdem_q3_player, weaponstate), 1, 0},
+    {"eFlags", offsetof(zdem_q3_player, eFlags), 1, 0},
+    {"externalEvent", offsetof(zdem_q3_player, externalEvent), 1, 0},
+    {"gravity", offsetof(zdem_q3_player, gravity), 1, 0},
+    {"speed", offsetof(zdem_q3_player, speed), 1, 0},
+    {"delta_angles", offsetof(zdem_q3_player, delta_angles), 3, 0},
+    {"externalEventParm", offsetof(zdem_q3_player, externalEventParm), 1, 0},
+    {"viewheight", offsetof(zdem_q3_player, viewheight), 1, 0},
+    {"damageEvent", offsetof(zdem_q3_player, damageEvent), 1, 0},
+    {"damageYaw", offsetof(zdem_q3_player, damageYaw), 1, 0},
+    {"damagePitch", offsetof(zdem_q3_player, damagePitch), 1, 0},
+    {"damageCount", offsetof(zdem_q3_player, damageCount), 1, 0},
+    {"generic1", offsetof(zdem_q3_player, generic1), 1, 0},
+    {"pm_type", offsetof(zdem_q3_player, pm_type), 1, 0},
+    {"torsoTimer", offsetof(zdem_q3_player, torsoTimer), 1, 0},
+    {"eventParms", offsetof(zdem_q3_player, eventParms), 2, 0},
+    {"clientNum", offsetof(zdem_q3_player, clientNum), 1, 0},
+    {"weapon", offsetof(zdem_q3_player, weapon), 1, 0},
+    {"grapplePoint", offsetof(zdem_q3_player, grapplePoint), 3, 1},
+    {"jumppad_ent", offsetof(zdem_q3_player, jumppad_ent), 1, 0},
+    {"loopSound", offsetof(zdem_q3_player, loopSound), 1, 0},
+    {"jumpTime", offsetof(zdem_q3_player, jumpTime), 1, 0},
+    {"doubleJumped", offsetof(zdem_q3_player, doubleJumped), 1, 0},
+    {"weaponPrimary", offsetof(zdem_q3_player, weaponPrimary), 1, 0},
+    {"crouchTime", offsetof(zdem_q3_player, crouchTime), 1, 0},
+    {"crouchSlideTime", offsetof(zdem_q3_player, crouchSlideTime), 1, 0},
+    {"location", offsetof(zdem_q3_player, location), 1, 0},
+    {"fov", offsetof(zdem_q3_player, fov), 1, 0},
+    {"forwardmove", offsetof(zdem_q3_player, forwardmove), 1, 0},
+    {"rightmove", offsetof(zdem_q3_player, rightmove), 1, 0},
+    {"upmove", offsetof(zdem_q3_player, upmove), 1, 0},
+    {"stats", offsetof(zdem_q3_player, stats), 16, 0},
+    {"persistant", offsetof(zdem_q3_player, persistant), 16, 0},
+    {"ammo", offsetof(zdem_q3_player, ammo), 16, 0},
+    {"powerups", offsetof(zdem_q3_player, powerups), 16, 0},
+};
+
+#define MAXP 64
+#define NAME_MAX_LEN 64
+
+typedef struct q3_prop {
+    const q3_field *f;
+    int index;            /* element, or -1: all of them */
+    char name[NAME_MAX_LEN + 1];
+    int32_t col[16];      /* per element (index -1), else col[0] */
+} q3_prop;
+
+typedef struct q3_rows {
+    const zdem_q3_rows_config *c;
+    zdem_table *t;
+    uint32_t nprops;
+    q3_prop props[MAXP];
+    uint32_t time_at, snaps;
+    zdem_status st;       /* a flush callback's stop */
+    int32_t col_time, col_ent, col_gs, cols_done;
+    int32_t ev_cols[8];
+} q3_rows;
+
+size_t zdem_q3_rows_size(void)
+{
+    return ((sizeof(q3_rows) + 15u) & ~(size_t)15u) + zdem_q3_parser_size();
+}
+
+/* "pos.trBase[2]" -> base "pos_trBase", index 2; "stats.0" likewise. */
+static const q3_field *find_field(int player, const char *name, int *index)
+{
+    char base[NAME_MAX_LEN + 1];
+    size_t i, n = 0, cnt = player ? sizeof player_fields / sizeof player_fields[0]
+                                  : sizeof entity_fields / sizeof entity_fields[0];
+    const q3_field *tab = player ? player_fields : entity_fields;
+    const char *p = name;
+    *index = -1;
+    while (*p && *p != '[' && !(*p == '.' && p[1] >= '0' && p[1] <= '9')) {
+        if (n >= NAME_MAX_LEN)
+            return NULL;
+        base[n++] = *p == '.' ? '_' : *p;
+        p++;
+    }
+    base[n] = 0;
+    if (*p) {
+        int v = 0;
+        p++;
+        if (*p < '0' || *p > '9')
+            return NULL;
+        while (*p >= '0' && *p <= '9' && v < 100)
+            v = v * 10 + (*p++ - '0');
+        if (*p == ']')
+            p++;
+        if (*p)
+            return NULL;
+        *index = v;
+    }
+    for (i = 0; i < cnt; i++)
+        if (strcmp(tab[i].name, base) == 0)
+            return *index < (int)tab[i].n ? &tab[i] : NULL;
+    return NULL;
+}
+
+int zdem_q3_rows_field_known(int player, const char *name)
+{
+    int index;
+    return find_field(player, name, &index) != NULL;
+}
+
+static void put_field(q3_rows *r, q3_prop *pr, const uint8_t *base)
+{
+    int k, from = pr->index < 0 ? 0 : pr->index, to = pr->index < 0 ? pr->f->n : pr->index + 1;
+    for (k = from; k < to; k++) {
+        int32_t v;
+        int32_t col = pr->col[pr->index < 0 && pr->f->n > 1 ? k : 0];
+        memcpy(&v, base + pr->f->off + sizeof(int32_t) * (size_t)k, sizeof v);
+        if (pr->f->flt) { /* kept as the IEEE-754 bits the wire carried */
+            float x;
+            memcpy(&x, &v, sizeof x);
+            zdem_table_float(r->t, col, (double)x);
+        } else
+            zdem_table_int(r->t, col, v);
+    }
+}
+
+static int make_cols(q3_rows *r)
+{
+    uint32_t i;
+    int k;
+    if (r->cols_done)
+        return 0;
+    r->cols_done = 1;
+    r->col_time = zdem_table_column(r->t, "server_time", 11);
+    r->col_ent = zdem_table_column(r->t, "entity", 6);
+    for (i = 0; i < r->nprops; i++) {
+        q3_prop *pr = &r->props[i];
+        size_t nl = strlen(pr->name);
+        if (pr->index >= 0 || pr->f->n == 1) {
+            pr->col[0] = zdem_table_column(r->t, pr->name, nl);
+            continue;
+        }
+        for (k = 0; k < pr->f->n && k < 16; k++) {
+            char buf[NAME_MAX_LEN + 4];
+            memcpy(buf, pr->name, nl);
+            buf[nl] = '.';
+            if (k >= 10) {
+                buf[nl + 1] = (char)('0' + k / 10);
+                buf[nl + 2] = (char)('0' + k % 10);
+                pr->col[k] = zdem_table_column(r->t, buf, nl + 3);
+            } else {
+                buf[nl + 1] = (char)('0' + k);
+                pr->col[k] = zdem_table_column(r->t, buf, nl + 2);
+            }
+        }
+    }
+    return 0;
+}
+
+static int row(q3_rows *r, int32_t time, int32_t ent, const uint8_t *base)
+{
+    uint32_t i;
+    if ((r->st = zdem_table_row(r->t)) != ZDEM_OK)
+        return 1;
+    make_cols(r);
+    zdem_table_int(r->t, r->col_time, time);
+    zdem_table_int(r->t, r->col_ent, ent);
+    for (i = 0; i < r->nprops; i++)
+        put_field(r, &r->props[i], base);
+    return 0;
+}
+
+static int q3rows_on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    q3_rows *r = (q3_rows *)user;
+    const zdem_q3_rows_config *c = r->c;
+    int i;
+    if (!s->valid)
+        return 0;
+    if (c->every > 1u && r->snaps++ % c->every != 0)
+        return 0;
+    if (c->times) {
+        while (r->time_at < c->ntimes && c->times[r->time_at] < s->server_time)
+            r->time_at++;
+        if (r->time_at >= c->ntimes || c->times[r->time_at] != s->server_time)
+            return 0;
+    }
+    if (c->kind == ZDEM_Q3_ROWS_PLAYER)
+        return row(r, s->server_time, s->ps.clientNum, (const uint8_t *)&s->ps);
+    for (i = 0; i < s->num_entities; i++) {
+        const zdem_q3_entity *e = zdem_q3_snapshot_entity(p, s, i);
+        if (e && row(r, s->server_time, e->number, (const uint8_t *)e))
+            return 1;
+    }
+    return 0;
+}
+
+static int32_t ev_col(q3_rows *r, int k, const char *name)
+{
+    if (r->ev_cols[k] == 0)
+        r->ev_cols[k] = zdem_table_column(r->t, name, strlen(name)) + 1;
+    return r->ev_cols[k] - 1;
+}
+
+static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    q3_rows *r = (q3_rows *)user;
+    zdem_table *t = r->t;
+    zdem_q3_rows_kind k = r->c->kind;
+    (void)p;
+    if (!((k == ZDEM_Q3_ROWS_OBITUARY && ev->type == ZDEM_Q3_EV_OBITUARY) ||
+          (k == ZDEM_Q3_ROWS_CHAT && (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)) ||
+          (k == ZDEM_Q3_ROWS_SCORES && ev->type == ZDEM_Q3_EV_SCORES)))
+        return 0;
+    if ((r->st = zdem_table_row(t)) != ZDEM_OK)
+        return 1;
+    /* columns in a fixed order, made with the first row */
+    zdem_table_int(t, ev_col(r, 0, "server_time"), ev->server_time);
+    zdem_table_int(t, ev_col(r, 1, "gamestate"), ev->gamestate);
+    if (k == ZDEM_Q3_ROWS_OBITUARY) {
+        zdem_table_int(t, ev_col(r, 2, "attacker"), ev->attacker);
+        zdem_table_str(t, ev_col(r, 3, "attacker_name"), ev->attacker_name, strlen(ev->attacker_name));
+        zdem_table_int(t, ev_col(r, 4, "target"), ev->target);
+        zdem_table_str(t, ev_col(r, 5, "target_name"), ev->target_name, strlen(ev->target_name));
+        zdem_table_int(t, ev_col(r, 6, "mod"), ev->mod);
+        zdem_table_str(t, ev_col(r, 7, "mod_name"), ev->mod_name, strlen(ev->mod_name));
+    } else if (k == ZDEM_Q3_ROWS_CHAT) {
+        const char *ty = zdem_q3_event_type_name(ev->type);
+        zdem_table_str(t, ev_col(r, 2, "type"), ty, strlen(ty));
+        zdem_table_int(t, ev_col(r, 3, "command_seq"), ev->command_seq);
+        zdem_table_str(t, ev_col(r, 4, "text"), ev->text, ev->text_len);
+        ty = zdem_q3_chat_kind_name(ev->chat_kind); /* chat, tchat or CPMA's mm2 */
+        zdem_table_str(t, ev_col(r, 5, "kind"), ty, strlen(ty));
+    } else {
+        zdem_table_int(t, ev_col(r, 2, "command_seq"), ev->command_seq);
+        zdem_table_int(t, ev_col(r, 3, "score1"), ev->score1);
+        zdem_table_int(t, ev_col(r, 4, "score2"), ev->score2);
+    }
+    return 0;
+}
+
+zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err)
+{
+    q3_rows *r = (q3_rows *)mem;
+    size_t head = (sizeof(q3_rows) + 15u) & ~(size_t)15u;
+    zdem_q3_callbacks cb;
+    zdem_q3_parser *p;
+    zdem_q3_reader rd;
+    zdem_q3_frame fr;
+    zdem_status st = ZDEM_OK;
+    uint32_t i;
+    int got;
+    if (!mem || size < zdem_q3_rows_size() || ((uintptr_t)mem & 7u))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "q3 rows: memory smaller than zdem_q3_rows_size()");
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->t = t;
+    if (c->kind <= ZDEM_Q3_ROWS_ENTITY) {
+        if (c->nprops > MAXP)
+            return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "q3 rows: more than 64 fields");
+        for (i = 0; i < c->nprops; i++) {
+            q3_prop *pr = &r->props[i];
+            size_t nl = strlen(c->props[i]);
+            pr->f = find_field(c->kind == ZDEM_Q3_ROWS_PLAYER, c->props[i], &pr->index);
+            if (!pr->f || nl > NAME_MAX_LEN)
+                return zdem_fail(err, ZDEM_ERR_LIMIT, 0, c->kind == ZDEM_Q3_ROWS_PLAYER
+                                 ? "q3 rows: not a playerstate field (see quake3_rows.h)"
+                                 : "q3 rows: not an entity field (see quake3_rows.h)");
+            memcpy(pr->name, c->props[i], nl + 1);
+        }
+        r->nprops = c->nprops;
+    }
+    memset(&cb, 0, sizeof cb);
+    if (c->kind <= ZDEM_Q3_ROWS_ENTITY)
+        cb.snapshot = q3rows_on_snapshot;
+    else
+        cb.event = q3rows_on_event;
+    p = c->protocol ? zdem_q3_parser_init((uint8_t *)mem + head, size - head, c->protocol, &cb, r, err) : NULL;
+    if (!p && c->protocol != 3 && c->protocol != 48) {
+        zdem_error_clear(err);
+        p = zdem_q3_parser_init((uint8_t *)mem + head, size - head, 0, &cb, r, err);
+    }
+    if (!p)
+        return err->code ? err->code : zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0, "cannot start the parser");
+    zdem_q3_reader_init(&rd, file, n);
+    for (;;) {
+        if ((st = zdem_q3_reader_next(&rd, &fr, &got, err)) != ZDEM_OK || !got)
+            break;
+        if ((st = zdem_q3_parse_message(p, &fr, err)) != ZDEM_OK) {
+            if (r->st != ZDEM_OK) /* the table's consumer stopped it */
+                st = r->st;
+            else { /* bit offset inside the payload -> the file byte holding it */
+                err->offset = fr.offset + 8u + err->offset / 8u;
+                err->offset_is_bits = 0;
+            }
+            break;
+        }
+    }
+    if (r->st == ZDEM_OK) {
+        zdem_status fs = zdem_table_flush(t);
+        if (st == ZDEM_OK && fs != ZDEM_OK)
+            st = zdem_fail(err, fs, n, "stopped by the table's consumer");
+    }
+    return st;
+}

@@ -1,0 +1,56 @@
+/* Quake III rows into a zdem_table: playerstate or entity fields per
+ * snapshot, or the obituaries, chat or score events, for the CLI's
+ * `ticks` and for bindings that want whole columns (Python).
+ *
+ * Columns: snapshots: "server_time", "entity" (the playerstate's clientNum,
+ * or the entity number), then the fields asked, by their netfield names
+ * ("origin", "viewangles.1", "pos.trBase[2]", "stats.0"; a vector or array
+ * without an index fills NAME.0 .. NAME.n-1; floats are decoded from their
+ * bit patterns). Events: see zdem_q3_rows_kind. */
+#ifndef ZDEM_QUAKE3_ROWS_H
+#define ZDEM_QUAKE3_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+#include "zdem_table.h"
+
+typedef enum zdem_q3_rows_kind {
+    ZDEM_Q3_ROWS_PLAYER = 0, /* the recorded player's playerstate, per snapshot */
+    ZDEM_Q3_ROWS_ENTITY,     /* every entity of every snapshot */
+    /* server_time, gamestate, attacker, attacker_name, target, target_name,
+     * mod, mod_name */
+    ZDEM_Q3_ROWS_OBITUARY,
+    /* server_time, gamestate, type ("chat" / "tchat"), command_seq, text */
+    ZDEM_Q3_ROWS_CHAT,
+    /* server_time, gamestate, command_seq, score1, score2 */
+    ZDEM_Q3_ROWS_SCORES
+} zdem_q3_rows_kind;
+
+typedef struct zdem_q3_rows_config {
+    zdem_q3_rows_kind kind;
+    const char *const *props; /* snapshot kinds: field names */
+    uint32_t nprops;
+    const int32_t *times;     /* snapshot kinds: only these server times
+                                 (ascending); NULL: all */
+    uint32_t ntimes;
+    uint32_t every;           /* > 1: every every-th valid snapshot */
+    int protocol;             /* 0: from the first gamestate (or pass
+                                 zdem_q3_protocol_from_path) */
+} zdem_q3_rows_config;
+
+/* Memory zdem_q3_rows_run needs (the parser included). */
+size_t zdem_q3_rows_size(void);
+
+/* 1 when name is a field of the playerstate (player = 1) or entity state. */
+int zdem_q3_rows_field_known(int player, const char *name);
+
+/* Reads the whole file into t (rows are flushed as chunks fill; the last
+ * chunk is flushed too). On damage everything before it is in t and err
+ * has a file byte offset. ZDEM_ERR_LIMIT: an unknown field name (err->msg
+ * says so; nothing was read). */
+zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err);
+
+#endif

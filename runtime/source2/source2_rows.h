@@ -1,0 +1,45 @@
+/* Whole-file Source 2 runs into a zdem_table, for bindings (the Python
+ * package) that hand over a mapped file and an arena and get columns back:
+ * tick rows (source2_ticks.h), game events / chat / combat log, and the
+ * header. Each takes the state arena from the caller (untouched pages stay
+ * unallocated if it comes from an anonymous mapping) and flushes the last
+ * chunk, also on damage, so everything read before a fault is delivered;
+ * the result is then the run's error (err->offset a file offset, see
+ * zdem_error_in_frame). */
+#ifndef ZDEM_SOURCE2_ROWS_H
+#define ZDEM_SOURCE2_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+#include "zdem_table.h"
+#include "source2_ticks.h"
+
+/* The arena the runs below need at least: the fixed buffers at the
+ * default configuration; the demo's state comes on top (the CLI gives
+ * 256 MiB in all). */
+size_t zdem_s2_rows_fixed_size(void);
+
+/* Tick rows (columns as in source2_ticks.h). hash_seed: see
+ * zdem_s2_config (0: built-in). */
+zdem_status zdem_s2_rows_ticks(const uint8_t *file, size_t size, void *arena,
+                               size_t arena_size, const zdem_s2_ticks_config *tc,
+                               uint64_t hash_seed, zdem_table *t, zdem_error *err);
+
+/* One row per game event, chat line and combat-log entry: tick, type
+ * ("game_event", "chat", "combat_log"), event_name (as demoparser2 names
+ * it), then one column per key (added as keys appear; a key called tick,
+ * type or event_name becomes key_tick ...). names: NULL, or nnames event
+ * names to keep. */
+zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
+                                size_t arena_size, const char *const *names,
+                                uint32_t nnames, uint64_t hash_seed, zdem_table *t,
+                                zdem_error *err);
+
+/* One row: CDemoFileHeader's fields (map_name, server_name, client_name,
+ * game_directory, network_protocol, build_num, demo_version_name, ...)
+ * and CDemoFileInfo's playback_ticks, playback_frames, playback_time. */
+zdem_status zdem_s2_rows_header(const uint8_t *file, size_t size, void *arena,
+                                size_t arena_size, zdem_table *t, zdem_error *err);
+
+#endif

@@ -1,0 +1,253 @@
+/* Teeworlds rows into a zdem_table (see teeworlds_rows.h). */
+#include "teeworlds_rows.h"
+#include "teeworlds_reader.h"
+#include "teeworlds_proto.h"
+
+#include <string.h>
+
+#define MAXP 64
+#define MAX_CLIENTS 64
+
+typedef struct tw_prop {
+    const char *name;
+    uint32_t at;    /* first int of the field in the item */
+    uint8_t kind, ints;
+    int32_t col;
+} tw_prop;
+
+typedef struct tw_player {
+    int seen;
+    char name[17], clan[13];
+    int32_t country, first_tick, last_tick;
+} tw_player;
+
+typedef struct tw_rows {
+    zdem_tw_reader rd;      /* first: the reader is the big part */
+    const zdem_tw_rows_config *c;
+    const zdem_tw_obj_desc *obj;
+    zdem_table *t;
+    uint32_t nprops, tick_at;
+    tw_prop props[MAXP];
+    int32_t cols[8];
+    int cols_done;
+    tw_player players[MAX_CLIENTS];
+} tw_rows;
+
+size_t zdem_tw_rows_size(void)
+{
+    return sizeof(tw_rows);
+}
+
+static const zdem_tw_obj_desc *find_obj(const char *name)
+{
+    size_t i;
+    if (!name)
+        name = "character";
+    if (strcmp(name, "player") == 0)
+        name = "player_info";
+    for (i = 0; i < sizeof zdem_tw_obj_descs / sizeof zdem_tw_obj_descs[0]; i++)
+        if (zdem_tw_obj_descs[i].name && strcmp(zdem_tw_obj_descs[i].name, name) == 0)
+            return &zdem_tw_obj_descs[i];
+    return NULL;
+}
+
+static int32_t col(tw_rows *r, int k, const char *name)
+{
+    if (!(r->cols_done & (1 << k))) {
+        r->cols_done |= 1 << k;
+        r->cols[k] = zdem_table_column(r->t, name, strlen(name));
+    }
+    return r->cols[k];
+}
+
+/* Client names from the snapshot's client_info items, for the rows that
+ * name players. */
+static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+{
+    uint32_t i;
+    for (i = 0; i < s->num_items; i++) {
+        int id = zdem_tw_snap_id(s, i);
+        zdem_tw_obj_client_info ci;
+        tw_player *p;
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+            continue;
+        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        p = &r->players[id];
+        if (!p->seen)
+            p->first_tick = tick;
+        p->seen = 1;
+        p->last_tick = tick;
+        memcpy(p->name, ci.name, sizeof p->name);
+        memcpy(p->clan, ci.clan, sizeof p->clan);
+        p->country = ci.country;
+    }
+}
+
+static void name_cell(tw_rows *r, int k, const char *colname, int32_t id)
+{
+    int32_t c = col(r, k, colname);
+    if (id >= 0 && id < MAX_CLIENTS && r->players[id].seen)
+        zdem_table_str(r->t, c, r->players[id].name, strlen(r->players[id].name));
+}
+
+static int twrows_tick_wanted(tw_rows *r, int32_t tick)
+{
+    const zdem_tw_rows_config *c = r->c;
+    if (c->every > 1u && (tick < 0 || (uint32_t)tick % c->every != 0))
+        return 0;
+    if (c->ticks) {
+        while (r->tick_at < c->nticks && c->ticks[r->tick_at] < tick)
+            r->tick_at++;
+        return r->tick_at < c->nticks && c->ticks[r->tick_at] == tick;
+    }
+    return 1;
+}
+
+static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+{
+    uint32_t i, k;
+    zdem_status st;
+    if (!twrows_tick_wanted(r, tick))
+        return ZDEM_OK;
+    for (i = 0; i < s->num_items; i++) {
+        const int32_t *d;
+        uint32_t len;
+        if (zdem_tw_item_desc(s, i) != r->obj)
+            continue;
+        if ((st = zdem_table_row(r->t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(r->t, col(r, 0, "tick"), tick);
+        zdem_table_int(r->t, col(r, 1, "entity"), zdem_tw_snap_id(s, i));
+        if (!r->cols_done || !(r->cols_done & 4)) {
+            r->cols_done |= 4;
+            for (k = 0; k < r->nprops; k++)
+                r->props[k].col = zdem_table_column(r->t, r->props[k].name, strlen(r->props[k].name));
+        }
+        d = zdem_tw_snap_data(s, i);
+        len = s->len[i];
+        for (k = 0; k < r->nprops; k++) {
+            const tw_prop *p = &r->props[k];
+            if (p->at + p->ints > len) /* a short item: no value */
+                continue;
+            if (p->kind == ZDEM_TW_FIELD_PACKED_STR) {
+                char buf[4 * 255 + 1];
+                size_t n = zdem_tw_ints_to_str(d + p->at, p->ints, buf, sizeof buf);
+                zdem_table_str(r->t, p->col, buf, n);
+            } else
+                zdem_table_int(r->t, p->col, d[p->at]);
+        }
+    }
+    return ZDEM_OK;
+}
+
+static zdem_status message(tw_rows *r, const zdem_tw_event *ev)
+{
+    const zdem_tw_msg *m = &ev->msg;
+    zdem_table *t = r->t;
+    zdem_status st;
+    int32_t tick = ev->chunk.tick;
+    if (!ev->desc || m->sys)
+        return ZDEM_OK;
+    if (r->c->kind == ZDEM_TW_ROWS_CHAT && m->id == ZDEM_TW_MSG_SV_CHAT) {
+        zdem_tw_game_sv_chat c;
+        if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
+            return ZDEM_OK;
+        if ((st = zdem_table_row(t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(t, col(r, 0, "tick"), tick);
+        zdem_table_int(t, col(r, 1, "team"), c.team);
+        zdem_table_int(t, col(r, 2, "client_id"), c.client_id);
+        name_cell(r, 3, "name", c.client_id);
+        zdem_table_str(t, col(r, 4, "text"), c.message.p, c.message.n);
+    } else if (r->c->kind == ZDEM_TW_ROWS_KILLS && m->id == ZDEM_TW_MSG_SV_KILL_MSG) {
+        zdem_tw_game_sv_kill_msg k;
+        if (zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
+            return ZDEM_OK;
+        if ((st = zdem_table_row(t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(t, col(r, 0, "tick"), tick);
+        zdem_table_int(t, col(r, 1, "killer"), k.killer);
+        name_cell(r, 2, "killer_name", k.killer);
+        zdem_table_int(t, col(r, 3, "victim"), k.victim);
+        name_cell(r, 4, "victim_name", k.victim);
+        zdem_table_int(t, col(r, 5, "weapon"), k.weapon);
+        zdem_table_int(t, col(r, 6, "mode_special"), k.mode_special);
+    }
+    return ZDEM_OK;
+}
+
+static zdem_status players(tw_rows *r)
+{
+    int i;
+    zdem_status st;
+    for (i = 0; i < MAX_CLIENTS; i++) {
+        const tw_player *p = &r->players[i];
+        if (!p->seen)
+            continue;
+        if ((st = zdem_table_row(r->t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(r->t, col(r, 0, "client_id"), i);
+        zdem_table_str(r->t, col(r, 1, "name"), p->name, strlen(p->name));
+        zdem_table_str(r->t, col(r, 2, "clan"), p->clan, strlen(p->clan));
+        zdem_table_int(r->t, col(r, 3, "country"), p->country);
+        zdem_table_int(r->t, col(r, 4, "first_tick"), p->first_tick);
+        zdem_table_int(r->t, col(r, 5, "last_tick"), p->last_tick);
+    }
+    return ZDEM_OK;
+}
+
+zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err)
+{
+    tw_rows *r = (tw_rows *)mem;
+    zdem_tw_event ev;
+    zdem_status st = ZDEM_OK;
+    uint32_t i, k;
+    int got;
+    if (!mem || size < sizeof(tw_rows) || ((uintptr_t)mem & 7u))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "tw rows: memory smaller than zdem_tw_rows_size()");
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->t = t;
+    if (c->kind == ZDEM_TW_ROWS_OBJECT) {
+        if (!(r->obj = find_obj(c->object)))
+            return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: not a snapshot object of the schema");
+        if (c->nprops > MAXP)
+            return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: more than 64 fields");
+        for (i = 0; i < c->nprops; i++) {
+            uint32_t at = 0;
+            for (k = 0; k < r->obj->num_fields; k++) {
+                if (strcmp(r->obj->fields[k].name, c->props[i]) == 0)
+                    break;
+                at += r->obj->fields[k].ints;
+            }
+            if (k == r->obj->num_fields)
+                return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: not a field of that object");
+            r->props[i].name = c->props[i];
+            r->props[i].at = at;
+            r->props[i].kind = r->obj->fields[k].kind;
+            r->props[i].ints = r->obj->fields[k].ints;
+        }
+        r->nprops = c->nprops;
+    }
+    zdem_error_clear(err);
+    if (zdem_tw_reader_open(&r->rd, file, n, err) != ZDEM_OK)
+        return err->code;
+    r->rd.decode_messages = c->kind == ZDEM_TW_ROWS_CHAT || c->kind == ZDEM_TW_ROWS_KILLS;
+    while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1) {
+        if (ev.snap) {
+            track(r, ev.snap, ev.chunk.tick);
+            if (c->kind == ZDEM_TW_ROWS_OBJECT && (st = objects(r, ev.snap, ev.chunk.tick)) != ZDEM_OK)
+                break;
+        } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && (st = message(r, &ev)) != ZDEM_OK)
+            break;
+    }
+    if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_PLAYERS)
+        st = players(r);
+    if (st != ZDEM_OK)
+        return zdem_fail(err, st, 0, "stopped by the table's consumer");
+    if ((st = zdem_table_flush(t)) != ZDEM_OK)
+        return zdem_fail(err, st, 0, "stopped by the table's consumer");
+    return got < 0 ? (err->code ? err->code : ZDEM_ERR_CORRUPT) : ZDEM_OK;
+}

@@ -1,0 +1,50 @@
+/* Teeworlds rows into a zdem_table: one snapshot object's fields per
+ * snapshot (characters, player infos, any object of the schema), or the
+ * chat, kill messages and players of a demo, for the CLI's `ticks` and for
+ * bindings that want whole columns (Python).
+ *
+ * Columns: objects: "tick", "entity" (the item id: the client id for
+ * characters and player infos), then the fields asked by their schema
+ * names (x, y, vel_x, health, armor, weapon; player_info: score, team,
+ * latency; strings of client_info as text). chat: tick, team, client_id,
+ * name, text. kills: tick, killer, killer_name, victim, victim_name,
+ * weapon, mode_special. players: client_id, name, clan, country,
+ * first_tick, last_tick (one row per client id seen in client_info items;
+ * names are the last ones seen). */
+#ifndef ZDEM_TEEWORLDS_ROWS_H
+#define ZDEM_TEEWORLDS_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zdem_error.h"
+#include "zdem_table.h"
+
+typedef enum zdem_tw_rows_kind {
+    ZDEM_TW_ROWS_OBJECT = 0,
+    ZDEM_TW_ROWS_CHAT,
+    ZDEM_TW_ROWS_KILLS,
+    ZDEM_TW_ROWS_PLAYERS
+} zdem_tw_rows_kind;
+
+typedef struct zdem_tw_rows_config {
+    zdem_tw_rows_kind kind;
+    const char *object;       /* OBJECT: schema name ("character",
+                                 "player_info"; "player" means player_info);
+                                 NULL: character */
+    const char *const *props; /* OBJECT: field names */
+    uint32_t nprops;
+    const int32_t *ticks;     /* OBJECT: only these ticks (ascending) */
+    uint32_t nticks;
+    uint32_t every;           /* OBJECT: > 1: ticks that are multiples */
+} zdem_tw_rows_config;
+
+size_t zdem_tw_rows_size(void);
+
+/* Reads the whole demo into t (the last chunk flushed too). On damage
+ * everything before it is in t and err has the file offset. ZDEM_ERR_LIMIT
+ * with offset 0: an unknown object or field name (nothing was read). */
+zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err);
+
+#endif

@@ -1,0 +1,58 @@
+/* libFuzzer target: the input is a Quake III demo, read by the row layer
+ * (quake3_rows.h) as `zdem ticks` and the Python package read it:
+ * playerstate or entity fields per snapshot, obituaries, chat or scores,
+ * chosen by the input size, into a small table (64-row chunks, 16 columns,
+ * 4 KiB of strings) so that flushes and cut strings are reached. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "quake3.h"
+#include "quake3_rows.h"
+
+static volatile uint64_t sink;
+
+static zdem_status on_flush(void *user, const zdem_table *t)
+{
+    uint32_t c, r, n = zdem_table_rows(t);
+    uint64_t sum = 0;
+    (void)user;
+    for (c = 0; c < zdem_table_ncols(t); c++) {
+        const int64_t *v = zdem_table_values(t, c);
+        for (r = 0; r < n; r++)
+            sum += (uint64_t)v[r];
+    }
+    sink = sum;
+    return ZDEM_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const player[] = {"origin", "viewangles.1", "stats.0", "weapon"};
+    static const char *const entity[] = {"pos.trBase", "eType", "modelindex"};
+    static const int32_t times[] = {0, 1000, 50000, 100000};
+    static uint8_t *mem, *tmem;
+    zdem_q3_rows_config c = {0};
+    zdem_table *t;
+    zdem_error err;
+    size_t tsize = zdem_table_size(16, 64, 4096);
+    if (!mem)
+        mem = malloc(zdem_q3_rows_size());
+    if (!tmem)
+        tmem = malloc(tsize);
+    if (!mem || !tmem)
+        return 0;
+    zdem_error_clear(&err);
+    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, on_flush, NULL, &err) != ZDEM_OK)
+        return 0;
+    c.kind = (zdem_q3_rows_kind)(size % 5);
+    c.props = c.kind == ZDEM_Q3_ROWS_PLAYER ? player : entity;
+    c.nprops = c.kind == ZDEM_Q3_ROWS_PLAYER ? 4 : 3;
+    if (size & 8) {
+        c.times = times;
+        c.ntimes = 4;
+    } else {
+        c.every = (uint32_t)(size >> 4) % 3;
+    }
+    c.protocol = (size & 16) ? 68 : 0;
+    (void)zdem_q3_rows_run(mem, zdem_q3_rows_size(), &c, data, size, t, &err);
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* libFuzzer target: the input is a Source 2 demo, read by the row layer the
+ * Python package and `zdem ticks` use (source2_rows.h): tick rows with
+ * demoparser2's player names and dotted names (players, or one class), or
+ * event rows, chosen by the input size. The table is small (64-row chunks,
+ * 16 columns, a 4 KiB string pool) so that chunk flushes, dropped columns
+ * and cut strings are all reached. Memory is allocated once. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "source2_rows.h"
+
+#define ARENA_SIZE ((size_t)256 << 20) /* zdem --memory default */
+
+static volatile uint64_t sink;
+
+static zdem_status on_flush(void *user, const zdem_table *t)
+{
+    uint32_t c, r, n = zdem_table_rows(t);
+    uint64_t sum = 0;
+    (void)user;
+    for (c = 0; c < zdem_table_ncols(t); c++) { /* touch every cell */
+        const int64_t *v = zdem_table_values(t, c);
+        const uint8_t *k = zdem_table_kinds(t, c);
+        for (r = 0; r < n; r++)
+            sum += (uint64_t)v[r] + k[r];
+    }
+    sink = sum;
+    return ZDEM_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const props[] = {"X", "Y", "Z", "health", "team_num", "name",
+                                        "steamid", "yaw", "m_iClip1", "m_vecOrigin"};
+    static const int32_t ticks[] = {0, 1, 64, 128, 1000};
+    static uint8_t *arena, *tmem;
+    zdem_s2_ticks_config tc = {0};
+    zdem_table *t;
+    zdem_error err;
+    size_t tsize = zdem_table_size(16, 64, 4096);
+    if (!arena)
+        arena = malloc(ARENA_SIZE);
+    if (!tmem)
+        tmem = malloc(tsize);
+    if (!arena || !tmem)
+        return 0;
+    zdem_error_clear(&err);
+    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, on_flush, NULL, &err) != ZDEM_OK)
+        return 0;
+    tc.props = props;
+    tc.nprops = sizeof props / sizeof props[0];
+    switch (size % 4) {
+    case 0: break;                                   /* players, every tick */
+    case 1: tc.class_name = "CCSPlayerPawn"; tc.every = 2; break;
+    case 2: tc.ticks = ticks; tc.nticks = 5; tc.max_rows_per_tick = 4; break;
+    default:
+        (void)zdem_s2_rows_events(data, size, arena, ARENA_SIZE, NULL, 0, 1, t, &err);
+        return 0;
+    }
+    (void)zdem_s2_rows_ticks(data, size, arena, ARENA_SIZE, &tc, 1, t, &err);
+    return 0;
+}

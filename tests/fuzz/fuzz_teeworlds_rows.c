@@ -1,0 +1,61 @@
+/* libFuzzer target: the input is a Teeworlds demo, read by the row layer
+ * (teeworlds_rows.h) as `zdem ticks` and the Python package read it:
+ * object fields per snapshot, chat, kills or players, chosen by the input
+ * size, into a small table so that flushes and cut strings are reached. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "teeworlds_rows.h"
+
+static volatile uint64_t sink;
+
+static zdem_status on_flush(void *user, const zdem_table *t)
+{
+    uint32_t c, r, n = zdem_table_rows(t);
+    uint64_t sum = 0;
+    (void)user;
+    for (c = 0; c < zdem_table_ncols(t); c++) {
+        const int64_t *v = zdem_table_values(t, c);
+        for (r = 0; r < n; r++)
+            sum += (uint64_t)v[r];
+    }
+    sink = sum;
+    return ZDEM_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const character[] = {"x", "y", "health", "weapon"};
+    static const char *const info[] = {"name", "clan", "country"};
+    static const int32_t ticks[] = {0, 50, 100, 1000000};
+    static uint8_t *mem, *tmem;
+    zdem_tw_rows_config c = {0};
+    zdem_table *t;
+    zdem_error err;
+    size_t tsize = zdem_table_size(16, 64, 4096);
+    if (!mem)
+        mem = malloc(zdem_tw_rows_size());
+    if (!tmem)
+        tmem = malloc(tsize);
+    if (!mem || !tmem)
+        return 0;
+    zdem_error_clear(&err);
+    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, on_flush, NULL, &err) != ZDEM_OK)
+        return 0;
+    c.kind = (zdem_tw_rows_kind)(size % 5 == 4 ? 0 : size % 5);
+    if (size % 5 == 4) {
+        c.object = "client_info";
+        c.props = info;
+        c.nprops = 3;
+    } else {
+        c.props = character;
+        c.nprops = 4;
+    }
+    if (size & 8) {
+        c.ticks = ticks;
+        c.nticks = 4;
+    } else {
+        c.every = (uint32_t)(size >> 4) % 3;
+    }
+    (void)zdem_tw_rows_run(mem, zdem_tw_rows_size(), &c, data, size, t, &err);
+    return 0;
+}

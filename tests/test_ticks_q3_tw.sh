@@ -1,0 +1,114 @@
+#!/bin/bash
+# zdem ticks for Quake III and Teeworlds against independent references:
+#  - Quake III (ioquake3's msg.c driving a demo walk, peers/*.q3-ioq3ref.json):
+#    one playerstate row per valid snapshot, first and last server time,
+#    the recording client's number; one entity row per snapshot entity
+#    (entities_total) on a few files.
+#  - Teeworlds (tests/tw_snapshot_ref.py, written from libtw2's docs): the
+#    character rows of every snapshot are its character items (type 9), by
+#    tick and id; the client_info names at the last snapshot are its names.
+# Also: --format csv, --ticks/--every and the damage contract (rows, then
+# "zdem: FILE: offset N: ...", exit 2) on cut files.
+set -u
+PY=${ZDEM_PYTHON:-/usr/bin/python3}
+[ -x "$PY" ] || PY=python3
+exec "$PY" - "$ZDEM_BIN" "$ZDEM_CORPUS" "$(cd "$(dirname "$0")" && pwd)" <<'EOF'
+import collections, csv, glob, io, json, os, re, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import zdem_cli_test as T
+
+T.ZDEM, CORPUS, TESTS = sys.argv[1], sys.argv[2], sys.argv[3]
+
+# ---- Quake III
+refs = sorted(glob.glob(os.path.join(CORPUS, "peers", "*.q3-ioq3ref.json")))
+checked = 0
+for ref_path in refs:
+    ref = json.load(open(ref_path))
+    name = os.path.basename(ref_path)[: -len(".q3-ioq3ref.json")]
+    if ref.get("error") or not ref.get("valid_snapshots"):
+        continue
+    path = os.path.join(CORPUS, "q3", name)
+    rc, out, err = T.run(["ticks", path, "--props", "commandTime,origin,viewangles.1", "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    T.check(rc == (2 if ref.get("truncated") else 0) and len(rows) == ref["valid_snapshots"],
+            "%s: %d playerstate rows = %d valid snapshots (ioquake3)" % (name, len(rows), ref["valid_snapshots"]))
+    if rows:
+        T.check(int(rows[0]["server_time"]) == ref["first_server_time"] and
+                int(rows[-1]["server_time"]) == ref["last_server_time"], "%s: first/last server time" % name)
+        T.check(int(rows[-1]["entity"]) == ref["last_client_num"], "%s: the recording client's number" % name)
+        T.check(list(rows[0].keys()) == ["server_time", "entity", "commandTime", "origin.0", "origin.1", "origin.2", "viewangles.1"],
+                "%s: csv columns" % name)
+    checked += 1
+T.check(checked >= 20, "Quake III files compared: %d" % checked)
+for name in ["q3-cpma_udt-core-gameplay-dev.dm_68", "q3_udt-one-frag-only-with-plasma.dm_68", "q3-cpma_udt-forfeit-neg-score.dm_68"]:
+    ref = json.load(open(os.path.join(CORPUS, "peers", name + ".q3-ioq3ref.json")))
+    rc, out, err = T.run(["ticks", os.path.join(CORPUS, "q3", name), "--class", "entity", "--props", "eType", "--format", "csv"])
+    n = out.count("\n") - 1
+    T.check(rc == 0 and n == ref["entities_total"], "%s: %d entity rows = ioquake3's entities_total %d" % (name, n, ref["entities_total"]))
+# A6: the recording client of this file is number 11
+rc, out, _ = T.run(["ticks", os.path.join(CORPUS, "q3", "q3-cpma_udt-record-client-number-11.dm_68"), "--props", "weapon", "--every", "1000"])
+T.check(rc == 0 and out and {json.loads(l)["entity"] for l in out.splitlines()} == {11}, "record-client-number-11: entity 11")
+path = os.path.join(CORPUS, "q3", "q3-cpma_udt-duel.dm_68")
+rc, out, _ = T.run(["ticks", path, "--props", "stats.0", "--every", "100"])
+T.check(rc == 0 and len(out.splitlines()) == (18606 + 99) // 100, "--every 100: every 100th snapshot")
+rc, out, _ = T.run(["ticks", path, "--props", "stats.0", "--ticks", "911794,1525759"])
+T.check(rc == 0 and [json.loads(l)["server_time"] for l in out.splitlines()] == [911794, 1525759], "--ticks are server times")
+rc, out, err = T.run(["ticks", path, "--props", "nosuchfield"])
+T.check(rc == 1 and "not a playerstate field" in err, "unknown field: usage error")
+data = open(path, "rb").read()
+cut = T.write("cut.dm_68", data[: len(data) // 2])
+rc, out, err = T.run(["ticks", cut, "--props", "commandTime"])
+T.check(rc == 2 and out and re.match(r"zdem: .*cut\.dm_68: offset \d+: ", err.strip().splitlines()[-1]),
+        "Quake III cut: rows, then the error, exit 2")
+
+# ---- Teeworlds
+tw = sorted(glob.glob(os.path.join(CORPUS, "teeworlds", "*.demo")))
+T.check(len(tw) >= 7, "Teeworlds corpus files")
+for path in tw:
+    name = os.path.basename(path)
+    p = subprocess.run([sys.executable, os.path.join(TESTS, "tw_snapshot_ref.py"), "--items", path], capture_output=True, text=True)
+    if not T.check(p.returncode == 0, "%s: reference decoder" % name):
+        continue
+    ref = collections.Counter()
+    tick = None
+    for line in p.stdout.splitlines():
+        if not line.startswith(" "):
+            tick = int(line.split()[1])
+            continue
+        for item in line.split():
+            key = item.split("/")[0]
+            typ, iid = key.split(":")
+            if typ == "9":
+                ref[(tick, int(iid))] += 1
+    rc, out, err = T.run(["ticks", path, "--props", "x,y,health"])
+    ours = collections.Counter((json.loads(l)["tick"], json.loads(l)["entity"]) for l in out.splitlines())
+    T.check(rc == 0 and ours == ref and ref, "%s: character rows = the reference's character items (%d vs %d)"
+            % (name, sum(ours.values()), sum(ref.values())))
+    names = subprocess.run([sys.executable, os.path.join(TESTS, "tw_snapshot_ref.py"), "--names", path], capture_output=True, text=True).stdout
+    refnames = {}
+    for l in names.splitlines():
+        cid, _, nm = l.partition(" ")
+        refnames[int(cid)] = nm
+    last = max(t for t, _ in ours) if ours else None
+    rc, out, _ = T.run(["ticks", path, "--class", "client_info", "--props", "name", "--ticks", str(last)])
+    got = {json.loads(l)["entity"]: json.loads(l)["name"] for l in out.splitlines()}
+    T.check(got and all(refnames.get(k) == v for k, v in got.items()), "%s: client_info names = the reference's" % name)
+path = os.path.join(CORPUS, "teeworlds", "ddnet_webviewer-goat-yeyou3.demo")
+rc, out, err = T.run(["ticks", path, "--class", "player", "--props", "score,team", "--format", "csv", "--every", "1000"])
+rows = list(csv.DictReader(io.StringIO(out)))
+T.check(rc == 0 and rows and all(int(r["tick"]) % 1000 == 0 for r in rows) and list(rows[0].keys()) == ["tick", "entity", "score", "team"],
+        "Teeworlds --class player --every 1000, csv")
+rc, out, err = T.run(["ticks", path, "--props", "nosuch"])
+T.check(rc == 1, "Teeworlds unknown field: usage error")
+data = open(path, "rb").read()
+cut = T.write("cut.demo", data[: len(data) - 20000])  # past the embedded map
+rc, out, err = T.run(["ticks", cut, "--props", "x"])
+T.check(rc == 2 and out and re.match(r"zdem: .*cut\.demo: offset \d+", err.strip().splitlines()[-1]), "Teeworlds cut: rows, error, exit 2")
+rc, out, err = T.run(["events", "--format", "csv", path])
+rows = list(csv.DictReader(io.StringIO(out)))
+chat = [r for r in rows if r["type"] == "chat"]
+ref = json.load(open(os.path.join(CORPUS, "peers", "ddnet_webviewer-goat-yeyou3.demo.tw-ref.json")))
+T.check([(int(r["time"]), json.loads(r["json"])["text"]) for r in chat] == [(c["tick"], c["text"]) for c in ref["chat"]],
+        "Teeworlds events csv: the chat lines of the reference")
+sys.exit(T.finish())
+EOF

@@ -1,0 +1,173 @@
+/* events --format csv: the command runs in a child whose stdout is a pipe;
+ * each JSON line it prints becomes a CSV row here as soon as it arrives
+ * (streamed, every format's events at once, and the JSON printers stay
+ * the one place that knows the events). Columns: time (the tick; Quake
+ * III: server_time in ms), type, name (when the event has one) and the
+ * whole event as JSON. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void csv_field(FILE *out, const char *s, size_t n)
+{
+    size_t i;
+    int quote = 0;
+    for (i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            quote = 1;
+    if (!quote) {
+        fwrite(s, 1, n, out);
+        return;
+    }
+    fputc('"', out);
+    for (i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', out);
+        fputc(s[i], out);
+    }
+    fputc('"', out);
+}
+
+/* End of the JSON value at p (string, number, literal, object, array). */
+static const char *skip_value(const char *p, const char *end)
+{
+    int depth = 0;
+    while (p < end) {
+        char c = *p;
+        if (c == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\')
+                    p++;
+            p++;
+            if (!depth)
+                return p;
+            continue;
+        }
+        if (c == '{' || c == '[')
+            depth++;
+        else if (c == '}' || c == ']') {
+            if (!depth)
+                return p;
+            if (--depth == 0)
+                return p + 1;
+        } else if (!depth && (c == ',' || c == '\n'))
+            return p;
+        p++;
+    }
+    return end;
+}
+
+/* A top-level member's value as text: strings without quotes (escapes
+ * kept as they are), numbers as they are. */
+static void member(const char *line, const char *end, const char *key, const char **v, size_t *n)
+{
+    const char *p = line, *k;
+    size_t kl = strlen(key);
+    *v = NULL;
+    *n = 0;
+    if (p < end && *p == '{')
+        p++;
+    while (p < end && *p == '"') {
+        k = ++p;
+        while (p < end && *p != '"') {
+            if (*p == '\\')
+                p++;
+            p++;
+        }
+        if (p >= end)
+            return;
+        {
+            size_t len = (size_t)(p - k);
+            const char *val, *vend;
+            p++; /* closing quote */
+            if (p >= end || *p != ':')
+                return;
+            val = ++p;
+            vend = skip_value(val, end);
+            if (len == kl && memcmp(k, key, kl) == 0) {
+                if (vend - val >= 2 && *val == '"') {
+                    *v = val + 1;
+                    *n = (size_t)(vend - val - 2);
+                } else {
+                    *v = val;
+                    *n = (size_t)(vend - val);
+                }
+                return;
+            }
+            p = vend;
+            if (p < end && *p == ',')
+                p++;
+        }
+    }
+}
+
+int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *),
+                        const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    int fds[2], status = 0;
+    pid_t pid;
+    FILE *in;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    fflush(stdout);
+    if (pipe(fds) != 0)
+        return zdem_cli_failf(f, 0, "cannot create a pipe for --format csv");
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return zdem_cli_failf(f, 0, "cannot fork for --format csv");
+    }
+    if (pid == 0) {
+        int rc;
+        close(fds[0]);
+        if (dup2(fds[1], 1) < 0)
+            _exit(ZDEM_EXIT_BAD_INPUT);
+        close(fds[1]);
+        rc = run(a, f);
+        fflush(stdout);
+        _exit(rc);
+    }
+    close(fds[1]);
+    in = fdopen(fds[0], "r");
+    if (!in) {
+        close(fds[0]);
+        waitpid(pid, &status, 0);
+        return zdem_cli_failf(f, 0, "cannot read the events for --format csv");
+    }
+    fputs("time,type,name,json\n", stdout);
+    while ((len = getline(&line, &cap, in)) > 0) {
+        const char *end = line + len, *v;
+        size_t n;
+        while (end > line && (end[-1] == '\n' || end[-1] == '\r'))
+            end--;
+        member(line, end, "tick", &v, &n);
+        if (!v)
+            member(line, end, "server_time", &v, &n);
+        if (v)
+            csv_field(stdout, v, n);
+        fputc(',', stdout);
+        member(line, end, "type", &v, &n);
+        if (v)
+            csv_field(stdout, v, n);
+        fputc(',', stdout);
+        member(line, end, "name", &v, &n);
+        if (v)
+            csv_field(stdout, v, n);
+        fputc(',', stdout);
+        csv_field(stdout, line, (size_t)(end - line));
+        fputc('\n', stdout);
+    }
+    free(line);
+    fclose(in);
+    fflush(stdout);
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return ZDEM_EXIT_BAD_INPUT;
+    return WEXITSTATUS(status);
+}
