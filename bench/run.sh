@@ -5,10 +5,12 @@
 #    a noisy machine, unlike wall time);
 #  - the side-by-side ratios measured in the same run: our Snappy vs
 #    libsnappy, our generated protobuf decoders vs nanopb, our table Huffman
-#    decoders vs bit-at-a-time decoders, any other bench_*, and (with npm)
+#    decoders vs bit-at-a-time decoders, any other bench_*, (with npm)
 #    the Source 2 entity parse against @laihoe/demoparser2, whole process,
 #    and tick rows (Python parse_ticks, zdem ticks --format csv) against its
-#    parseTicks (bench_ticks.sh).
+#    parseTicks (bench_ticks.sh), and (with UberDemoTools built into
+#    bench/peers/) the Quake III batch `zdem events --json` vs
+#    `UDT_json -c -q -a=gmd`, one process per file.
 # Usage: bench/run.sh [--write]   (--write also replaces bench/RESULTS.md)
 # Numbers only: nothing here asserts on time.
 set -euo pipefail
@@ -61,6 +63,14 @@ for b in "$BUILD"/bench/bench_*; do
     echo '```'
     echo
 done
+echo "## Quake III end to end vs UberDemoTools (one process per file)"
+echo
+echo '```'
+# UberDemoTools is built from source into the ignored bench/peers/ (or
+# ZDEM_UDT_JSON names it); without it this section says it was skipped.
+python3 "$ROOT/bench/bench_quake3_udt.py" "$BUILD/zdem" "$ZDEM_CORPUS" 5 2>&1 || echo "(exit $?)"
+echo '```'
+echo
 if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
     echo "## Source 2 with entities vs @laihoe/demoparser2 (in process and whole process)"
     echo

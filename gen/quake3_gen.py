@@ -1,6 +1,6 @@
 """Quake III layer generator: Huffman lookup tables and unrolled netfield
 delta decoders from schema/quake3/ (huffman_codes.txt, netfields.txt,
-protocols.txt). Plain python3, deterministic output."""
+protocols.txt, legacy_masks.txt). Plain python3, deterministic output."""
 import os
 import re
 
@@ -72,10 +72,25 @@ def read_protocols(path):
     out = []
     for n, line in _lines(path):
         parts = line.split()
-        if len(parts) != 7:
-            raise SystemExit("%s:%d: need 7 columns" % (path, n))
+        if len(parts) != 8:
+            raise SystemExit("%s:%d: need 8 columns" % (path, n))
         out.append((int(parts[0]), parts[1], parts[2]) + tuple(int(x) for x in parts[3:]))
     return out
+
+
+def read_masks(path, nfields):
+    """31 predefined entity change masks of the legacy layout (index ->
+    set of field numbers), as 64-bit masks."""
+    masks = {}
+    for n, line in _lines(path):
+        parts = [int(x) for x in line.split()]
+        k, fields = parts[0], parts[1:]
+        if not 0 <= k < 31 or k in masks or any(not 0 <= f < nfields for f in fields):
+            raise SystemExit("%s:%d: bad mask" % (path, n))
+        masks[k] = sum(1 << f for f in set(fields))
+    if len(masks) != 31:
+        raise SystemExit("%s: need masks 0..30" % path)
+    return [masks[k] for k in range(31)]
 
 
 def member(field):
@@ -143,27 +158,93 @@ def fmt_array(vals, per_line=12):
     return "\n".join(rows)
 
 
+# Flag bits are read from a local copy of the position (a register); the
+# value reads take the message and its stored position, so the local is
+# stored before and reloaded after each (cheaper than passing it around).
+LOCALS = ("    const uint8_t *d = m->data;\n"
+          "    size_t bit = m->bit;\n"
+          "    unsigned bad = 0;")
+STORE = ("    m->bit = bit;\n"
+         "    m->bad |= bad;\n"
+         "    zdem_q3__settle(m);")
+
+
+def value(lv, bits, legacy, indent):
+    if bits == 0 and not legacy:  # the most frequent read: inline
+        return "%sZDEM_Q3_FLOAT(m, d, bit, bad, %s);" % (indent, lv)
+    if not legacy:
+        out = "%s{\n%s    uint32_t u;\n%s    ZDEM_Q3_BITS(m, d, bit, bad, %du, u);\n" % (
+            indent, indent, indent, abs(bits))
+        if bits < 0:
+            out += "%s    %s = zdem_q3__sext(u, %du);\n" % (indent, lv, -bits)
+        else:
+            out += "%s    %s = (int32_t)u;\n" % (indent, lv)
+        return out + "%s}" % indent
+    return ("%sm->bit = bit;\n%s%s = %s;\n%sbit = m->bit;"
+            % (indent, indent, lv, read_expr(bits, legacy), indent))
+
+
+def read_expr(bits, legacy):
+    """The read of one netfield value: Huffman-coded (1.29 on) or plain
+    bits (legacy layout)."""
+    pre = "zdem_q3_praw" if legacy else "zdem_q3_phuff"
+    if bits == 0:
+        return "%s_float(m)" % pre
+    if bits < 0:
+        return "%s_sbits(m, %du)" % (pre, -bits)
+    return "(int32_t)%s_bits(m, %du)" % (pre, bits)
+
+
+def gen_legacy_decoder(kind, name, fields):
+    """Legacy layout: an entity delta sends the fields its mask marks (no
+    changed or zero bits); a playerstate delta sends a changed bit for
+    every field (no field count)."""
+    fn = "zdem_q3_delta_%s_%s" % (kind, name)
+    out = []
+    if kind == "entity":
+        out.append("/* entity table \"%s\" (legacy): %d fields, field i sent when bit i\n"
+                   " * of the change mask is set. */" % (name, len(fields)))
+        out.append("static void %s(zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask)" % fn)
+        out.append("{")
+        for i, (field, bits) in enumerate(fields):
+            out.append("    if (mask & ((uint64_t)1 << %d))\n        %s = %s;"
+                       % (i, lvalue(field), read_expr(bits, True)))
+        out.append("    zdem_q3__settle(m);")
+    else:
+        out.append("/* player table \"%s\" (legacy): %d fields, each with a changed bit. */"
+                   % (name, len(fields)))
+        out.append("static void %s(zdem_q3_msg *m, zdem_q3_player *to)" % fn)
+        out.append("{")
+        out.append(LOCALS)
+        for i, (field, bits) in enumerate(fields):
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lvalue(field), bits, True, "        "))
+        out.append(STORE)
+    out.append("}")
+    return fn, "\n".join(out)
+
+
 def gen_decoder(kind, name, fields):
     fn = "zdem_q3_delta_%s_%s" % (kind, name)
     out = []
     out.append("/* %s table \"%s\": %d fields. Field i is present only when i < lc\n"
-               " * (the sender's count of fields up to the last changed one). */" % (kind, name, len(fields)))
+               " * (the sender's count of fields up to the last changed one). Reads\n"
+               " * the parser's padded copy of the message unchecked. */" % (kind, name, len(fields)))
     out.append("static void %s(zdem_q3_msg *m, zdem_q3_%s *to, unsigned lc)" % (fn, kind))
     out.append("{")
+    out.append(LOCALS)
     for i, (field, bits) in enumerate(fields):
         lv = lvalue(field)
-        out.append("    if (lc <= %du)\n        return;" % i)
-        if bits == 0:
-            val = "zdem_q3_read_float(m)"
-        elif bits < 0:
-            val = "zdem_q3_read_sbits(m, %du)" % (-bits)
-        else:
-            val = "(int32_t)zdem_q3_read_bits(m, %du)" % bits
+        out.append("    if (lc <= %du)\n        goto done;" % i)
+        val = read_expr(bits, False)
         if kind == "entity":
             # changed bit, then a zero bit (field set to 0) or the value
-            out.append("    if (zdem_q3_read_bit(m))\n        %s = zdem_q3_read_bit(m) ? %s : 0;" % (lv, val))
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n"
+                       "        if (zdem_q3_lbit(d, &bit)) {\n%s\n        } else {\n"
+                       "            %s = 0;\n        }\n    }" % (value(lv, bits, False, "            "), lv))
         else:
-            out.append("    if (zdem_q3_read_bit(m))\n        %s = %s;" % (lv, val))
+            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lv, bits, False, "        "))
+    out.append("done:")
+    out.append(STORE)
     out.append("}")
     return fn, "\n".join(out)
 
@@ -174,9 +255,16 @@ def generate(schema_dir):
     tables = read_netfields(os.path.join(d, "netfields.txt"))
     protocols = read_protocols(os.path.join(d, "protocols.txt"))
     names = {(k, n) for k, n, _ in tables}
+    legacy_tables, modern_tables = set(), set()
     for p in protocols:
         if ("entity", p[1]) not in names or ("player", p[2]) not in names:
             raise SystemExit("protocols.txt: unknown table for protocol %d" % p[0])
+        (legacy_tables if p[7] else modern_tables).update({("entity", p[1]), ("player", p[2])})
+    if legacy_tables & modern_tables:
+        raise SystemExit("protocols.txt: a table serves both layouts")
+    legacy_entity = [f for k, n, f in tables if (k, n) in legacy_tables and k == "entity"]
+    masks = read_masks(os.path.join(d, "legacy_masks.txt"),
+                       min(len(f) for f in legacy_entity) if legacy_entity else 64)
     decode, encode, tree = huffman_tables(codes)
 
     h = [HEADER]
@@ -215,32 +303,48 @@ def generate(schema_dir):
              "    uint8_t ev_obituary;     /* entity event number of EV_OBITUARY */\n"
              "    uint16_t cs_players;     /* first player configstring */\n"
              "    uint8_t high_ascii;      /* strings keep bytes > 127 */\n"
+             "    uint8_t legacy;          /* 1.11-1.27 layout: plain bits, masks */\n"
+             "    /* 1.29 on: field count lc; legacy: change mask / all fields */\n"
              "    void (*delta_entity)(struct zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc);\n"
              "    void (*delta_player)(struct zdem_q3_msg *m, zdem_q3_player *to, unsigned lc);\n"
+             "    void (*legacy_entity)(struct zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask);\n"
+             "    void (*legacy_player)(struct zdem_q3_msg *m, zdem_q3_player *to);\n"
              "    const char *entity_table; /* schema table names */\n"
              "    const char *player_table;\n"
              "} zdem_q3_protocol_info;\n")
+    h.append("/* Legacy entity deltas: the 31 predefined change masks (bit i: field i\n"
+             " * sent); index 31 sends the mask itself. */")
+    h.append("extern const uint64_t zdem_q3_legacy_masks[31];\n")
     h.append("#define ZDEM_Q3_PROTOCOL_COUNT %d" % len(protocols))
     h.append("extern const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT];\n")
     h.append("#endif")
 
     c = [HEADER]
-    c.append('#include "quake3_tables.h"\n#include "quake3_msg.h"\n')
+    c.append('#include "quake3_tables.h"\n#include "quake3_msg.h"\n\n#include <stddef.h>\n')
     c.append("const uint16_t zdem_q3_huff_decode[2048] = {\n%s\n};\n" % fmt_array(decode, 16))
     c.append("const uint16_t zdem_q3_huff_encode[256] = {\n%s\n};\n" % fmt_array(encode, 12))
     c.append("const int16_t zdem_q3_huff_tree[ZDEM_Q3_HUFF_TREE_NODES][2] = {\n%s\n};\n"
              % fmt_array(["{%d, %d}" % (a, b) for a, b in tree], 8))
+    c.append("const uint64_t zdem_q3_legacy_masks[31] = {\n%s\n};\n"
+             % fmt_array(["UINT64_C(0x%x)" % m for m in masks], 4))
     fns = {}
     for kind, name, fields in tables:
-        fn, text = gen_decoder(kind, name, fields)
+        if (kind, name) in legacy_tables:
+            fn, text = gen_legacy_decoder(kind, name, fields)
+        else:
+            fn, text = gen_decoder(kind, name, fields)
         fns[(kind, name)] = (fn, len(fields))
         c.append(text + "\n")
     rows = []
-    for proto, et, pt, et_events, ev_obit, cs_players, high in protocols:
+    for proto, et, pt, et_events, ev_obit, cs_players, high, legacy in protocols:
         efn, en = fns[("entity", et)]
         pfn, pn = fns[("player", pt)]
-        rows.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %s, \"%s\", \"%s\"}," %
-                    (proto, en, pn, et_events, ev_obit, cs_players, high, efn, pfn, et, pt))
+        if legacy:
+            ptrs = "NULL, NULL, %s, %s" % (efn, pfn)
+        else:
+            ptrs = "%s, %s, NULL, NULL" % (efn, pfn)
+        rows.append("    {%d, %d, %d, %d, %d, %d, %d, %d, %s, \"%s\", \"%s\"}," %
+                    (proto, en, pn, et_events, ev_obit, cs_players, high, legacy, ptrs, et, pt))
     c.append("const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT] = {\n%s\n};"
              % "\n".join(rows))
     return {OUT_H: "\n".join(h) + "\n", OUT_C: "\n".join(c) + "\n"}

@@ -3,6 +3,8 @@
 #include "quake3_tables.h"
 #include "quake3_msg.h"
 
+#include <stddef.h>
+
 const uint16_t zdem_q3_huff_decode[2048] = {
     2512, 2182, 512, 2763, 1859, 2808, 512, 2360, 1918, 1988, 512, 1803, 2158, 2358, 512, 2180,
     1798, 2053, 512, 1804, 2603, 1288, 512, 2166, 2285, 2167, 512, 1281, 1640, 2767, 512, 1664,
@@ -194,1546 +196,4523 @@ const int16_t zdem_q3_huff_tree[ZDEM_Q3_HUFF_TREE_NODES][2] = {
     {-220, -250}, {-222, -240}, {-224, -228}, {-229, -237}, {-249, -239}, {255, -244}, {-252, -246}, {32767, -248},
 };
 
+const uint64_t zdem_q3_legacy_masks[31] = {
+    UINT64_C(0x8060), UINT64_C(0x60), UINT64_C(0xc060), UINT64_C(0x2000000000e1),
+    UINT64_C(0x100000008060), UINT64_C(0x80e0), UINT64_C(0xc0e0), UINT64_C(0x100000000000),
+    UINT64_C(0x8040), UINT64_C(0x8020), UINT64_C(0x100008060), UINT64_C(0x8000000007ed),
+    UINT64_C(0xe0), UINT64_C(0x3000000007ed), UINT64_C(0x80), UINT64_C(0x40),
+    UINT64_C(0x10000000c0e0), UINT64_C(0x100000000060), UINT64_C(0x20), UINT64_C(0x2004000000e1),
+    UINT64_C(0x202001c000e1), UINT64_C(0x10000c0e0), UINT64_C(0x4060), UINT64_C(0xc040),
+    UINT64_C(0x10000c060), UINT64_C(0x10000000c060), UINT64_C(0x1000100008060), UINT64_C(0x300000008060),
+    UINT64_C(0x1000000080e0), UINT64_C(0xc020), UINT64_C(0x2000000008060),
+};
+
 /* entity table "q3": 51 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
+        } else {
+            to->frame = 0;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql73": 53 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
+        } else {
+            to->frame = 0;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql90": 55 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
+        } else {
+            to->frame = 0;
+        }
+    }
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->jumpTime = (int32_t)u;
+            }
+        } else {
+            to->jumpTime = 0;
+        }
+    }
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 1u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
+                to->doubleJumped = (int32_t)u;
+            }
+        } else {
+            to->doubleJumped = 0;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* entity table "ql91": 58 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trTime = (int32_t)u;
+            }
+        } else {
+            to->pos_trTime = 0;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
+        } else {
+            to->pos_trBase[0] = 0;
+        }
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
+        } else {
+            to->pos_trBase[1] = 0;
+        }
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
+        } else {
+            to->pos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
+        } else {
+            to->pos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
+        } else {
+            to->pos_trBase[2] = 0;
+        }
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
+        } else {
+            to->apos_trBase[1] = 0;
+        }
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
+        } else {
+            to->pos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
+        } else {
+            to->apos_trBase[0] = 0;
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_gravity = (int32_t)u;
+            }
+        } else {
+            to->pos_gravity = 0;
+        }
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->event = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->event = (int32_t)u;
+            }
+        } else {
+            to->event = 0;
+        }
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
+        } else {
+            to->angles2[1] = 0;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eType = (int32_t)u;
+            }
+        } else {
+            to->eType = 0;
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->torsoAnim = (int32_t)u;
+            }
+        } else {
+            to->torsoAnim = 0;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParm = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->eventParm = (int32_t)u;
+            }
+        } else {
+            to->eventParm = 0;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->legsAnim = (int32_t)u;
+            }
+        } else {
+            to->legsAnim = 0;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->groundEntityNum = (int32_t)u;
+            }
+        } else {
+            to->groundEntityNum = 0;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->pos_trType = (int32_t)u;
+            }
+        } else {
+            to->pos_trType = 0;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 19u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
+                to->eFlags = (int32_t)u;
+            }
+        } else {
+            to->eFlags = 0;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum = 0;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->weapon = (int32_t)u;
+            }
+        } else {
+            to->weapon = 0;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->clientNum = (int32_t)u;
+            }
+        } else {
+            to->clientNum = 0;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
+        } else {
+            to->angles[1] = 0;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->pos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->pos_trDuration = 0;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trType = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->apos_trType = (int32_t)u;
+            }
+        } else {
+            to->apos_trType = 0;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+        } else {
+            to->origin[0] = 0;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+        } else {
+            to->origin[1] = 0;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+        } else {
+            to->origin[2] = 0;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->solid = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 24u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+                to->solid = (int32_t)u;
+            }
+        } else {
+            to->solid = 0;
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->powerups = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->powerups = (int32_t)u;
+            }
+        } else {
+            to->powerups = 0;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex = (int32_t)u;
+            }
+        } else {
+            to->modelindex = 0;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->otherEntityNum2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 10u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+                to->otherEntityNum2 = (int32_t)u;
+            }
+        } else {
+            to->otherEntityNum2 = 0;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->loopSound = (int32_t)u;
+            }
+        } else {
+            to->loopSound = 0;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->generic1 = (int32_t)u;
+            }
+        } else {
+            to->generic1 = 0;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
+        } else {
+            to->origin2[2] = 0;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
+        } else {
+            to->origin2[0] = 0;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin2[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
+        } else {
+            to->origin2[1] = 0;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->modelindex2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->modelindex2 = (int32_t)u;
+            }
+        } else {
+            to->modelindex2 = 0;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
+        } else {
+            to->angles[0] = 0;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time = (int32_t)u;
+            }
+        } else {
+            to->time = 0;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trTime = (int32_t)u;
+            }
+        } else {
+            to->apos_trTime = 0;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDuration = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_trDuration = (int32_t)u;
+            }
+        } else {
+            to->apos_trDuration = 0;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trBase[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
+        } else {
+            to->apos_trBase[2] = 0;
+        }
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
+        } else {
+            to->apos_trDelta[0] = 0;
+        }
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[1] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
+        } else {
+            to->apos_trDelta[1] = 0;
+        }
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_trDelta[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
+        } else {
+            to->apos_trDelta[2] = 0;
+        }
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->apos_gravity = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->apos_gravity = (int32_t)u;
+            }
+        } else {
+            to->apos_gravity = 0;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->time2 = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->time2 = (int32_t)u;
+            }
+        } else {
+            to->time2 = 0;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
+        } else {
+            to->angles[2] = 0;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[0] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
+        } else {
+            to->angles2[0] = 0;
+        }
+    }
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->angles2[2] = zdem_q3_read_bit(m) ? zdem_q3_read_float(m) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
+        } else {
+            to->angles2[2] = 0;
+        }
+    }
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->constantLight = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->constantLight = (int32_t)u;
+            }
+        } else {
+            to->constantLight = 0;
+        }
+    }
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->frame = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->frame = (int32_t)u;
+            }
+        } else {
+            to->frame = 0;
+        }
+    }
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 32u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+                to->jumpTime = (int32_t)u;
+            }
+        } else {
+            to->jumpTime = 0;
+        }
+    }
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 1u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
+                to->doubleJumped = (int32_t)u;
+            }
+        } else {
+            to->doubleJumped = 0;
+        }
+    }
     if (lc <= 55u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->health = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->health = (int32_t)u;
+            }
+        } else {
+            to->health = 0;
+        }
+    }
     if (lc <= 56u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->armor = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 16u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+                to->armor = (int32_t)u;
+            }
+        } else {
+            to->armor = 0;
+        }
+    }
     if (lc <= 57u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->location = zdem_q3_read_bit(m) ? (int32_t)zdem_q3_read_bits(m, 8u) : 0;
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        if (zdem_q3_lbit(d, &bit)) {
+            {
+                uint32_t u;
+                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+                to->location = (int32_t)u;
+            }
+        } else {
+            to->location = 0;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* player table "q3": 48 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->pm_flags = (int32_t)u;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_read_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_read_bits(m, 12u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_read_bits(m, 5u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* player table "ql90": 50 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_read_bits(m, 24u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+            to->pm_flags = (int32_t)u;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_read_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_read_bits(m, 12u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_read_bits(m, 5u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->jumpTime = (int32_t)u;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = (int32_t)zdem_q3_read_bits(m, 1u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
+            to->doubleJumped = (int32_t)u;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 /* player table "ql91": 58 fields. Field i is present only when i < lc
- * (the sender's count of fields up to the last changed one). */
+ * (the sender's count of fields up to the last changed one). Reads
+ * the parser's padded copy of the message unchecked. */
 static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsigned lc)
 {
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
     if (lc <= 0u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->commandTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->commandTime = (int32_t)u;
+        }
+    }
     if (lc <= 1u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
+    }
     if (lc <= 2u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
+    }
     if (lc <= 3u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->bobCycle = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->bobCycle = (int32_t)u;
+        }
+    }
     if (lc <= 4u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
+    }
     if (lc <= 5u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
+    }
     if (lc <= 6u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
+    }
     if (lc <= 7u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
+    }
     if (lc <= 8u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponTime = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->weaponTime = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 9u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->origin[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
+    }
     if (lc <= 10u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->velocity[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
+    }
     if (lc <= 11u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsTimer = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsTimer = (int32_t)u;
+        }
+    }
     if (lc <= 12u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_time = zdem_q3_read_sbits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->pm_time = zdem_q3__sext(u, 16u);
+        }
+    }
     if (lc <= 13u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventSequence = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eventSequence = (int32_t)u;
+        }
+    }
     if (lc <= 14u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->torsoAnim = (int32_t)u;
+        }
+    }
     if (lc <= 15u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->movementDir = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->movementDir = (int32_t)u;
+        }
+    }
     if (lc <= 16u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[0] = (int32_t)u;
+        }
+    }
     if (lc <= 17u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->legsAnim = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->legsAnim = (int32_t)u;
+        }
+    }
     if (lc <= 18u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->events[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->events[1] = (int32_t)u;
+        }
+    }
     if (lc <= 19u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_flags = (int32_t)zdem_q3_read_bits(m, 24u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
+            to->pm_flags = (int32_t)u;
+        }
+    }
     if (lc <= 20u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->groundEntityNum = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->groundEntityNum = (int32_t)u;
+        }
+    }
     if (lc <= 21u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponstate = (int32_t)zdem_q3_read_bits(m, 4u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
+            to->weaponstate = (int32_t)u;
+        }
+    }
     if (lc <= 22u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eFlags = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->eFlags = (int32_t)u;
+        }
+    }
     if (lc <= 23u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEvent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->externalEvent = (int32_t)u;
+        }
+    }
     if (lc <= 24u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->gravity = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->gravity = (int32_t)u;
+        }
+    }
     if (lc <= 25u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->speed = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->speed = (int32_t)u;
+        }
+    }
     if (lc <= 26u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[1] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[1] = (int32_t)u;
+        }
+    }
     if (lc <= 27u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->externalEventParm = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->externalEventParm = (int32_t)u;
+        }
+    }
     if (lc <= 28u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewheight = zdem_q3_read_sbits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->viewheight = zdem_q3__sext(u, 8u);
+        }
+    }
     if (lc <= 29u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageEvent = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageEvent = (int32_t)u;
+        }
+    }
     if (lc <= 30u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageYaw = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageYaw = (int32_t)u;
+        }
+    }
     if (lc <= 31u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damagePitch = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damagePitch = (int32_t)u;
+        }
+    }
     if (lc <= 32u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->damageCount = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->damageCount = (int32_t)u;
+        }
+    }
     if (lc <= 33u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->generic1 = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->generic1 = (int32_t)u;
+        }
+    }
     if (lc <= 34u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->pm_type = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->pm_type = (int32_t)u;
+        }
+    }
     if (lc <= 35u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[0] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[0] = (int32_t)u;
+        }
+    }
     if (lc <= 36u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->delta_angles[2] = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->delta_angles[2] = (int32_t)u;
+        }
+    }
     if (lc <= 37u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->torsoTimer = (int32_t)zdem_q3_read_bits(m, 12u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
+            to->torsoTimer = (int32_t)u;
+        }
+    }
     if (lc <= 38u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[0] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[0] = (int32_t)u;
+        }
+    }
     if (lc <= 39u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->eventParms[1] = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->eventParms[1] = (int32_t)u;
+        }
+    }
     if (lc <= 40u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->clientNum = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->clientNum = (int32_t)u;
+        }
+    }
     if (lc <= 41u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weapon = (int32_t)zdem_q3_read_bits(m, 5u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
+            to->weapon = (int32_t)u;
+        }
+    }
     if (lc <= 42u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->weaponPrimary = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->weaponPrimary = (int32_t)u;
+        }
+    }
     if (lc <= 43u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->viewangles[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
+    }
     if (lc <= 44u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[0] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
+    }
     if (lc <= 45u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[1] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
+    }
     if (lc <= 46u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->grapplePoint[2] = zdem_q3_read_float(m);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
+    }
     if (lc <= 47u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumppad_ent = (int32_t)zdem_q3_read_bits(m, 10u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
+            to->jumppad_ent = (int32_t)u;
+        }
+    }
     if (lc <= 48u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->loopSound = (int32_t)zdem_q3_read_bits(m, 16u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
+            to->loopSound = (int32_t)u;
+        }
+    }
     if (lc <= 49u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->jumpTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->jumpTime = (int32_t)u;
+        }
+    }
     if (lc <= 50u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->doubleJumped = (int32_t)zdem_q3_read_bits(m, 1u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
+            to->doubleJumped = (int32_t)u;
+        }
+    }
     if (lc <= 51u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->crouchTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->crouchTime = (int32_t)u;
+        }
+    }
     if (lc <= 52u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->crouchSlideTime = (int32_t)zdem_q3_read_bits(m, 32u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
+            to->crouchSlideTime = (int32_t)u;
+        }
+    }
     if (lc <= 53u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->location = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->location = (int32_t)u;
+        }
+    }
     if (lc <= 54u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->fov = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->fov = (int32_t)u;
+        }
+    }
     if (lc <= 55u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->forwardmove = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->forwardmove = (int32_t)u;
+        }
+    }
     if (lc <= 56u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->rightmove = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->rightmove = (int32_t)u;
+        }
+    }
     if (lc <= 57u)
-        return;
-    if (zdem_q3_read_bit(m))
-        to->upmove = (int32_t)zdem_q3_read_bits(m, 8u);
+        goto done;
+    if (zdem_q3_lbit(d, &bit)) {
+        {
+            uint32_t u;
+            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
+            to->upmove = (int32_t)u;
+        }
+    }
+done:
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
+}
+
+/* entity table "dm3" (legacy): 50 fields, field i sent when bit i
+ * of the change mask is set. */
+static void zdem_q3_delta_entity_dm3(zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask)
+{
+    if (mask & ((uint64_t)1 << 0))
+        to->eType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 1))
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (mask & ((uint64_t)1 << 2))
+        to->pos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 3))
+        to->pos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 4))
+        to->pos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 5))
+        to->pos_trBase[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 6))
+        to->pos_trBase[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 7))
+        to->pos_trBase[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 8))
+        to->pos_trDelta[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 9))
+        to->pos_trDelta[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 10))
+        to->pos_trDelta[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 11))
+        to->apos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 12))
+        to->apos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 13))
+        to->apos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 14))
+        to->apos_trBase[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 15))
+        to->apos_trBase[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 16))
+        to->apos_trBase[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 17))
+        to->apos_trDelta[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 18))
+        to->apos_trDelta[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 19))
+        to->apos_trDelta[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 20))
+        to->time = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 21))
+        to->time2 = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 22))
+        to->origin[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 23))
+        to->origin[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 24))
+        to->origin[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 25))
+        to->origin2[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 26))
+        to->origin2[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 27))
+        to->origin2[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 28))
+        to->angles[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 29))
+        to->angles[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 30))
+        to->angles[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 31))
+        to->angles2[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 32))
+        to->angles2[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 33))
+        to->angles2[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 34))
+        to->otherEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 35))
+        to->otherEntityNum2 = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 36))
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 37))
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 38))
+        to->constantLight = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 39))
+        to->modelindex = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 40))
+        to->modelindex2 = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 41))
+        to->frame = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (mask & ((uint64_t)1 << 42))
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 43))
+        to->solid = (int32_t)zdem_q3_praw_bits(m, 24u);
+    if (mask & ((uint64_t)1 << 44))
+        to->event = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 45))
+        to->eventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 46))
+        to->powerups = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (mask & ((uint64_t)1 << 47))
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 48))
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 49))
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    zdem_q3__settle(m);
+}
+
+/* entity table "dm48" (legacy): 51 fields, field i sent when bit i
+ * of the change mask is set. */
+static void zdem_q3_delta_entity_dm48(zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask)
+{
+    if (mask & ((uint64_t)1 << 0))
+        to->eType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 1))
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 19u);
+    if (mask & ((uint64_t)1 << 2))
+        to->pos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 3))
+        to->pos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 4))
+        to->pos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 5))
+        to->pos_trBase[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 6))
+        to->pos_trBase[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 7))
+        to->pos_trBase[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 8))
+        to->pos_trDelta[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 9))
+        to->pos_trDelta[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 10))
+        to->pos_trDelta[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 11))
+        to->apos_trType = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 12))
+        to->apos_trTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 13))
+        to->apos_trDuration = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 14))
+        to->apos_trBase[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 15))
+        to->apos_trBase[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 16))
+        to->apos_trBase[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 17))
+        to->apos_trDelta[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 18))
+        to->apos_trDelta[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 19))
+        to->apos_trDelta[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 20))
+        to->time = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 21))
+        to->time2 = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 22))
+        to->origin[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 23))
+        to->origin[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 24))
+        to->origin[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 25))
+        to->origin2[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 26))
+        to->origin2[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 27))
+        to->origin2[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 28))
+        to->angles[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 29))
+        to->angles[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 30))
+        to->angles[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 31))
+        to->angles2[0] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 32))
+        to->angles2[1] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 33))
+        to->angles2[2] = zdem_q3_praw_float(m);
+    if (mask & ((uint64_t)1 << 34))
+        to->otherEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 35))
+        to->otherEntityNum2 = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 36))
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 37))
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 38))
+        to->constantLight = (int32_t)zdem_q3_praw_bits(m, 32u);
+    if (mask & ((uint64_t)1 << 39))
+        to->modelindex = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 40))
+        to->modelindex2 = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 41))
+        to->frame = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (mask & ((uint64_t)1 << 42))
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 43))
+        to->solid = (int32_t)zdem_q3_praw_bits(m, 24u);
+    if (mask & ((uint64_t)1 << 44))
+        to->event = (int32_t)zdem_q3_praw_bits(m, 10u);
+    if (mask & ((uint64_t)1 << 45))
+        to->eventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 46))
+        to->powerups = (int32_t)zdem_q3_praw_bits(m, 16u);
+    if (mask & ((uint64_t)1 << 47))
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 48))
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 49))
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+    if (mask & ((uint64_t)1 << 50))
+        to->generic1 = (int32_t)zdem_q3_praw_bits(m, 8u);
+    zdem_q3__settle(m);
+}
+
+/* player table "dm3" (legacy): 45 fields, each with a changed bit. */
+static void zdem_q3_delta_player_dm3(zdem_q3_msg *m, zdem_q3_player *to)
+{
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_time = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weaponTime = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewheight = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
+}
+
+/* player table "dm48" (legacy): 48 fields, each with a changed bit. */
+static void zdem_q3_delta_player_dm48(zdem_q3_msg *m, zdem_q3_player *to)
+{
+    const uint8_t *d = m->data;
+    size_t bit = m->bit;
+    unsigned bad = 0;
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->commandTime = (int32_t)zdem_q3_praw_bits(m, 32u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_type = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->bobCycle = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_flags = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->pm_time = zdem_q3_praw_sbits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->origin[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->velocity[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weaponTime = zdem_q3_praw_sbits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->gravity = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->speed = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[0] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[1] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->delta_angles[2] = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->groundEntityNum = (int32_t)zdem_q3_praw_bits(m, 10u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->legsTimer = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->torsoTimer = (int32_t)zdem_q3_praw_bits(m, 12u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->legsAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->torsoAnim = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->movementDir = (int32_t)zdem_q3_praw_bits(m, 4u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eFlags = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventSequence = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->events[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->events[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventParms[0] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->eventParms[1] = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->externalEvent = (int32_t)zdem_q3_praw_bits(m, 10u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->externalEventParm = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->clientNum = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weapon = (int32_t)zdem_q3_praw_bits(m, 5u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->weaponstate = (int32_t)zdem_q3_praw_bits(m, 4u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewangles[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->viewheight = zdem_q3_praw_sbits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageEvent = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageYaw = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damagePitch = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->damageCount = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[0] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[1] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->grapplePoint[2] = zdem_q3_praw_float(m);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->jumppad_ent = (int32_t)zdem_q3_praw_bits(m, 10u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->loopSound = (int32_t)zdem_q3_praw_bits(m, 16u);
+        bit = m->bit;
+    }
+    if (zdem_q3_lbit(d, &bit)) {
+        m->bit = bit;
+        to->generic1 = (int32_t)zdem_q3_praw_bits(m, 8u);
+        bit = m->bit;
+    }
+    m->bit = bit;
+    m->bad |= bad;
+    zdem_q3__settle(m);
 }
 
 const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT] = {
-    {66, 51, 48, 13, 60, 544, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, "q3", "q3"},
-    {67, 51, 48, 13, 60, 544, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, "q3", "q3"},
-    {68, 51, 48, 13, 60, 544, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, "q3", "q3"},
-    {71, 51, 48, 13, 60, 544, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, "q3", "q3"},
-    {73, 53, 48, 13, 58, 529, 0, zdem_q3_delta_entity_ql73, zdem_q3_delta_player_q3, "ql73", "q3"},
-    {90, 55, 50, 13, 58, 529, 0, zdem_q3_delta_entity_ql90, zdem_q3_delta_player_ql90, "ql90", "ql90"},
-    {91, 58, 58, 13, 58, 529, 1, zdem_q3_delta_entity_ql91, zdem_q3_delta_player_ql91, "ql91", "ql91"},
+    {66, 51, 48, 13, 60, 544, 0, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, NULL, NULL, "q3", "q3"},
+    {67, 51, 48, 13, 60, 544, 0, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, NULL, NULL, "q3", "q3"},
+    {68, 51, 48, 13, 60, 544, 0, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, NULL, NULL, "q3", "q3"},
+    {71, 51, 48, 13, 60, 544, 0, 0, zdem_q3_delta_entity_q3, zdem_q3_delta_player_q3, NULL, NULL, "q3", "q3"},
+    {73, 53, 48, 13, 58, 529, 0, 0, zdem_q3_delta_entity_ql73, zdem_q3_delta_player_q3, NULL, NULL, "ql73", "q3"},
+    {90, 55, 50, 13, 58, 529, 0, 0, zdem_q3_delta_entity_ql90, zdem_q3_delta_player_ql90, NULL, NULL, "ql90", "ql90"},
+    {91, 58, 58, 13, 58, 529, 1, 0, zdem_q3_delta_entity_ql91, zdem_q3_delta_player_ql91, NULL, NULL, "ql91", "ql91"},
+    {3, 50, 45, 12, 58, 544, 0, 1, NULL, NULL, zdem_q3_delta_entity_dm3, zdem_q3_delta_player_dm3, "dm3", "dm3"},
+    {48, 51, 48, 13, 60, 544, 0, 1, NULL, NULL, zdem_q3_delta_entity_dm48, zdem_q3_delta_player_dm48, "dm48", "dm48"},
 };

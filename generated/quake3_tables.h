@@ -129,13 +129,21 @@ typedef struct zdem_q3_protocol_info {
     uint8_t ev_obituary;     /* entity event number of EV_OBITUARY */
     uint16_t cs_players;     /* first player configstring */
     uint8_t high_ascii;      /* strings keep bytes > 127 */
+    uint8_t legacy;          /* 1.11-1.27 layout: plain bits, masks */
+    /* 1.29 on: field count lc; legacy: change mask / all fields */
     void (*delta_entity)(struct zdem_q3_msg *m, zdem_q3_entity *to, unsigned lc);
     void (*delta_player)(struct zdem_q3_msg *m, zdem_q3_player *to, unsigned lc);
+    void (*legacy_entity)(struct zdem_q3_msg *m, zdem_q3_entity *to, uint64_t mask);
+    void (*legacy_player)(struct zdem_q3_msg *m, zdem_q3_player *to);
     const char *entity_table; /* schema table names */
     const char *player_table;
 } zdem_q3_protocol_info;
 
-#define ZDEM_Q3_PROTOCOL_COUNT 7
+/* Legacy entity deltas: the 31 predefined change masks (bit i: field i
+ * sent); index 31 sends the mask itself. */
+extern const uint64_t zdem_q3_legacy_masks[31];
+
+#define ZDEM_Q3_PROTOCOL_COUNT 9
 extern const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT];
 
 #endif

@@ -110,5 +110,29 @@ chat = [r for r in rows if r["type"] == "chat"]
 ref = json.load(open(os.path.join(CORPUS, "peers", "ddnet_webviewer-goat-yeyou3.demo.tw-ref.json")))
 T.check([(int(r["time"]), json.loads(r["json"])["text"]) for r in chat] == [(c["tick"], c["text"]) for c in ref["chat"]],
         "Teeworlds events csv: the chat lines of the reference")
+# ---- Quake III: a damaged message in the middle (issue 12) is skipped and
+# the rows after it come; the rows are the intact file's snapshots that
+# the delta rule keeps (as the dump of the damaged file lists them), and
+# the verdict names the damaged message's bytes
+import q3craft
+src = os.path.join(CORPUS, "q3", "ql_udt-freeze-tag.dm_90")
+data = open(src, "rb").read()
+bad, off = q3craft.replace_message(data, 300, q3craft.unknown_command())
+path = T.write("damaged.dm_90", bad)
+rc, out, err = T.run(["ticks", path, "--props", "commandTime", "--format", "csv"])
+rows = list(csv.DictReader(io.StringIO(out)))
+_, dump, _ = T.run(["dump", "--json", path])
+snaps = [json.loads(l) for l in dump.splitlines() if '"type":"snapshot"' in l]
+_, full, _ = T.run(["ticks", src, "--props", "commandTime", "--format", "csv"])
+full_rows = {(r["server_time"], r["commandTime"]) for r in csv.DictReader(io.StringIO(full))}
+m = re.search(r"offset (\d+): ", err.splitlines()[-1] if err else "")
+T.check(rc == 2 and m is not None and off < int(m.group(1)) < off + 64,
+        "damaged freeze-tag: exit 2, the verdict in the damaged message (%r)" % err[-200:])
+T.check(len(rows) == len(snaps) and len(rows) > 3000 and
+        [int(r["server_time"]) for r in rows] == [s["server_time"] for s in snaps],
+        "damaged freeze-tag: a row per kept snapshot after the skip (%d rows, %d snapshots)" % (len(rows), len(snaps)))
+T.check(all((r["server_time"], r["commandTime"]) in full_rows for r in rows),
+        "damaged freeze-tag: every row is the intact file's")
+
 sys.exit(T.finish())
 EOF

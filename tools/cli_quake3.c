@@ -18,6 +18,7 @@ typedef struct q3cli {
     int have_time;
     int32_t first_time, last_time;
     uint32_t commands, obituaries, chats;
+    uint32_t chat_kinds[ZDEM_Q3_CHAT_KIND_COUNT];
     /* first gamestate */
     int gs_seen;
     char *cs[ZDEM_Q3_MAX_CONFIGSTRINGS];
@@ -32,6 +33,7 @@ typedef struct q3cli {
      * one line each in dump */
     struct { const char *kind; unsigned long count; } warn[24];
     int nwarn;
+    unsigned long skipped;  /* damaged messages skipped */
     /* the first fatal problem: file offset and text */
     int failed;
     unsigned long long fail_offset;
@@ -174,8 +176,10 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
     (void)p;
     if (ev->type == ZDEM_Q3_EV_OBITUARY)
         c->obituaries++;
-    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)
+    if (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT) {
         c->chats++;
+        c->chat_kinds[(unsigned)ev->chat_kind % ZDEM_Q3_CHAT_KIND_COUNT]++;
+    }
     if (strcmp(c->a->command, "events") != 0)
         return 0;
     printf("{\"type\":\"%s\",\"server_time\":%ld,\"gamestate\":%lu",
@@ -196,7 +200,16 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
             zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
         }
     } else {
-        printf(",\"command_seq\":%ld,\"text\":", (long)ev->command_seq);
+        printf(",\"command_seq\":%ld", (long)ev->command_seq);
+        if (ev->chat_kind != ZDEM_Q3_CHAT_NONE)
+            printf(",\"kind\":\"%s\"", zdem_q3_chat_kind_name(ev->chat_kind));
+        if (ev->chat_kind == ZDEM_Q3_CHAT_MM2) {
+            printf(",\"client\":%d,\"name\":", ev->client);
+            zdem_json_cstr(stdout, ev->attacker_name);
+            printf(",\"location\":");
+            zdem_json_str(stdout, (const uint8_t *)ev->location, ev->location_len);
+        }
+        printf(",\"text\":");
         zdem_json_str(stdout, (const uint8_t *)ev->text, ev->text_len);
     }
     printf("}\n");
@@ -206,8 +219,18 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
 static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
 {
     q3cli *c = user;
-    (void)p;
     add_warning(c, w->msg, 1);
+    /* Warnings that lose data are events too (the rest are counted in
+     * info): a configstring dropped at MAX_GAMESTATE_CHARS means later
+     * names and scores are missing. */
+    if (strcmp(c->a->command, "events") == 0 && w->code == ZDEM_ERR_NO_SPACE) {
+        printf("{\"type\":\"warning\",\"server_time\":%ld,\"gamestate\":%lu,\"offset\":%llu,"
+               "\"message\":",
+               (long)c->last_time, (unsigned long)zdem_q3_gamestate_count(p),
+               (unsigned long long)(c->frame->offset + 8 + w->offset / 8));
+        zdem_json_cstr(stdout, w->msg);
+        printf("}\n");
+    }
     /* In the dump's own stream (stdout): stderr carries only the one
      * error line of a damaged file. */
     if (strcmp(c->a->command, "dump") == 0) {
@@ -244,6 +267,12 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
         printf("baselines       %lu\n", (unsigned long)c->baselines);
         printf("commands        %lu\n", (unsigned long)c->commands);
         printf("obituaries      %lu\n", (unsigned long)c->obituaries);
+        printf("configstrings   peak %lu of %d bytes (MAX_GAMESTATE_CHARS)\n",
+               (unsigned long)(c->p ? zdem_q3_configstring_peak(c->p) : 0), ZDEM_Q3_GAMESTATE_CHARS);
+        printf("chat lines      %lu (chat %lu, tchat %lu, mm2 %lu)\n", (unsigned long)c->chats,
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
+               (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_MM2]);
         printf("end marker      %s", r->ended ? "yes" : "no");
         if (r->trailing)
             printf(" (%lu trailing bytes)", (unsigned long)r->trailing);
@@ -271,9 +300,14 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
     printf("\"map\":");
     zdem_json_cstr(stdout, c->map);
     printf(",\"client_num\":%ld,\"baselines\":%lu,\"server_commands\":%lu,\"obituaries\":%lu,"
-           "\"chats\":%lu,\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
+           "\"configstring_peak\":%lu,\"chats\":%lu,\"chat_kinds\":{\"chat\":%lu,\"tchat\":%lu,\"mm2\":%lu},"
+           "\"end_marker\":%s,\"trailing_bytes\":%lu,\"configstrings\":{",
            (long)c->client_num, (unsigned long)c->baselines, (unsigned long)c->commands,
-           (unsigned long)c->obituaries, (unsigned long)c->chats, r->ended ? "true" : "false",
+           (unsigned long)c->obituaries,
+           (unsigned long)(c->p ? zdem_q3_configstring_peak(c->p) : 0), (unsigned long)c->chats,
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_SAY],
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_TEAM],
+           (unsigned long)c->chat_kinds[ZDEM_Q3_CHAT_MM2], r->ended ? "true" : "false",
            (unsigned long)r->trailing);
     for (i = 0, first = 1; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++) {
         if (!c->cs[i])
@@ -305,6 +339,32 @@ static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
         printf("null");
     }
     printf("}\n");
+}
+
+#define Q3_SKIP_LINES 10 /* skipped messages named one by one on stderr */
+
+/* A damaged message was skipped: counted, a line in dump's stream, and
+ * one stderr line each for the first few (the rest are counted there). */
+static void skipped(q3cli *c, unsigned long long offset, const char *msg)
+{
+    add_warning(c, "damaged messages skipped", 1);
+    c->skipped++;
+    if (strcmp(c->a->command, "dump") == 0) {
+        if (c->a->json) {
+            printf("{\"type\":\"skipped\",\"index\":%lu,\"offset\":%llu,\"message\":",
+                   (unsigned long)c->frame->index, offset);
+            zdem_json_cstr(stdout, msg);
+            printf("}\n");
+        } else {
+            printf("skipped    message %lu  offset %llu  %s\n", (unsigned long)c->frame->index,
+                   offset, msg);
+        }
+    }
+    if (c->skipped <= Q3_SKIP_LINES) {
+        fflush(stdout); /* the warning follows what was decoded before it */
+        fprintf(stderr, "zdem: %s: offset %llu: warning: damaged message skipped: %s\n",
+                c->f->path, offset, msg);
+    }
 }
 
 static void set_failure(q3cli *c, unsigned long long offset, const char *msg)
@@ -354,16 +414,25 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     /* The extension names the protocol (UberDemoTools does the same); an
      * unknown extension leaves it to the serverinfo. */
     c.p = hint ? zdem_q3_parser_init(mem, zdem_q3_parser_size(), hint, &cb, &c, &err) : NULL;
-    if (!c.p && hint != 3 && hint != 48) {
+    if (!c.p) {
         zdem_error_clear(&err);
         c.p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, &c, &err);
     }
     if (!c.p)
         set_failure(&c, err.offset, err.msg ? err.msg : "cannot start the parser");
     while (c.p) {
+        zdem_error_clear(&err); /* first error wins inside one call only */
         st = zdem_q3_reader_next(&r, &fr, &got, &err);
         if (st != ZDEM_OK) {
             snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)r.index, err.msg);
+            if (c.failed) {
+                /* not the verdict (an earlier message was damaged), but
+                 * it ended the reading: said, not lost */
+                add_warning(&c, "reading stopped by a later framing error", 1);
+                fflush(stdout);
+                fprintf(stderr, "zdem: %s: offset %llu: warning: reading stopped: %s\n", f->path,
+                        (unsigned long long)err.offset, msg);
+            }
             set_failure(&c, err.offset, msg);
             break;
         }
@@ -384,12 +453,17 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         }
         st = zdem_q3_parse_message(c.p, &fr, &err);
         if (st != ZDEM_OK) {
+            /* bit offset inside the payload -> the file byte holding it */
+            unsigned long long off = fr.offset + 8 + err.offset / 8;
             snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
                      (unsigned long)fr.index, (long)fr.sequence,
                      (unsigned long long)err.offset, err.msg);
-            /* bit offset inside the payload -> the file byte holding it */
-            set_failure(&c, fr.offset + 8 + err.offset / 8, msg);
-            break;
+            /* The damaged message is skipped and the next one read (the
+             * parser drops what depended on it); the first fault is the
+             * verdict at the end, every skip is a warning. */
+            skipped(&c, off, msg);
+            set_failure(&c, off, msg);
+            st = ZDEM_OK;
         }
     }
     if (c.p && r.trailing)
@@ -399,8 +473,13 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
                     (unsigned long)zdem_q3_time_only_snapshot_count(c.p));
     if (info)
         print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
-    if (c.failed)
+    if (c.skipped > Q3_SKIP_LINES)
+        fprintf(stderr, "zdem: %s: warning: %lu more damaged messages skipped (%lu in all)\n",
+                f->path, c.skipped - Q3_SKIP_LINES, c.skipped);
+    if (c.failed) {
+        fflush(stdout);
         rc = zdem_cli_failf(f, c.fail_offset, c.fail_msg);
+    }
     else if (r.trailing && !info)
         fprintf(stderr, "zdem: %s: offset %lu: %lu bytes after the end marker (ignored)\n",
                 f->path, (unsigned long)(r.size - r.trailing), (unsigned long)r.trailing);

@@ -15,8 +15,8 @@ def q3_refs(corpus):
     for ref_path in sorted(glob.glob(os.path.join(corpus, "peers", "*.q3-ref.json"))):
         ref = json.load(open(ref_path))
         name = ref["file"]
-        if name.endswith((".dm3", ".dm_48")) or name.startswith("zeq2lite"):
-            continue  # protocols zdem rejects, and a mod without known netfields
+        if name.startswith("zeq2lite"):
+            continue  # a mod without known netfields
         yield name, os.path.join(corpus, "q3", name), ref
 
 
@@ -33,8 +33,11 @@ def test_obituaries_match_uberdemotools(corpus):
         df = read(zdem.q3.obituaries, path)
         assert list(df.columns) == ["server_time", "gamestate", "attacker", "attacker_name", "target",
                                     "target_name", "mod", "mod_name"]
-        # UberDemoTools leaves out obituaries whose means of death it cannot name
-        named = df[df["mod_name"] != "unknown"]
+        # UberDemoTools leaves out obituaries whose means of death it cannot
+        # name: Quake Live's 31 (lightning discharge) and 33 (railgun
+        # headshot) among them, which zdem names
+        ql = name.endswith((".dm_73", ".dm_90", ".dm_91"))
+        named = df[(df["mod_name"] != "unknown") & ~(df["mod"].isin([31, 33]) & ql)]
         ours = list(zip(named["attacker"], named["target"], named["mod_name"], named["server_time"]))
         theirs = [(o["attacker_client"] if o["attacker_client"] is not None else -1, o["target_client"],
                    o["mod"], o["t"]) for o in ref["obituaries"]]
@@ -47,13 +50,18 @@ def test_chat_matches_uberdemotools(corpus):
     n = 0
     for name, path, ref in q3_refs(corpus):
         df = read(zdem.q3.chat, path)
-        ours = list(zip(df["server_time"], df["type"], df["text"]))
-        # the forms UberDemoTools and zdem both read: chat "..." / tchat "..."
+        ours = list(zip(df["server_time"], df["type"], df["kind"], df["text"]))
+        # every form UberDemoTools reads: chat "..." / tchat "..." and
+        # CPMA's team calls mm2 <client> <location> "..." (team chat)
         theirs = []
-        for c in ref["chat"]:
+        for c in ref["chat"] or []:
             m = re.match(r'(t?chat) "(.*)"\s*$', c["raw"], re.S)
             if m:
-                theirs.append((c["t"], m.group(1), m.group(2)))
+                theirs.append((c["t"], m.group(1), m.group(1), m.group(2)))
+            m = re.match(r'mm2 \d+ \d+ "(.*)"\s*$', c["raw"], re.S)
+            if m:
+                theirs.append((c["t"], "tchat", "mm2", m.group(1)))
+        assert len(theirs) == len(ref["chat"] or []), name
         assert ours == theirs, name
         n += len(theirs)
     assert n > 100

@@ -1,4 +1,4 @@
-"""Quake III / Quake Live demos (.dm_66 .. .dm_91) as DataFrames."""
+"""Quake III / Quake Live demos (.dm3, .dm_48, .dm_66 .. .dm_91) as DataFrames."""
 import numpy as np
 
 from ._lib import ffi, lib, Mapped, Table, arena, strings, finish
@@ -36,8 +36,10 @@ def obituaries(path):
 
 
 def chat(path):
-    """server_time, gamestate, type (chat / tchat), command_seq, text."""
-    return _run(path, CHAT, columns=["server_time", "gamestate", "type", "command_seq", "text"])
+    """server_time, gamestate, type (chat / tchat: everyone / team),
+    command_seq, text, kind (the command form: chat, tchat, or CPMA's mm2
+    team call, whose text is the message)."""
+    return _run(path, CHAT, columns=["server_time", "gamestate", "type", "command_seq", "text", "kind"])
 
 
 def scores(path):

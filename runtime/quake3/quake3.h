@@ -26,6 +26,7 @@
 #define ZDEM_Q3_ENTITYNUM_NONE 1023
 #define ZDEM_Q3_ENTITYNUM_WORLD 1022
 #define ZDEM_Q3_MAX_CLIENTS 64
+#define ZDEM_Q3_MAX_LOCATIONS 64
 #define ZDEM_Q3_PACKET_BACKUP 32
 /* ioquake3's limit on how far back (in entity states) a delta source may
  * lie before it counts as too old; kept for the same validity rule. */
@@ -36,9 +37,15 @@
 #define ZDEM_Q3_MAX_SNAPSHOT_ENTITIES 256
 #define ZDEM_Q3_MAX_STRING_CHARS 1024
 #define ZDEM_Q3_BIG_INFO_STRING 8192
-/* Quake III allows 16000 bytes of configstrings; Quake Live servers send
- * more, so the store is larger. */
-#define ZDEM_Q3_GAMESTATE_CHARS 65536
+/* MAX_GAMESTATE_CHARS: the client errors out when the configstrings of a
+ * gamestate, each with its NUL, plus one byte, pass 16000 (Quake III and
+ * the Quake Live clients alike); the parser warns and drops a string
+ * that would pass it. */
+#define ZDEM_Q3_GAMESTATE_CHARS 16000
+/* The store appends each new value (a 4-byte record header, the text, a
+ * NUL) and compacts when full. Twice the largest live content, so every
+ * compaction frees at least half the store: linear work in the input. */
+#define ZDEM_Q3_CS_STORE (2 * (ZDEM_Q3_GAMESTATE_CHARS + 4 * ZDEM_Q3_MAX_CONFIGSTRINGS))
 
 /* ------------------------------------------------------------ framing */
 typedef struct zdem_q3_frame {
@@ -85,13 +92,23 @@ typedef struct zdem_q3_snapshot {
 
 typedef enum zdem_q3_event_type {
     ZDEM_Q3_EV_OBITUARY,    /* EV_OBITUARY entity event */
-    ZDEM_Q3_EV_CHAT,        /* "chat" server command */
-    ZDEM_Q3_EV_TCHAT,       /* "tchat": team chat */
+    ZDEM_Q3_EV_CHAT,        /* "chat": said to everyone */
+    ZDEM_Q3_EV_TCHAT,       /* team message: "tchat", CPMA "mm2" (chat_kind) */
     ZDEM_Q3_EV_PRINT,       /* "print" */
     ZDEM_Q3_EV_CENTERPRINT, /* "cp" */
     ZDEM_Q3_EV_SCORES,      /* "scores"/CS_SCORES1/2 update */
     ZDEM_Q3_EV_COUNT
 } zdem_q3_event_type;
+
+/* The command form a chat line came in (UberDemoTools counts these three;
+ * its chat list is the reference the tests compare with). */
+typedef enum zdem_q3_chat_kind {
+    ZDEM_Q3_CHAT_NONE,      /* not a chat event */
+    ZDEM_Q3_CHAT_SAY,       /* chat "text" */
+    ZDEM_Q3_CHAT_TEAM,      /* tchat "text" */
+    ZDEM_Q3_CHAT_MM2,       /* CPMA team call: mm2 <client> <location> "text" */
+    ZDEM_Q3_CHAT_KIND_COUNT
+} zdem_q3_chat_kind;
 
 typedef struct zdem_q3_event {
     zdem_q3_event_type type;
@@ -110,6 +127,13 @@ typedef struct zdem_q3_event {
     size_t text_len;
     int32_t command_seq;
     int32_t score1, score2;
+    /* chat: the command form; for mm2 also the sender (client number,
+     * name in attacker_name) and the location (CPMA's location
+     * configstrings, "" if unset); client is -1 when the form has none */
+    zdem_q3_chat_kind chat_kind;
+    int client;
+    const char *location;
+    size_t location_len;
 } zdem_q3_event;
 
 struct zdem_q3_parser;
@@ -140,11 +164,20 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
                                     zdem_error *err);
 
 /* Parse one message (one framing block). On error err->offset counts bits
- * inside the message (offset_is_bits = 1). */
+ * inside the message (offset_is_bits = 1); what the message delivered
+ * before the fault stands. The parser stays usable: the caller may go on
+ * with the next message (a damaged one is dropped as the game drops it:
+ * snapshots that delta from it are dropped, with a warning, until a valid
+ * base or an uncompressed snapshot arrives; after a damaged gamestate,
+ * snapshots are dropped until the next gamestate). ZDEM_ERR_ABORTED (a
+ * callback asked to stop) is not damage. */
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err);
 
-/* Walk a whole file: framing + every message. Stops at the first error. */
+/* Walk a whole file: framing + every message. A damaged message is
+ * skipped and the walk goes on with the next; a framing error or a
+ * callback abort ends it. Returns the first fault, with err->offset a
+ * file offset (offset_is_bits = 0) even for a fault inside a message. */
 zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
                                zdem_q3_reader *r, zdem_error *err);
 
@@ -161,8 +194,16 @@ uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);
 /* ZEQ2-Lite demos (gamename "ZEQ2"): the mod's netfields are not known, so
  * snapshots are reported with their header only (valid = 0, no entities). */
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p);
+/* Largest configstring content of any gamestate so far, counted as the
+ * client counts it against MAX_GAMESTATE_CHARS (1 + each string and its
+ * NUL), and the strings dropped because they would pass it. */
+uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p);
+uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p);
+/* Messages whose parse failed (damaged: skipped by zdem_q3_parse_file). */
+uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p);
 /* Configstring i of the current state (gamestate + "cs" commands), or NULL
- * when unset; *len gets its length. */
+ * when unset; *len gets its length. The pointer is valid until the next
+ * message is parsed (the store compacts). */
 const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);
 /* Entity i (0 .. s->num_entities-1) of a snapshot. */
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
@@ -176,6 +217,8 @@ const char *zdem_q3_info_value(const char *info, size_t len, const char *key,
 /* Name of a means of death for a protocol ("rocket splash"); "unknown". */
 const char *zdem_q3_mod_name(int protocol, int mod);
 const char *zdem_q3_event_type_name(zdem_q3_event_type t);
+/* "chat", "tchat", "mm2" ("" for ZDEM_Q3_CHAT_NONE). */
+const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k);
 
 /* Extension-based hint: ".dm_68" -> 68, ".dm3" -> 3; 0 if none. */
 int zdem_q3_protocol_from_path(const char *path);

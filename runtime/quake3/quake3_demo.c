@@ -34,12 +34,23 @@ struct zdem_q3_parser {
     uint32_t snapshots_valid;
     uint32_t snapshots_invalid;
     int32_t server_time;           /* latest snapshot */
+    size_t msgbuf_dirty;           /* msgbuf is zero from here on */
     int32_t message_sequence;      /* current message */
+    uint32_t messages_damaged;     /* messages that failed (skipped) */
+    /* the last gamestate failed part way: its configstrings and baselines
+     * are incomplete, so snapshots are read (to reach the commands after
+     * them) but dropped until the next whole gamestate */
+    int gamestate_damaged;
 
-    /* configstrings: offsets into cs_data (0 = unset), lengths */
+    /* configstrings: offsets of the text in cs_data (0 = unset), lengths;
+     * cs_used: end of the appended records; cs_live: the content as the
+     * client counts it (1 + each live string and its NUL) */
     uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
     uint32_t cs_used;
+    uint32_t cs_live;
+    uint32_t cs_peak;
+    uint32_t cs_dropped;
 
     /* bcs0/bcs1/bcs2: a big configstring sent in pieces */
     int32_t bcs_index;
@@ -58,17 +69,26 @@ struct zdem_q3_parser {
 
     /* event entities present in the previous valid snapshot: an event
      * fires when its entity appears (as in cgame's CG_CheckEvents) */
-    uint32_t event_prev[ZDEM_Q3_MAX_GENTITIES / 32];
-    uint32_t event_now[ZDEM_Q3_MAX_GENTITIES / 32];
+    uint64_t event_prev[ZDEM_Q3_MAX_GENTITIES / 64];
+    int32_t event_src;   /* message_num of the snapshot event_prev is of */
+    int event_have;      /* event_src is of this gamestate */
+    /* the entities a snapshot changed or removed (entity number | pool
+     * slot << 10 | removed << 31): a snapshot's event entities are its
+     * delta source's (ev_bits) updated with these */
+    uint32_t nchg;
+    uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
     /* baselines sent in the current gamestate (the others read as zero) */
     uint32_t baseline_set[ZDEM_Q3_MAX_GENTITIES / 32];
     uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
     uint32_t nfree;
-    uint8_t refs[ZDEM_Q3_ENTITY_POOL];
+    uint32_t pool_mark[ZDEM_Q3_ENTITY_POOL / 32]; /* sweep_pool's marks */
 
     /* ---- not cleared: written before read */
-    char cs_data[ZDEM_Q3_GAMESTATE_CHARS];
+    /* the message being parsed, zero-padded: the delta decoders read it
+     * without bounds checks (quake3_msg.h, ZDEM_Q3_MSG_PAD) */
+    uint8_t msgbuf[ZDEM_Q3_MAX_MSGLEN + ZDEM_Q3_MSG_PAD];
+    char cs_data[ZDEM_Q3_CS_STORE];
     char bcs[ZDEM_Q3_BIG_INFO_STRING];
     char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
     char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
@@ -77,7 +97,17 @@ struct zdem_q3_parser {
      * a list of pool slots, an entity unchanged since the delta source
      * reuses its slot (a reference count, not a 236-byte copy). */
     uint16_t snap_ents[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
-    uint16_t cur_ents[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the frame being built: room for a whole old frame copied after 256
+     * new entities, so a run is copied before its length is checked */
+    uint16_t cur_ents[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the entity numbers of those lists, each ended by 0xFFFF: the merge
+     * with the next frame walks runs of unchanged entities without
+     * touching their states */
+    uint16_t snap_nums[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1];
+    uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* per ring snapshot: the entity numbers that are event entities in it
+     * (written when a valid snapshot is stored, read only from those) */
+    uint64_t ev_bits[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_GENTITIES / 64];
     uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
     zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
 };
@@ -156,6 +186,7 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->cs_off, 0, sizeof p->cs_off);
     memset(p->cs_len, 0, sizeof p->cs_len);
     p->cs_used = 1; /* offset 0 means "unset" */
+    p->cs_live = 1;
     p->cs_data[0] = 0;
     p->bcs_index = -1;
     p->bcs_len = 0;
@@ -163,11 +194,16 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->snaps, 0, sizeof p->snaps);
     memset(&p->cur, 0, sizeof p->cur);
     memset(p->event_prev, 0, sizeof p->event_prev);
+    p->event_have = 0;
     p->baselines = 0;
     p->parse_entities_num = 0;
     p->have_snapshot = 0;
     memset(p->snap_nents, 0, sizeof p->snap_nents);
-    memset(p->refs, 0, sizeof p->refs);
+    {
+        int k; /* empty lists, ended by their sentinel */
+        for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+            p->snap_nums[k][0] = 0xFFFFu;
+    }
     {
         uint32_t i;
         for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
@@ -189,10 +225,9 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     }
     if (protocol != 0 && !find_protocol(protocol)) {
         zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0,
-                  protocol == 3 || protocol == 43 || protocol == 45
-                      ? "unsupported protocol 3 (dm3, Quake III 1.11-1.17)"
-                  : protocol == 48 ? "unsupported protocol 48 (dm_48, Quake III 1.27)"
-                                   : "unsupported protocol");
+                  protocol == 43 || protocol == 45
+                      ? "unsupported protocol: Quake III 1.11-1.17 demos are read as protocol 3 (.dm3)"
+                      : "unsupported protocol");
         return NULL;
     }
     a = (a + 15u) & ~(uintptr_t)15u;
@@ -207,8 +242,45 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     p->client_num = -1;
     p->checksum_feed = 0;
     p->server_command_sequence = 0;
+    p->msgbuf_dirty = sizeof p->msgbuf; /* not cleared: anything */
     clear_gamestate(p);
     return p;
+}
+
+/* quake3_msg.h: a float sent in full (flag bit, then four Huffman bytes),
+ * read from the parser's padded message copy. */
+int32_t zdem_q3__huff_float32(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
+    unsigned used = 1, e, i, bad = 0;
+    uint32_t v = 0;
+    for (i = 0; i < 4; i++) {
+        e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        bad |= e;
+        v |= (uint32_t)(e & 0xFFu) << (8u * i);
+        used += (e >> 8) & 15u;
+    }
+    m->bad |= bad;
+    m->bit += used;
+    return (int32_t)v;
+}
+
+/* The out-of-line reads of a build for size (quake3_msg.h). */
+int32_t zdem_q3__huff_float(zdem_q3_msg *m)
+{
+    uint64_t w = zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
+    unsigned e;
+    if (w & 1u)
+        return zdem_q3__huff_float32(m);
+    e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
+    m->bad |= e;
+    m->bit += 6u + ((e >> 8) & 15u);
+    return zdem_q3__int_float((uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5));
+}
+
+uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3_phuff_bits(m, n);
 }
 
 /* ---------------------------------------------------------------- strings */
@@ -246,31 +318,65 @@ static int warn(zdem_q3_parser *p, zdem_status code, uint64_t bit, const char *m
     return 0;
 }
 
+#define CS_DROPPED_MSG "configstrings over MAX_GAMESTATE_CHARS (16000): value dropped"
+
+/* Store records: [u16 index][u16 length][text][NUL]. A replaced value
+ * stays in place as garbage until the store fills; compaction then walks
+ * the records once and keeps those a configstring still points at. */
+#define CS_HEAD 4u
+
+static void compact_configstrings(zdem_q3_parser *p)
+{
+    uint32_t rd = 1, wr = 1;
+    while (rd + CS_HEAD <= p->cs_used) {
+        const uint8_t *h = (const uint8_t *)p->cs_data + rd;
+        uint32_t idx = h[0] | (uint32_t)h[1] << 8, len = h[2] | (uint32_t)h[3] << 8;
+        uint32_t size = CS_HEAD + len + 1u;
+        if (idx < ZDEM_Q3_MAX_CONFIGSTRINGS && p->cs_off[idx] == rd + CS_HEAD) {
+            memmove(p->cs_data + wr, p->cs_data + rd, size);
+            p->cs_off[idx] = wr + CS_HEAD;
+            wr += size;
+        }
+        rd += size;
+    }
+    p->cs_used = wr;
+}
+
 /* Store configstring i (replacing any previous value). Returns 0, or -1
- * when the store is full (the string is then left unset). */
+ * when the value would take the content past MAX_GAMESTATE_CHARS (where
+ * the client errors out); the configstring is then left unset. */
 static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
 {
-    uint32_t off = p->cs_off[i];
-    if (off) {
-        /* remove the old value: close the gap, shift later offsets */
-        uint32_t gap = p->cs_len[i] + 1u, j;
-        memmove(p->cs_data + off, p->cs_data + off + gap, p->cs_used - off - gap);
-        p->cs_used -= gap;
-        for (j = 0; j < ZDEM_Q3_MAX_CONFIGSTRINGS; j++)
-            if (p->cs_off[j] > off)
-                p->cs_off[j] -= gap;
+    uint32_t need;
+    if (p->cs_off[i]) {
+        p->cs_live -= p->cs_len[i] + 1u; /* the old record is garbage now */
         p->cs_off[i] = 0;
         p->cs_len[i] = 0;
     }
     if (n == 0)
         return 0; /* the engine stores empty strings as unset */
-    if (n + 1 > sizeof p->cs_data - p->cs_used)
+    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS) {
+        p->cs_dropped++;
         return -1;
-    memcpy(p->cs_data + p->cs_used, s, n);
-    p->cs_data[p->cs_used + n] = 0;
-    p->cs_off[i] = p->cs_used;
+    }
+    need = CS_HEAD + (uint32_t)n + 1u;
+    if (need > sizeof p->cs_data - p->cs_used)
+        compact_configstrings(p); /* live records fit in half the store */
+    {
+        uint8_t *h = (uint8_t *)p->cs_data + p->cs_used;
+        h[0] = (uint8_t)i;
+        h[1] = (uint8_t)((unsigned)i >> 8);
+        h[2] = (uint8_t)n;
+        h[3] = (uint8_t)(n >> 8);
+    }
+    memcpy(p->cs_data + p->cs_used + CS_HEAD, s, n);
+    p->cs_data[p->cs_used + CS_HEAD + n] = 0;
+    p->cs_off[i] = p->cs_used + CS_HEAD;
     p->cs_len[i] = (uint32_t)n;
-    p->cs_used += (uint32_t)n + 1u;
+    p->cs_used += need;
+    p->cs_live += (uint32_t)n + 1u;
+    if (p->cs_live > p->cs_peak)
+        p->cs_peak = p->cs_live;
     return 0;
 }
 
@@ -346,11 +452,15 @@ static zdem_status resolve_protocol(zdem_q3_parser *p, zdem_error *err, uint64_t
         return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
                               "no protocol given and none in the serverinfo");
     p->proto = find_protocol(proto);
-    if (!p->proto)
+    if (p->proto && p->proto->legacy) {
+        /* the messages so far were read as 1.29+: the legacy layout must
+         * be known from the start (the file extension) */
+        p->proto = NULL;
         return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit,
-                              proto == 48 ? "unsupported protocol 48"
-                              : proto == 43 || proto == 45 ? "unsupported protocol 3"
-                                                           : "unsupported protocol");
+                              "Quake III 1.11-1.27 demos need the protocol (file extension .dm3/.dm_48)");
+    }
+    if (!p->proto)
+        return zdem_fail_bits(err, ZDEM_ERR_UNSUPPORTED, bit, "unsupported protocol");
     p->protocol = proto;
     return ZDEM_OK;
 }
@@ -375,6 +485,19 @@ static zdem_status read_delta_entity(zdem_q3_parser *p, zdem_q3_msg *m,
     to->number = number;
     if (!zdem_q3_read_bit(m))
         return ZDEM_OK; /* unchanged */
+    if (p->proto->legacy) {
+        /* a predefined change mask, or (index 31) the mask itself */
+        unsigned k = zdem_q3_raw_bits(m, 5), n = p->proto->entity_fields;
+        uint64_t mask;
+        if (k == 31) {
+            mask = zdem_q3_raw_bits(m, 32);
+            mask |= (uint64_t)zdem_q3_raw_bits(m, n - 32u) << 32;
+        } else {
+            mask = zdem_q3_legacy_masks[k];
+        }
+        p->proto->legacy_entity(m, to, mask);
+        return ZDEM_OK;
+    }
     lc = zdem_q3_read_byte(m);
     if (lc > p->proto->entity_fields)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
@@ -387,13 +510,14 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
 {
     zdem_status st;
     clear_gamestate(p);
+    p->gamestate_damaged = 1; /* until it is read whole */
     p->server_command_sequence = zdem_q3_read_long(m);
     for (;;) {
         uint32_t cmd = zdem_q3_read_byte(m);
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "gamestate runs past the end of the message");
-        if (cmd == SVC_EOF)
+        if (cmd == SVC_EOF || (cmd == SVC_BAD && m->raw))
             break;
         if (cmd == SVC_CONFIGSTRING) {
             int32_t i = (int16_t)zdem_q3_read_bits(m, 16);
@@ -403,7 +527,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                                       "gamestate: configstring index out of range");
             n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING);
             if (set_configstring(p, i, p->str, n) != 0 &&
-                warn(p, ZDEM_ERR_NO_SPACE, m->bit, "configstring store full"))
+                warn(p, ZDEM_ERR_NO_SPACE, m->bit, CS_DROPPED_MSG))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
@@ -424,8 +548,13 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                                   "gamestate: unknown command byte");
         }
     }
-    p->client_num = zdem_q3_read_long(m);
-    p->checksum_feed = zdem_q3_read_long(m);
+    if (m->raw) { /* the legacy gamestate ends here */
+        p->client_num = -1;
+        p->checksum_feed = 0;
+    } else {
+        p->client_num = zdem_q3_read_long(m);
+        p->checksum_feed = zdem_q3_read_long(m);
+    }
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "gamestate runs past the end of the message");
@@ -438,6 +567,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
         const char *g = zdem_q3_info_value(si, n, "gamename", &vn);
         p->time_only = g && vn >= 4 && memcmp(g, "ZEQ2", 4) == 0;
     }
+    p->gamestate_damaged = 0;
     p->gamestates++;
     if (p->cb.gamestate && p->cb.gamestate(p->user, p))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -507,8 +637,9 @@ static int scores_event(zdem_q3_parser *p, int32_t seq, int idx)
     memset(&ev, 0, sizeof ev);
     ev.type = ZDEM_Q3_EV_SCORES;
     ev.command_seq = seq;
-    ev.attacker = ev.target = -1;
+    ev.attacker = ev.target = ev.client = -1;
     ev.text = "";
+    ev.location = "";
     if (idx == 710) {
         size_t n;
         const char *cs = zdem_q3_configstring(p, 710, &n);
@@ -558,10 +689,71 @@ static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
     if (cs_index_arg(s, n, skip, &idx, &a, &an) != 0)
         return warn(p, ZDEM_ERR_CORRUPT, bit, "cs command: bad index");
     if (set_configstring(p, idx, a, an) != 0)
-        return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+        return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
     if (is_score_cs(p, idx))
         return scores_event(p, seq, idx);
     return 0;
+}
+
+/* Cmd_TokenizeString's rules (tokens split at bytes <= ' ', a quoted
+ * token runs to the closing quote, "//" ends the line): up to `max`
+ * token spans; returns the token count, at most max + 1 (more). */
+static int tokenize(const char *s, size_t n, size_t *start, size_t *len, int max)
+{
+    size_t i = 0;
+    int argc = 0;
+    for (;;) {
+        size_t b;
+        while (i < n && (unsigned char)s[i] <= ' ')
+            i++;
+        if (i >= n || (i + 1 < n && s[i] == '/' && s[i + 1] == '/'))
+            return argc;
+        if (argc == max)
+            return argc + 1;
+        if (s[i] == '"') {
+            b = ++i;
+            while (i < n && s[i] != '"')
+                i++;
+            start[argc] = b;
+            len[argc] = i - b;
+            if (i < n)
+                i++;
+        } else {
+            b = i;
+            while (i < n && (unsigned char)s[i] > ' ' && s[i] != '"' &&
+                   !(i + 1 < n && s[i] == '/' && s[i + 1] == '/'))
+                i++;
+            start[argc] = b;
+            len[argc] = i - b;
+        }
+        argc++;
+    }
+}
+
+/* CPMA's team call "mm2 <client> <location> "text"": the sender's name
+ * from the player configstrings, the location from the configstrings
+ * after them (CS_LOCATIONS). Other argument counts are not team calls. */
+static int mm2_event(zdem_q3_parser *p, zdem_q3_event *ev, const char *s, size_t n)
+{
+    size_t st[4], ln[4];
+    int32_t client, loc;
+    if (tokenize(s, n, st, ln, 4) != 4 || parse_int(s + st[1], ln[1], &client) != 0 ||
+        client < 0 || client >= ZDEM_Q3_MAX_CLIENTS)
+        return 0;
+    ev->type = ZDEM_Q3_EV_TCHAT;
+    ev->chat_kind = ZDEM_Q3_CHAT_MM2;
+    ev->client = client;
+    ev->attacker_name = player_name(p, client, p->name_a, sizeof p->name_a);
+    if (p->proto && parse_int(s + st[2], ln[2], &loc) == 0 && loc >= 0 &&
+        loc < ZDEM_Q3_MAX_LOCATIONS) {
+        const char *l = zdem_q3_configstring(p, p->proto->cs_players + ZDEM_Q3_MAX_CLIENTS + loc,
+                                             &ev->location_len);
+        if (l)
+            ev->location = l;
+    }
+    ev->text = s + st[3];
+    ev->text_len = ln[3];
+    return emit_event(p, ev);
 }
 
 static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t n,
@@ -598,19 +790,24 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         if (s[3] == '2') {
             p->bcs_index = -1;
             if (set_configstring(p, idx, p->bcs, p->bcs_len) != 0)
-                return warn(p, ZDEM_ERR_NO_SPACE, bit, "configstring store full");
+                return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
             if (is_score_cs(p, idx))
                 return scores_event(p, seq, idx);
         }
         return 0;
     }
     memset(&ev, 0, sizeof ev);
-    ev.attacker = ev.target = -1;
+    ev.attacker = ev.target = ev.client = -1;
     ev.command_seq = seq;
-    if (w == 4 && memcmp(s, "chat", 4) == 0)
+    ev.location = "";
+    if (w == 4 && memcmp(s, "chat", 4) == 0) {
         ev.type = ZDEM_Q3_EV_CHAT;
-    else if (w == 5 && memcmp(s, "tchat", 5) == 0)
+        ev.chat_kind = ZDEM_Q3_CHAT_SAY;
+    } else if (w == 5 && memcmp(s, "tchat", 5) == 0) {
         ev.type = ZDEM_Q3_EV_TCHAT;
+        ev.chat_kind = ZDEM_Q3_CHAT_TEAM;
+    } else if (w == 3 && memcmp(s, "mm2", 3) == 0)
+        return mm2_event(p, &ev, s, n);
     else if (w == 5 && memcmp(s, "print", 5) == 0)
         ev.type = ZDEM_Q3_EV_PRINT;
     else if (w == 2 && memcmp(s, "cp", 2) == 0)
@@ -655,45 +852,77 @@ static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_
 
 /* ---------------------------------------------------------------- snapshots */
 
-static void release_slot(zdem_q3_parser *p, uint16_t slot)
+/* Entity states are shared by the ring snapshots without reference
+ * counts (an unchanged entity costs one list entry, nothing else): when
+ * the free list runs empty, one pass marks the slots that a valid ring
+ * snapshot, the delta source (`keep`) or the frame being built still
+ * lists, and every other slot is free again. */
+static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
-    if (p->refs[slot] && --p->refs[slot] == 0)
-        p->free_slots[p->nfree++] = slot;
+    uint32_t i, k;
+    memset(p->pool_mark, 0, sizeof p->pool_mark);
+    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++) {
+        if (!p->snaps[k].valid && (int)k != keep)
+            continue;
+        for (i = 0; i < p->snap_nents[k]; i++) {
+            uint32_t s = p->snap_ents[k][i] & (ZDEM_Q3_ENTITY_POOL - 1);
+            p->pool_mark[s >> 5] |= 1u << (s & 31u);
+        }
+    }
+    for (i = 0; i < ncur; i++) {
+        uint32_t s = p->cur_ents[i] & (ZDEM_Q3_ENTITY_POOL - 1);
+        p->pool_mark[s >> 5] |= 1u << (s & 31u);
+    }
+    p->nfree = 0;
+    for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
+        if (!(p->pool_mark[i >> 5] & (1u << (i & 31u))))
+            p->free_slots[p->nfree++] = (uint16_t)i;
 }
 
-static void release_list(zdem_q3_parser *p, int k)
+/* The oldest valid ring snapshots other than `keep` stop being delta
+ * sources: the older half of them, or (all = 1) every one. */
+static void drop_oldest(zdem_q3_parser *p, int keep, int all)
 {
-    uint32_t i;
-    for (i = 0; i < p->snap_nents[k]; i++)
-        release_slot(p, p->snap_ents[k][i]);
-    p->snap_nents[k] = 0;
-}
-
-/* A free pool slot. When every slot is in use, the oldest ring snapshots
- * other than the delta source (`keep`) give theirs back and become invalid
- * delta sources (reported as a warning); returns -1 only if that frees
- * nothing, -2 if the warning callback asked to stop. */
-static int alloc_slot(zdem_q3_parser *p, int keep, uint64_t bit)
-{
-    if (p->nfree == 0 &&
-        warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
-        return -2;
-    while (p->nfree == 0) {
-        int k, oldest = -1;
+    int k, n = 0, dropped = 0;
+    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+        if (p->snaps[k].valid && k != keep)
+            n++;
+    while (n > 0 && (all || dropped < (n + 1) / 2)) {
+        int oldest = -1;
         for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
-            if (k != keep && p->snap_nents[k] &&
-                (oldest < 0 || (int64_t)p->snaps[k].message_num < p->snaps[oldest].message_num))
+            if (p->snaps[k].valid && k != keep &&
+                (oldest < 0 || p->snaps[k].message_num < p->snaps[oldest].message_num))
                 oldest = k;
         if (oldest < 0)
-            return -1;
-        release_list(p, oldest);
+            break;
         p->snaps[oldest].valid = 0;
+        dropped++;
     }
-    {
-        uint16_t slot = p->free_slots[--p->nfree];
-        p->refs[slot] = 1;
-        return slot;
+}
+
+/* A free pool slot. A sweep that frees fewer than a snapshot's worth
+ * (256) means the pool is full: the oldest ring snapshots other than the
+ * delta source stop being delta sources (a warning), at most three
+ * sweeps, so the work stays bounded. -1: nothing to free, -2: the warning
+ * callback asked to stop. */
+static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
+{
+    if (p->nfree == 0) {
+        sweep_pool(p, keep, ncur);
+        if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+            if (warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
+                return -2;
+            drop_oldest(p, keep, 0);
+            sweep_pool(p, keep, ncur);
+            if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+                drop_oldest(p, keep, 1);
+                sweep_pool(p, keep, ncur);
+            }
+        }
+        if (p->nfree == 0)
+            return -1;
     }
+    return p->free_slots[--p->nfree];
 }
 
 /* Baseline of entity n (0..1023), NULL if the gamestate sent none (a
@@ -703,103 +932,103 @@ static const zdem_q3_entity *baseline_of(const zdem_q3_parser *p, int n)
     return p->baseline_set[n >> 5] & (1u << (n & 31)) ? &p->baseline[n] : NULL;
 }
 
-/* Parse_DeltaEntity: add `number` to the new frame, from `old` (pool slot
- * old_slot, or -1 for a baseline). */
+/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
+ * a baseline) into a new pool slot, added to the new frame unless the
+ * delta removes it. */
 static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int old_slot,
-                                int unchanged, int keep, zdem_error *err)
+                                int number, const zdem_q3_entity *old, int keep, zdem_error *err)
 {
     uint16_t slot;
+    zdem_status st;
+    int s;
     if (frame->num_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
         return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
                               "more than 256 entities in a snapshot");
-    if (unchanged) {
-        slot = (uint16_t)old_slot;
-        if (p->refs[slot] == 255)
-            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state shared too often");
-        p->refs[slot]++;
-    } else {
-        zdem_status st;
-        int s = alloc_slot(p, keep, m->bit);
-        if (s == -2)
-            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-        if (s < 0)
-            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
-        slot = (uint16_t)s;
-        st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
-        if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
-            release_slot(p, slot); /* removed (or failed): not in the frame */
-            return st;
-        }
+    s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
+    if (s == -2)
+        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    if (s < 0)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
+    slot = (uint16_t)s;
+    st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
+    if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
+        p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
+                          (p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE ? 0x80000000u : 0u);
+    p->nchg++;
+    if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
+        p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
+        return st;
     }
+    p->cur_nums[frame->num_entities] = (uint16_t)number;
     p->cur_ents[frame->num_entities++] = slot;
     p->parse_entities_num++;
     return ZDEM_OK;
 }
 
-#define NO_OLD 99999
+/* Entities oldindex.. of the old frame whose numbers are below `below`
+ * (at most 0xFFFF: the list's sentinel stops the run) are unchanged:
+ * their list entries are copied. */
+static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                  int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
+{
+    const uint16_t *nums = p->snap_nums[keep], *ents = p->snap_ents[keep];
+    uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    while (nums[j] < below) {
+        p->cur_nums[n] = nums[j];
+        p->cur_ents[n++] = ents[j++];
+    }
+    if (n > ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
+    frame->num_entities = (int32_t)n;
+    p->parse_entities_num += (int32_t)(n - n0);
+    *oldindex = j;
+    return ZDEM_OK;
+}
 
+/* Parse_PacketEntities: the new frame is the old one merged with the
+ * entities the message sends (in number order, as the engine merges). */
 static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
                                          const zdem_q3_snapshot *oldframe,
                                          zdem_q3_snapshot *newframe, zdem_error *err)
 {
-    int oldindex = 0, oldnum, newnum, oldslot = -1, keep = -1, oldcount = 0;
-    const zdem_q3_entity *oldstate = NULL;
-    const uint16_t *oldlist = NULL;
+    uint32_t oldindex = 0, oldcount = 0, newnum;
+    int keep = -1;
     zdem_status st;
     if (oldframe) {
         keep = (int)(oldframe - p->snaps);
-        oldlist = p->snap_ents[keep];
         oldcount = p->snap_nents[keep];
     }
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
-#define NEXT_OLD()                                                              \
-    do {                                                                        \
-        if (oldindex >= oldcount) {                                             \
-            oldnum = NO_OLD;                                                    \
-        } else {                                                                \
-            oldslot = oldlist[oldindex];                                        \
-            oldstate = &p->pool[oldslot];                                       \
-            oldnum = oldstate->number;                                          \
-        }                                                                       \
-    } while (0)
-    NEXT_OLD();
+    p->nchg = 0;
     for (;;) {
-        newnum = (int)zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        newnum = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
         if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
             break;
-        while (oldnum < newnum) { /* unchanged since the old frame */
-            st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
+        if (keep >= 0) {
+            st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            oldindex++;
-            NEXT_OLD();
+            if (oldindex < oldcount && p->snap_nums[keep][oldindex] == newnum) {
+                /* delta from the old frame */
+                uint16_t slot = p->snap_ents[keep][oldindex];
+                st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
+                if (st != ZDEM_OK)
+                    return st;
+                oldindex++;
+                continue;
+            }
         }
-        if (oldnum == newnum) { /* delta from the old frame */
-            st = delta_entity(p, m, newframe, newnum, oldstate, oldslot, 0, keep, err);
-            if (st != ZDEM_OK)
-                return st;
-            oldindex++;
-            NEXT_OLD();
-            continue;
-        }
-        /* oldnum > newnum: new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, newnum, baseline_of(p, newnum), -1, 0, keep, err);
+        /* new entity, delta from its baseline */
+        st = delta_entity(p, m, newframe, (int)newnum, baseline_of(p, (int)newnum), keep, err);
         if (st != ZDEM_OK)
             return st;
     }
-    while (oldnum != NO_OLD) { /* the rest of the old frame is unchanged */
-        st = delta_entity(p, m, newframe, oldnum, oldstate, oldslot, 1, keep, err);
-        if (st != ZDEM_OK)
-            return st;
-        oldindex++;
-        NEXT_OLD();
-    }
-#undef NEXT_OLD
+    if (keep >= 0) /* the rest of the old frame is unchanged */
+        return copy_unchanged(p, m, newframe, keep, &oldindex, 0xFFFFu, err);
     return ZDEM_OK;
 }
 
@@ -813,13 +1042,18 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
         *to = *from;
     else
         memset(to, 0, sizeof *to);
-    lc = zdem_q3_read_byte(m);
-    if (lc > p->proto->player_fields)
-        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
-                              "playerstate delta: field count above the table size");
-    p->proto->delta_player(m, to, lc);
-    if (!zdem_q3_read_bit(m))
-        return ZDEM_OK; /* no array changed */
+    if (p->proto->legacy) {
+        /* every field with its changed bit; no "any array" bit */
+        p->proto->legacy_player(m, to);
+    } else {
+        lc = zdem_q3_read_byte(m);
+        if (lc > p->proto->player_fields)
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                  "playerstate delta: field count above the table size");
+        p->proto->delta_player(m, to, lc);
+        if (!zdem_q3_read_bit(m))
+            return ZDEM_OK; /* no array changed */
+    }
     if (zdem_q3_read_bit(m)) {
         uint32_t mask = zdem_q3_read_bits(m, 16);
         for (i = 0; i < 16; i++)
@@ -847,6 +1081,10 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
     return ZDEM_OK;
 }
 
+/* Means of death by number: baseq3's meansOfDeath_t (1.32 game source,
+ * without the Team Arena entries, as UberDemoTools reads dm3..dm_68) and
+ * Quake Live's (its game module's enum as published by minqlx; 31..33
+ * are QL's own additions). */
 static const char *const mod_q3[] = {
     "unknown", "shotgun", "gauntlet", "machine gun", "grenade", "grenade splash",
     "rocket", "rocket splash", "plasma", "plasma splash", "railgun", "lightning",
@@ -858,7 +1096,7 @@ static const char *const mod_ql[] = {
     "BFG", "BFG splash", "water", "slime", "lava", "crush", "telefrag", "fall",
     "suicide", "target laser", "trigger hurt", "nailgun", "chaingun",
     "proximity mine", "kamikaze", "juiced", "grapple", "team switch", "thaw",
-    "unknown", "heavy machine gun"};
+    "lightning discharge", "heavy machine gun", "railgun headshot"};
 
 const char *zdem_q3_mod_name(int protocol, int mod)
 {
@@ -878,71 +1116,152 @@ const char *zdem_q3_event_type_name(zdem_q3_event_type t)
     return (unsigned)t < ZDEM_Q3_EV_COUNT ? names[t] : "unknown";
 }
 
-/* Entity events of a new valid snapshot: fire each event entity once, when
- * it first appears (cgame fires temp-entity events the same way). */
-static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s)
+const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k)
 {
-    int i;
-    int et_events = p->proto->et_events;
-    memset(p->event_now, 0, sizeof p->event_now);
-    for (i = 0; i < s->num_entities; i++) {
-        const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
-        uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
-        int ev;
-        if (e->eType <= et_events)
-            continue;
-        p->event_now[num >> 5] |= 1u << (num & 31u);
-        if (p->event_prev[num >> 5] & (1u << (num & 31u)))
-            continue; /* already fired */
-        ev = (e->eType - et_events) & ~0x300; /* EV_EVENT_BITS */
-        if (ev == p->proto->ev_obituary) {
-            zdem_q3_event o;
-            memset(&o, 0, sizeof o);
-            o.type = ZDEM_Q3_EV_OBITUARY;
-            o.target = e->otherEntityNum;
-            o.attacker = e->otherEntityNum2;
-            if (o.attacker < 0 || o.attacker >= ZDEM_Q3_MAX_CLIENTS)
-                o.attacker = -1;
-            if (o.target < 0 || o.target >= ZDEM_Q3_MAX_CLIENTS)
-                o.target = -1;
-            o.mod = e->eventParm;
-            o.mod_name = zdem_q3_mod_name(p->protocol, o.mod);
-            o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
-            o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
-            o.text = "";
-            if (emit_event(p, &o))
-                return 1;
+    static const char *const names[ZDEM_Q3_CHAT_KIND_COUNT] = {"", "chat", "tchat", "mm2"};
+    return (unsigned)k < ZDEM_Q3_CHAT_KIND_COUNT ? names[k] : "";
+}
+
+/* EV_OBITUARY of an event entity that just appeared. */
+static int fire_event(zdem_q3_parser *p, const zdem_q3_entity *e)
+{
+    int ev = (e->eType - p->proto->et_events) & ~0x300; /* EV_EVENT_BITS */
+    zdem_q3_event o;
+    if (ev != p->proto->ev_obituary)
+        return 0;
+    memset(&o, 0, sizeof o);
+    o.type = ZDEM_Q3_EV_OBITUARY;
+    o.target = e->otherEntityNum;
+    o.attacker = e->otherEntityNum2;
+    if (o.attacker < 0 || o.attacker >= ZDEM_Q3_MAX_CLIENTS)
+        o.attacker = -1;
+    if (o.target < 0 || o.target >= ZDEM_Q3_MAX_CLIENTS)
+        o.target = -1;
+    o.mod = e->eventParm;
+    o.mod_name = zdem_q3_mod_name(p->protocol, o.mod);
+    o.attacker_name = player_name(p, o.attacker, p->name_a, sizeof p->name_a);
+    o.target_name = player_name(p, o.target, p->name_t, sizeof p->name_t);
+    o.text = "";
+    o.location = "";
+    o.client = -1;
+    return emit_event(p, &o);
+}
+
+/* The state of entity `num` in frame s (its lists are in number order
+ * when the input is sane: `*j` walks them once per snapshot; otherwise a
+ * search), or NULL. */
+static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3_snapshot *s,
+                                          uint32_t num, uint32_t *j)
+{
+    const uint16_t *nums = p->snap_nums[s->first_entity], *ents = p->snap_ents[s->first_entity];
+    uint32_t n = (uint32_t)s->num_entities, i;
+    while (*j < n && nums[*j] < num)
+        ++*j;
+    if (*j < n && nums[*j] == num)
+        return &p->pool[ents[*j]];
+    for (i = 0; i < n; i++)
+        if (nums[i] == num)
+            return &p->pool[ents[i]];
+    return NULL;
+}
+
+/* Entity events of a new valid snapshot (stored in its ring slot): fire
+ * each event entity once, when it first appears, i.e. is not one in the
+ * previous valid snapshot (cgame fires temp-entity events the same way).
+ * The snapshot's event entities are its delta source's updated with the
+ * entities it changed (a full pass without a delta source); the new ones
+ * come in number order, as a pass over the frame would meet them. */
+static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
+                           const zdem_q3_snapshot *old)
+{
+    uint64_t now[ZDEM_Q3_MAX_GENTITIES / 64];
+    uint32_t w, j = 0;
+    int i, et_events = p->proto->et_events;
+    int incremental = old && p->nchg <= sizeof p->chg / sizeof p->chg[0];
+    if (incremental) {
+        memcpy(now, p->ev_bits[old - p->snaps], sizeof now);
+        for (w = 0; w < p->nchg; w++) {
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint64_t bit = UINT64_C(1) << (num & 63u);
+            const zdem_q3_entity *e = &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)];
+            if ((c & 0x80000000u) || e->eType <= et_events)
+                now[num >> 6] &= ~bit;
+            else
+                now[num >> 6] |= bit;
+        }
+    } else {
+        memset(now, 0, sizeof now);
+        for (i = 0; i < s->num_entities; i++) {
+            const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
+            uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
+            if (e->eType > et_events)
+                now[num >> 6] |= UINT64_C(1) << (num & 63u);
         }
     }
-    memcpy(p->event_prev, p->event_now, sizeof p->event_prev);
+    memcpy(p->ev_bits[s->first_entity], now, sizeof now);
+    if (incremental && p->event_have && old->message_num == p->event_src) {
+        /* the delta source is the snapshot the last pass saw: only the
+         * entities changed since can be new event entities */
+        for (w = 0; w < p->nchg; w++) {
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint64_t bit = UINT64_C(1) << (num & 63u);
+            if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
+                continue;
+            p->event_prev[num >> 6] |= bit; /* fired */
+            if (fire_event(p, &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)]))
+                return 1;
+        }
+    } else {
+        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
+            uint64_t c = now[w] & ~p->event_prev[w];
+            uint32_t b;
+            for (b = 0; c; b++, c >>= 1) {
+                const zdem_q3_entity *e;
+                if (!(c & 1u))
+                    continue;
+                e = frame_entity(p, s, w * 64u + b, &j);
+                if (e && fire_event(p, e))
+                    return 1;
+            }
+        }
+    }
+    memcpy(p->event_prev, now, sizeof now);
+    p->event_src = s->message_num;
+    p->event_have = 1;
     return 0;
 }
 
 static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
     const zdem_q3_snapshot *old = NULL;
-    int32_t delta;
-    uint32_t len;
+    int32_t delta, server_time, delta_num;
+    uint32_t len, k = (uint32_t)p->message_sequence & (ZDEM_Q3_PACKET_BACKUP - 1);
     zdem_status st;
-    zdem_q3_snapshot *ns;
-    /* decoded into a scratch slot (the playerstate is not cleared: the
-     * delta read copies or clears it), then copied into the ring once */
-    zdem_q3_snapshot *bp = &p->cur;
+    zdem_q3_snapshot *ns, *bp;
 
-    if (!p->proto || !p->gamestates)
+    if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    if (p->proto->protocol == 3)
+        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
+    server_time = zdem_q3_read_long(m);
+    delta = (int32_t)zdem_q3_read_byte(m);
+    /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
+    delta_num = delta && (int64_t)p->message_sequence - delta >= INT32_MIN
+                    ? (int32_t)((int64_t)p->message_sequence - delta) : -1;
+    /* Decoded in place in its ring slot (no copy), unless that slot is the
+     * delta source (a delta of 32): then in a scratch slot, copied once.
+     * Until it is stored whole, the ring slot is no delta source. */
+    bp = delta_num > 0 && ((uint32_t)delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)) == k ? &p->cur
+                                                                               : &p->snaps[k];
     bp->valid = 0;
     bp->num_entities = 0;
     bp->first_entity = 0;
     bp->parse_index = 0;
     memset(bp->areamask, 0, sizeof bp->areamask);
     bp->server_command_num = p->server_command_sequence;
-    bp->server_time = zdem_q3_read_long(m);
+    bp->server_time = server_time;
     bp->message_num = p->message_sequence;
-    delta = (int32_t)zdem_q3_read_byte(m);
-    /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
-    bp->delta_num = delta && (int64_t)bp->message_num - delta >= INT32_MIN
-                        ? (int32_t)((int64_t)bp->message_num - delta) : -1;
+    bp->delta_num = delta_num;
     bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
@@ -956,7 +1275,11 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         return ZDEM_OK;
     }
-    if (bp->delta_num <= 0) {
+    if (p->gamestate_damaged) {
+        /* baselines and configstrings are incomplete: read, not trusted */
+        if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot after a damaged gamestate (dropped)"))
+            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    } else if (bp->delta_num <= 0) {
         bp->valid = 1; /* uncompressed frame */
     } else {
         old = &p->snaps[(uint32_t)bp->delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
@@ -993,19 +1316,19 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
     if (st != ZDEM_OK || !bp->valid) {
-        int32_t i;
-        for (i = 0; i < bp->num_entities; i++)
-            release_slot(p, p->cur_ents[i]);
+        /* its new states are garbage for the next sweep */
+        bp->valid = 0;
         if (st != ZDEM_OK)
             return st;
         p->snapshots_invalid++;
         return ZDEM_OK; /* read and dropped, as the engine does */
     }
     {
-        /* the ring slot takes over the new frame's references */
-        uint32_t k = (uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1);
-        release_list(p, (int)k);
+        /* the ring slot takes the new frame's list (its old list is
+         * garbage for the next sweep) */
         memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
+        memcpy(p->snap_nums[k], p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
+        p->snap_nums[k][bp->num_entities] = 0xFFFFu; /* run sentinel */
         p->snap_nents[k] = (uint16_t)bp->num_entities;
         bp->first_entity = (int32_t)k;
     }
@@ -1021,11 +1344,12 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     }
     p->have_snapshot = 1;
     p->last_snapshot_message = bp->message_num;
-    ns = &p->snaps[(uint32_t)bp->message_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
-    *ns = *bp;
+    ns = &p->snaps[k];
+    if (bp != ns)
+        *ns = *bp;
     p->server_time = bp->server_time;
     p->snapshots_valid++;
-    if (snapshot_events(p, ns))
+    if (snapshot_events(p, ns, old))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     if (p->cb.snapshot && p->cb.snapshot(p->user, p, ns))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -1034,22 +1358,57 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 
 /* ---------------------------------------------------------------- messages */
 
+/* A message failed part way (what it delivered before the fault stands).
+ * The game drops such a message; so does the parser: a snapshot it may
+ * have stored is no delta source (its bits are suspect), and later
+ * snapshots that delta from it are dropped until a valid base or an
+ * uncompressed snapshot arrives (the ring's validity rules do that). */
+static zdem_status message_failed(zdem_q3_parser *p, const zdem_q3_frame *f, zdem_status st)
+{
+    zdem_q3_snapshot *s = &p->snaps[(uint32_t)f->sequence & (ZDEM_Q3_PACKET_BACKUP - 1)];
+    /* the slot now stands for this message (a snapshot may have been
+     * decoded into it part way), so a delta from it is reported as a
+     * delta from an invalid frame */
+    s->valid = 0;
+    s->message_num = f->sequence;
+    if (st != ZDEM_ERR_ABORTED)
+        p->messages_damaged++;
+    return st;
+}
+
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err)
 {
     zdem_q3_msg m;
     zdem_status st = ZDEM_OK;
+    int legacy;
     if (!p || p->magic != PARSER_MAGIC)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "parser not initialised");
-    zdem_q3_msg_init(&m, f->data, f->len);
+    legacy = p->proto && p->proto->legacy;
+    if (f->len > ZDEM_Q3_MAX_MSGLEN)
+        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 0, "message longer than 16384 bytes");
+    memcpy(p->msgbuf, f->data, f->len);
+    /* bytes from msgbuf_dirty on are zero: only the previous message's
+     * tail past this one needs clearing (no more than was copied) */
+    if (p->msgbuf_dirty > f->len)
+        memset(p->msgbuf + f->len, 0, p->msgbuf_dirty - f->len);
+    p->msgbuf_dirty = f->len;
+    zdem_q3_msg_init(&m, p->msgbuf, f->len);
+    m.lim = f->len + ZDEM_Q3_MSG_PAD; /* zero bytes follow: loads need no check */
     p->message_sequence = f->sequence;
-    p->reliable_ack = zdem_q3_read_long(&m);
+    m.raw = legacy;
+    /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
+    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : zdem_q3_read_long(&m);
     for (;;) {
         uint32_t cmd;
         if (m.overflow)
-            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
-                                  "read past the end of the message");
+            return message_failed(p, f, zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m.bit,
+                                                        "read past the end of the message"));
+        if (legacy && m.bit >= m.end)
+            break; /* the legacy layout may end without svc_EOF */
         cmd = zdem_q3_read_byte(&m);
+        if (legacy && cmd == SVC_BAD)
+            break; /* legacy: a zero byte ends the message too */
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
             /* dm_90+: svc_extension after EOF carries more commands that
              * old clients ignore */
@@ -1080,13 +1439,16 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             st = parse_snapshot(p, &m, err);
             break;
         default:
-            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m.bit,
-                                  "unknown server message command byte");
+            st = zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m.bit,
+                                "unknown server message command byte");
+            break;
         }
+        if (st == ZDEM_OK && (m.bad & 0x8000u))
+            st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
         if (st != ZDEM_OK)
-            return st;
-        if (m.bad & 0x8000u)
-            return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m.bit, "invalid Huffman code");
+            return message_failed(p, f, st);
+        if (legacy) /* legacy commands start on a byte boundary */
+            m.bit = m.bit > m.end ? m.bit : (m.bit + 7u) & ~(size_t)7u;
     }
     return ZDEM_OK;
 }
@@ -1095,18 +1457,40 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
                                zdem_q3_reader *r, zdem_error *err)
 {
     zdem_q3_frame f;
+    zdem_error e;
+    zdem_status first = ZDEM_OK;
     int got;
     zdem_q3_reader_init(r, data, size);
     for (;;) {
-        zdem_status st = zdem_q3_reader_next(r, &f, &got, err);
-        if (st != ZDEM_OK)
-            return st;
-        if (!got)
-            return ZDEM_OK;
-        st = zdem_q3_parse_message(p, &f, err);
-        if (st != ZDEM_OK)
-            return st;
+        zdem_status st;
+        zdem_error_clear(&e);
+        st = zdem_q3_reader_next(r, &f, &got, &e);
+        if (st == ZDEM_OK && !got)
+            break;
+        if (st == ZDEM_OK) {
+            st = zdem_q3_parse_message(p, &f, &e);
+            if (st == ZDEM_OK || st == ZDEM_ERR_ABORTED) {
+                if (st == ZDEM_OK)
+                    continue;
+            } else {
+                /* a damaged message: skipped, the next one is read */
+                if (first == ZDEM_OK) {
+                    first = st;
+                    *err = e;
+                    err->offset_is_bits = 0;
+                    err->offset = f.offset + 8u + e.offset / 8u;
+                }
+                continue;
+            }
+        }
+        /* framing errors and callback aborts end the walk */
+        if (first == ZDEM_OK) {
+            first = st;
+            *err = e;
+        }
+        break;
     }
+    return first;
 }
 
 /* ---------------------------------------------------------------- accessors */
@@ -1121,6 +1505,9 @@ uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; 
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_time_only; }
+uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p) { return p->messages_damaged; }
+uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p) { return p->cs_peak; }
+uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p) { return p->cs_dropped; }
 
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)

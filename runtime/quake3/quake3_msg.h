@@ -4,7 +4,12 @@
  * symbol is looked up in an 11-bit table (codes are at most 11 bits), and
  * a whole 32-bit read needs at most 7 + 4 * 11 = 51 bits, so it is served
  * from one 64-bit load. Past the end the input reads as zero bits and the
- * sticky `overflow` flag is set; callers check it once per field group. */
+ * sticky `overflow` flag is set; callers check it once per field group.
+ *
+ * Quake III before 1.29 (dm3, dm_48) sent plain bits, no Huffman code
+ * (`raw` set): zdem_q3_raw_* read those. zdem_q3_huff_* are the Huffman
+ * reads (the generated decoders of each layout call their own), and
+ * zdem_q3_read_* pick by `raw` for the hand-written code. */
 #ifndef ZDEM_QUAKE3_MSG_H
 #define ZDEM_QUAKE3_MSG_H
 
@@ -19,8 +24,11 @@ typedef struct zdem_q3_msg {
     size_t len;       /* bytes */
     size_t bit;       /* read position in bits */
     size_t end;       /* len * 8 */
+    size_t lim;       /* 8-byte loads are safe below this byte (len, or
+                       * len + ZDEM_Q3_MSG_PAD for a padded copy) */
     int overflow;     /* a read went past the end */
     unsigned bad;     /* 0x8000 set: a bit pattern that is no Huffman code */
+    int raw;          /* plain bits (Quake III before 1.29) */
 } zdem_q3_msg;
 
 static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t len)
@@ -29,8 +37,10 @@ static inline void zdem_q3_msg_init(zdem_q3_msg *m, const uint8_t *data, size_t 
     m->len = len;
     m->bit = 0;
     m->end = len * 8u;
+    m->lim = len;
     m->overflow = 0;
     m->bad = 0;
+    m->raw = 0;
 }
 
 /* At least 57 bits from the read position, zero-padded past the end. */
@@ -38,7 +48,7 @@ static inline uint64_t zdem_q3__window(const zdem_q3_msg *m)
 {
     size_t byte = m->bit >> 3;
     uint64_t w = 0;
-    if (byte + 8u <= m->len) {
+    if (byte + 8u <= m->lim) {
         w = zdem_load_le64(m->data + byte);
     } else {
         size_t i;
@@ -68,7 +78,7 @@ static inline unsigned zdem_q3_read_bit(zdem_q3_msg *m)
 }
 
 /* MSG_ReadBits(msg, n) for n in 1..32, unsigned result. */
-static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
+static inline uint32_t zdem_q3_huff_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__window(m);
     unsigned raw = n & 7u, used = raw, i, nbytes = n >> 3;
@@ -83,19 +93,40 @@ static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
     return v;
 }
 
-/* MSG_ReadBits(msg, -n): sign-extended. */
-static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
+static inline int32_t zdem_q3__sext(uint32_t v, unsigned n)
 {
-    uint32_t v = zdem_q3_read_bits(m, n);
     if (n < 32u && (v & (1u << (n - 1u))))
         v |= ~((1u << n) - 1u);
     return (int32_t)v;
 }
 
-static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
+/* n plain bits, n in 1..32 (the window holds at least 57). */
+static inline uint32_t zdem_q3_raw_bits(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__window(m);
-    unsigned e = zdem_q3_huff_decode[w & 0x7FFu];
+    zdem_q3__advance(m, n);
+    return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+}
+
+/* Either coding, as the message says. */
+static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
+{
+    return m->raw ? zdem_q3_raw_bits(m, n) : zdem_q3_huff_bits(m, n);
+}
+
+static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_read_bits(m, n), n);
+}
+
+static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
+{
+    uint64_t w;
+    unsigned e;
+    if (m->raw)
+        return zdem_q3_raw_bits(m, 8);
+    w = zdem_q3__window(m);
+    e = zdem_q3_huff_decode[w & 0x7FFu];
     m->bad |= e;
     zdem_q3__advance(m, (e >> 8) & 15u);
     return e & 0xFFu;
@@ -106,38 +137,146 @@ static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
     return (int32_t)zdem_q3_read_bits(m, 32);
 }
 
-/* A float netfield: 0 + 13-bit integer biased by 4096 (stored as the float
- * of that integer), or 1 + the raw 32-bit pattern. Result: IEEE bits.
- * The flag and the value come from one window (at most 1 + 4 * 11 bits):
- * floats are the most frequent netfield, so this is the hottest read. */
-static inline int32_t zdem_q3_read_float(zdem_q3_msg *m)
+static inline int32_t zdem_q3__int_float(uint32_t v)
 {
-    uint64_t w = zdem_q3__window(m);
-    unsigned used, e, i;
-    uint32_t v;
-    if (w & 1u) {
-        v = 0;
-        used = 1;
-        for (i = 0; i < 4; i++) {
-            e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
-            m->bad |= e;
-            v |= (uint32_t)(e & 0xFFu) << (8u * i);
-            used += (e >> 8) & 15u;
-        }
-        zdem_q3__advance(m, used);
-        return (int32_t)v;
+    float f = (float)((int32_t)v - 4096);
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (int32_t)u;
+}
+
+
+/* ---- Readers for a padded message (the parser's copy): at least
+ * ZDEM_Q3_MSG_PAD zero bytes follow the message, so reads need no bounds
+ * check and may run past the end into zeros; the generated delta decoders
+ * use them for one entity or playerstate (well under the pad) and settle
+ * the position once at the end (zdem_q3__settle): past the end means
+ * overflow, exactly as the checked readers would have flagged it. */
+#define ZDEM_Q3_MSG_PAD 512
+
+static inline uint64_t zdem_q3__pwindow(const zdem_q3_msg *m)
+{
+    return zdem_load_le64(m->data + (m->bit >> 3)) >> (m->bit & 7u);
+}
+
+static inline void zdem_q3__settle(zdem_q3_msg *m)
+{
+    if (m->bit > m->end) {
+        m->overflow = 1;
+        m->bit = m->end + 1u;
     }
-    /* 13 bits: 5 raw bits, then one Huffman byte */
-    e = zdem_q3_huff_decode[(w >> 6) & 0x7FFu];
-    m->bad |= e;
-    v = (uint32_t)((w >> 1) & 31u) | ((uint32_t)(e & 0xFFu) << 5);
-    zdem_q3__advance(m, 6u + ((e >> 8) & 15u));
-    {
-        float f = (float)((int32_t)v - 4096);
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        return (int32_t)u;
+}
+
+static inline unsigned zdem_q3_pbit(zdem_q3_msg *m)
+{
+    unsigned v = (m->data[m->bit >> 3] >> (m->bit & 7u)) & 1u;
+    m->bit++;
+    return v;
+}
+
+/* A flag bit from a decoder's local copy of the position (kept in a
+ * register; stored back to m->bit around the other reads). */
+static inline unsigned zdem_q3_lbit(const uint8_t *d, size_t *bit)
+{
+    unsigned v = (d[*bit >> 3] >> (*bit & 7u)) & 1u;
+    ++*bit;
+    return v;
+}
+
+static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m);
+    unsigned raw = n & 7u, used = raw, i, nbytes = n >> 3;
+    uint32_t v = (uint32_t)(w & ((1u << raw) - 1u));
+    for (i = 0; i < nbytes; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        v |= (uint32_t)(e & 0xFFu) << (raw + 8u * i);
+        used += (e >> 8) & 15u;
     }
+    m->bit += used;
+    return v;
+}
+
+/* The full 32-bit float (flag bit set): four Huffman bytes, out of line
+ * (quake3_demo.c); the common 13-bit case is ZDEM_Q3_FLOAT below. */
+int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
+
+/* Reads as statements for the generated decoders, on their locals d, bit
+ * and bad: macros, so that they are inlined into the large unrolled
+ * decoders (compilers stop inlining functions into those). A build for
+ * size (ZDEM_SMALL, or the compiler's -Os) makes them calls instead:
+ * about 40 KiB less code on a Cortex-M4, at some speed. */
+#if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
+int32_t zdem_q3__huff_float(zdem_q3_msg *m);
+uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
+#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+    do {                                                                        \
+        (m)->bit = (bit);                                                       \
+        (dst) = zdem_q3__huff_float(m);                                         \
+        (bit) = (m)->bit;                                                       \
+    } while (0)
+#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+    do {                                                                        \
+        (m)->bit = (bit);                                                       \
+        (dst) = zdem_q3__huff_bits(m, n);                                       \
+        (bit) = (m)->bit;                                                       \
+    } while (0)
+#else
+#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+    do {                                                                        \
+        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
+        if (w_ & 1u) {                                                          \
+            (m)->bit = (bit);                                                   \
+            (dst) = zdem_q3__huff_float32(m);                                   \
+            (bit) = (m)->bit;                                                   \
+        } else {                                                                \
+            unsigned e_ = zdem_q3_huff_decode[(w_ >> 6) & 0x7FFu];              \
+            int32_t i_ = (int32_t)(((uint32_t)(w_ >> 1) & 31u) | ((e_ & 0xFFu) << 5)) - 4096; \
+            float f_ = (float)i_;                                               \
+            uint32_t u_;                                                        \
+            memcpy(&u_, &f_, sizeof u_);                                        \
+            (bad) |= e_;                                                        \
+            (bit) += 6u + ((e_ >> 8) & 15u);                                    \
+            (dst) = (int32_t)u_;                                                \
+        }                                                                       \
+    } while (0)
+
+/* n (a constant, 1..32) Huffman-coded bits: n % 8 raw bits, then n / 8
+ * coded bytes. */
+#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+    do {                                                                        \
+        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
+        unsigned used_ = (n) & 7u, k_;                                          \
+        uint32_t v_ = (uint32_t)(w_ & ((1u << ((n) & 7u)) - 1u));               \
+        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
+            unsigned e_ = zdem_q3_huff_decode[(w_ >> used_) & 0x7FFu];          \
+            (bad) |= e_;                                                        \
+            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
+            used_ += (e_ >> 8) & 15u;                                           \
+        }                                                                       \
+        (bit) += used_;                                                         \
+        (dst) = v_;                                                             \
+    } while (0)
+#endif
+
+static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m);
+    m->bit += n;
+    return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+}
+
+static inline int32_t zdem_q3_praw_sbits(zdem_q3_msg *m, unsigned n)
+{
+    return zdem_q3__sext(zdem_q3_praw_bits(m, n), n);
+}
+
+static inline int32_t zdem_q3_praw_float(zdem_q3_msg *m)
+{
+    if (zdem_q3_pbit(m))
+        return (int32_t)zdem_q3_praw_bits(m, 32);
+    return zdem_q3__int_float(zdem_q3_praw_bits(m, 13));
 }
 
 #endif

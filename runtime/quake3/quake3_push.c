@@ -45,7 +45,35 @@ static zdem_status q3_sink(void *ctx, const uint8_t *frame, size_t len,
     f.len = len - 8;
     f.offset = offset;
     f.index = s->index++;
-    return zdem_q3_parse_message(s->parser, &f, err);
+    {
+        zdem_error e;
+        zdem_status st;
+        zdem_error_clear(&e);
+        st = zdem_q3_parse_message(s->parser, &f, &e);
+        if (st == ZDEM_OK)
+            return ZDEM_OK;
+        if (st == ZDEM_ERR_ABORTED) {
+            *err = e;
+            return st;
+        }
+        if (s->fault == ZDEM_OK) { /* skipped; the first one is kept */
+            s->fault = st;
+            s->fault_err = e;
+            s->fault_err.offset_is_bits = 0;
+            s->fault_err.offset = offset + 8u + e.offset / 8u;
+        }
+        return ZDEM_OK;
+    }
+}
+
+/* The first fault in the file wins over a later framing error. */
+static zdem_status first_fault(zdem_q3_push *s, zdem_status st, zdem_error *err)
+{
+    if (s->fault != ZDEM_OK && st != ZDEM_ERR_ABORTED) {
+        *err = s->fault_err;
+        return s->fault;
+    }
+    return st;
 }
 
 void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser, uint8_t *buf,
@@ -55,22 +83,23 @@ void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser, uint8_t *buf,
     s->index = 0;
     s->ended = 0;
     s->trailing = 0;
+    s->fault = ZDEM_OK;
+    zdem_error_clear(&s->fault_err);
     zdem_push_init(&s->in, buf, cap, q3_sizer, q3_sink, s);
 }
 
 zdem_status zdem_q3_push_feed(zdem_q3_push *s, const uint8_t *data, size_t n,
                               zdem_error *err)
 {
-    return zdem_push_feed(&s->in, data, n, err);
+    zdem_status st = zdem_push_feed(&s->in, data, n, err);
+    return st == ZDEM_OK ? ZDEM_OK : first_fault(s, st, err);
 }
 
 zdem_status zdem_q3_push_end(zdem_q3_push *s, zdem_error *err)
 {
     zdem_status st = zdem_push_end(&s->in, err);
-    if (st != ZDEM_OK)
-        return st;
-    if (!s->ended)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset,
-                         "file ends without the -1/-1 end marker");
-    return ZDEM_OK;
+    if (st == ZDEM_OK && !s->ended)
+        st = zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset,
+                       "file ends without the -1/-1 end marker");
+    return first_fault(s, st, err);
 }

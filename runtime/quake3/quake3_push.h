@@ -16,6 +16,10 @@ typedef struct zdem_q3_push {
     uint32_t index;      /* whole messages parsed */
     int ended;           /* -1/-1 end marker seen */
     uint64_t trailing;   /* bytes after the end marker (reported, not an error) */
+    /* the first damaged message (skipped; parsing goes on with the next):
+     * returned by zdem_q3_push_end, file offset in fault_err */
+    zdem_status fault;
+    zdem_error fault_err;
 } zdem_q3_push;
 
 void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser, uint8_t *buf,
@@ -23,7 +27,9 @@ void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser, uint8_t *buf,
 zdem_status zdem_q3_push_feed(zdem_q3_push *s, const uint8_t *data, size_t n,
                               zdem_error *err);
 /* End of input: a file without the end marker is ZDEM_ERR_TRUNCATED after
- * every whole message was parsed (as with the whole-file reader). */
+ * every whole message was parsed (as with the whole-file reader). A
+ * damaged message is skipped as zdem_q3_parse_file skips it; the first
+ * fault (damaged message or framing) is what feed/end return. */
 zdem_status zdem_q3_push_end(zdem_q3_push *s, zdem_error *err);
 
 #endif

@@ -299,6 +299,8 @@ static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_ev
         zdem_table_str(t, ev_col(r, 2, "type"), ty, strlen(ty));
         zdem_table_int(t, ev_col(r, 3, "command_seq"), ev->command_seq);
         zdem_table_str(t, ev_col(r, 4, "text"), ev->text, ev->text_len);
+        ty = zdem_q3_chat_kind_name(ev->chat_kind); /* chat, tchat or CPMA's mm2 */
+        zdem_table_str(t, ev_col(r, 5, "kind"), ty, strlen(ty));
     } else {
         zdem_table_int(t, ev_col(r, 2, "command_seq"), ev->command_seq);
         zdem_table_int(t, ev_col(r, 3, "score1"), ev->score1);
@@ -353,18 +355,35 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
     if (!p)
         return err->code ? err->code : zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0, "cannot start the parser");
     zdem_q3_reader_init(&rd, file, n);
-    for (;;) {
-        if ((st = zdem_q3_reader_next(&rd, &fr, &got, err)) != ZDEM_OK || !got)
-            break;
-        if ((st = zdem_q3_parse_message(p, &fr, err)) != ZDEM_OK) {
-            if (r->st != ZDEM_OK) /* the table's consumer stopped it */
-                st = r->st;
-            else { /* bit offset inside the payload -> the file byte holding it */
-                err->offset = fr.offset + 8u + err->offset / 8u;
-                err->offset_is_bits = 0;
+    {
+        /* A damaged message is skipped and the rows after it still come
+         * (the parser drops what depended on it); the first fault is
+         * returned at the end, as zdem_q3_parse_file does. */
+        zdem_error e;
+        zdem_status first = ZDEM_OK;
+        for (;;) {
+            zdem_error_clear(&e);
+            if ((st = zdem_q3_reader_next(&rd, &fr, &got, &e)) != ZDEM_OK || !got)
+                break;
+            if ((st = zdem_q3_parse_message(p, &fr, &e)) != ZDEM_OK) {
+                if (r->st != ZDEM_OK || st == ZDEM_ERR_ABORTED) { /* the consumer stopped it */
+                    st = r->st != ZDEM_OK ? r->st : st;
+                    break;
+                }
+                /* bit offset inside the payload -> the file byte holding it */
+                e.offset = fr.offset + 8u + e.offset / 8u;
+                e.offset_is_bits = 0;
+                if (first == ZDEM_OK) {
+                    first = st;
+                    *err = e;
+                }
+                st = ZDEM_OK;
             }
-            break;
         }
+        if (first != ZDEM_OK && st != ZDEM_ERR_ABORTED && r->st == ZDEM_OK)
+            st = first; /* the earliest fault names the run */
+        else if (st != ZDEM_OK)
+            *err = e;
     }
     if (r->st == ZDEM_OK) {
         zdem_status fs = zdem_table_flush(t);

@@ -6,8 +6,11 @@
  * configstrings) are never reached that way. Here the input is a script:
  * each byte chooses a count, an entity number step or a command, and the
  * harness writes the messages with MSG_WriteBits' layout (n % 8 raw bits,
- * then n / 8 Huffman-coded bytes: zdem_q3_huff_encode). Bytes past the end
- * of the input read as 0, so every input is a whole demo. */
+ * then n / 8 Huffman-coded bytes: zdem_q3_huff_encode), or for the legacy
+ * protocols 3 and 48 their plain-bit layout (no acknowledge in dm3, byte-
+ * aligned commands, mask-coded entity deltas, every playerstate field with
+ * its changed bit). Bytes past the end of the input read as 0, so every
+ * input is a whole demo. */
 #include <stdint.h>
 #include <stdio.h>
 #include "fuzz_quake3_cli.h"
@@ -29,6 +32,7 @@ static unsigned take(script *s)
 typedef struct writer {
     uint8_t buf[ZDEM_Q3_MAX_MSGLEN];
     size_t bit;
+    int legacy;   /* plain bits, no Huffman code */
 } writer;
 
 /* n (at most 11: a Huffman code) raw bits, first bit first */
@@ -50,13 +54,21 @@ static void put_raw(writer *w, uint32_t v, unsigned n)
 static void put_byte(writer *w, unsigned b)
 {
     unsigned e = zdem_q3_huff_encode[b & 0xFFu];
-    put_raw(w, e & 0x7FFu, e >> 11);
+    if (w->legacy)
+        put_raw(w, b & 0xFFu, 8);
+    else
+        put_raw(w, e & 0x7FFu, e >> 11);
 }
 
 /* MSG_WriteBits(value, n), n in 1..32 */
 static void put_bits(writer *w, uint32_t v, unsigned n)
 {
     unsigned raw = n & 7u, i;
+    if (w->legacy) { /* plain bits, 8 at a time */
+        for (i = 0; i < n; i += 8, v = i < 32 ? v >> 8 : 0)
+            put_raw(w, v & 0xFFu, n - i < 8 ? n - i : 8);
+        return;
+    }
     put_raw(w, v & ((1u << raw) - 1u), raw);
     v = raw < 32 ? v >> raw : 0;
     for (i = 0; i < n / 8u; i++, v >>= 8)
@@ -71,6 +83,13 @@ static void put_string(writer *w, const char *s, size_t n)
     for (i = 0; i < n; i++)
         put_byte(w, (unsigned char)s[i]);
     put_byte(w, 0);
+}
+
+/* Legacy layout: each command of a message starts on a byte boundary. */
+static void align(writer *w)
+{
+    if (w->legacy)
+        w->bit = (w->bit + 7u) & ~(size_t)7u;
 }
 
 /* svc_ops_e */
@@ -116,6 +135,19 @@ static void put_entity(writer *w, script *s, int num, int fields)
         return;
     }
     put_raw(w, 1, 1);
+    if (w->legacy) {
+        /* a predefined mask (its fields then read from the bytes that
+         * follow: any values) or the full mask, mostly empty */
+        unsigned k = take(s) & 31u;
+        put_raw(w, k, 5);
+        if (k == 31u)
+            for (i = 0; i < (unsigned)fields; i += 8)
+                put_raw(w, i == 0 ? take(s) & 1u : 0u, fields - i < 8 ? fields - i : 8);
+        else
+            for (i = 0; i < 4; i++)
+                put_raw(w, take(s), 8);
+        return;
+    }
     lc = take(s) % (unsigned)(fields + 1 + (op == 3)); /* sometimes one too many */
     put_byte(w, lc);
     for (i = 0; i < lc; i += 11) /* lc "unchanged" bits */
@@ -125,7 +157,7 @@ static void put_entity(writer *w, script *s, int num, int fields)
 static const char *const templates[] = {
     "cs %d \"", "bcs0 %d \"", "bcs1 %d \"", "bcs2 %d \"", "chat \"", "tchat \"",
     "print \"", "cp \"", "scores %d 3 -1 ", "cs 6 \"%d", "cs 7 \"%d", "cs 710 \"\\sb\\%d\\sr\\",
-    "cs %d \"n\\", "bcs0 710 \"\\sb\\%d", "disconnect", "cs %d \"\""};
+    "cs %d \"n\\", "bcs0 710 \"\\sb\\%d", "disconnect", "cs %d \"\"", "mm2 %d 5 \""};
 
 static void put_command(writer *w, script *s, int32_t cmdseq, int cs_players)
 {
@@ -134,6 +166,8 @@ static void put_command(writer *w, script *s, int32_t cmdseq, int cs_players)
     int arg = (int)(take(s) | (take(s) << 8)) % 1100 - 40, n;
     if (t == 12)
         arg = cs_players + arg % 64;
+    if (t == 16) /* CPMA team call: client numbers around the valid range */
+        arg = arg % 66 - 1;
     n = snprintf(text, sizeof text, templates[t], arg);
     len = take(s);
     if (len & 128u) { /* long filler: big configstrings fill the store */
@@ -155,23 +189,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     script s;
     const zdem_q3_protocol_info *pi;
-    zdem_q3_parser *p = fuzz_q3_parser();
+    zdem_q3_parser *p;
     zdem_q3_reader r;
     zdem_error err;
     char info[128];
     int32_t seq = 100, cmdseq = 0, time = 1000;
     int i, n, msgs;
-    if (!p)
-        return 0;
     s.d = data;
     s.n = size;
     s.i = 0;
     demo_len = 0;
     pi = &zdem_q3_protocols[take(&s) % ZDEM_Q3_PROTOCOL_COUNT];
+    w.legacy = pi->legacy;
+    p = fuzz_q3_parser_for(pi->legacy ? pi->protocol : 0);
+    if (!p)
+        return 0;
 
     /* gamestate: serverinfo with the protocol, a player, baselines */
     w.bit = 0;
-    put_long(&w, 0);
+    if (pi->protocol != 3)
+        put_long(&w, 0); /* reliable acknowledge */
     put_byte(&w, SVC_GAMESTATE);
     put_long(&w, cmdseq);
     n = snprintf(info, sizeof info, "\\protocol\\%d\\mapname\\fuzz\\gamename\\%s", pi->protocol,
@@ -189,8 +226,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         put_entity(&w, &s, num, pi->entity_fields);
     }
     put_byte(&w, SVC_EOF);
-    put_long(&w, 0);   /* client number */
-    put_long(&w, 42);  /* checksum feed */
+    if (!w.legacy) {
+        put_long(&w, 0);   /* client number */
+        put_long(&w, 42);  /* checksum feed */
+    }
+    align(&w);
     put_byte(&w, SVC_EOF);
     emit_message(seq);
 
@@ -199,13 +239,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int num = -1, count;
         seq += 1 + (op & 0x80 ? (int)(take(&s) % 40) : 0); /* gaps: lost delta sources */
         w.bit = 0;
-        put_long(&w, 0);
-        for (i = 0; i < (int)((op >> 4) & 3u); i++)
+        if (pi->protocol != 3)
+            put_long(&w, 0);
+        for (i = 0; i < (int)((op >> 4) & 3u); i++) {
             put_command(&w, &s, (op & 0x40) ? cmdseq : ++cmdseq, pi->cs_players);
+            align(&w);
+        }
         if (op & 1) {
             unsigned d = take(&s), len;
             time += 50;
             put_byte(&w, SVC_SNAPSHOT);
+            if (pi->protocol == 3)
+                put_long(&w, cmdseq); /* dm3: client command sequence */
             put_long(&w, time);
             put_byte(&w, d < 160 ? 1 : d < 200 ? 0 : d - 200); /* delta: mostly the last one */
             put_byte(&w, 0);                                   /* snap flags */
@@ -213,13 +258,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             put_byte(&w, len);
             for (i = 0; i < (int)len; i++)
                 put_byte(&w, take(&s));
-            /* playerstate: a field count, no field changed, sometimes arrays */
-            n = (int)(take(&s) % (unsigned)(pi->player_fields + 1));
-            put_byte(&w, (unsigned)n);
+            /* playerstate: a field count, no field changed, sometimes arrays
+             * (legacy: a changed bit for every field, no outer array bit) */
+            n = w.legacy ? pi->player_fields : (int)(take(&s) % (unsigned)(pi->player_fields + 1));
+            if (!w.legacy)
+                put_byte(&w, (unsigned)n);
             for (i = 0; i < n; i += 11)
                 put_raw(&w, 0, n - i < 11 ? (unsigned)(n - i) : 11);
             if (op & 4) {
-                put_raw(&w, 1, 1);
+                if (!w.legacy)
+                    put_raw(&w, 1, 1);
                 for (i = 0; i < 4; i++) {
                     unsigned mask = take(&s) & 3u, j;
                     put_raw(&w, mask != 0, 1);
@@ -231,7 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                             put_bits(&w, take(&s), i == 3 ? 32 : 16);
                 }
             } else {
-                put_raw(&w, 0, 1);
+                put_raw(&w, 0, w.legacy ? 4 : 1);
             }
             /* entities: ascending numbers (the parser also copes with
              * others), up to 300 of them (the limit is 256) */
@@ -244,6 +292,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 put_entity(&w, &s, num, pi->entity_fields);
             }
             put_bits(&w, ZDEM_Q3_ENTITYNUM_NONE, ZDEM_Q3_GENTITYNUM_BITS);
+            align(&w);
         }
         put_byte(&w, SVC_EOF);
         emit_message(seq);

@@ -84,8 +84,10 @@ static int fuzz_q3_warning(void *user, const zdem_q3_parser *p, const zdem_error
     return 0;
 }
 
-/* A parser over memory allocated on the first call. */
-static zdem_q3_parser *fuzz_q3_parser(void)
+/* A parser over memory allocated on the first call; protocol 0: from the
+ * serverinfo (the legacy 1.11-1.27 layout needs it given, as the CLI
+ * gives it from the file extension). */
+static zdem_q3_parser *fuzz_q3_parser_for(int protocol)
 {
     static void *mem;
     zdem_q3_callbacks cb;
@@ -101,7 +103,9 @@ static zdem_q3_parser *fuzz_q3_parser(void)
     cb.event = fuzz_q3_event;
     cb.warning = fuzz_q3_warning;
     zdem_error_clear(&err);
-    return zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, NULL, &err);
+    return zdem_q3_parser_init(mem, zdem_q3_parser_size(), protocol, &cb, NULL, &err);
 }
+
+#define fuzz_q3_parser() fuzz_q3_parser_for(0)
 
 #endif

@@ -18,7 +18,7 @@ END = b"\xff" * 8
 n = 0
 for path in files:
     if not re.search(r"\.dm_(6[678]|7[13]|9[01])$", path):
-        continue  # dm3 / dm_48 are rejected by the parser at once
+        continue  # dm3 / dm_48 need the protocol given (the build target covers them)
     data = open(path, "rb").read()
     msgs, pos = [], 0
     while pos + 8 <= len(data):
