@@ -292,6 +292,34 @@ static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max)
 {
     size_t n = 0;
     int keep_high = p->proto ? p->proto->high_ascii : 0;
+    if (!m->raw && m->lim >= m->len + 8u) {
+        /* the parser's padded copy: each byte is one table lookup on a
+         * local position, the end checked once per byte (strings are most
+         * of what server commands cost) */
+        const uint8_t *d = m->data;
+        size_t bit = m->bit, end = m->end;
+        unsigned bad = 0;
+        while (n < max - 1) {
+            unsigned e = zdem_q3_huff_decode[(zdem_load_le64(d + (bit >> 3)) >> (bit & 7u)) & 0x7FFu];
+            uint32_t c = e & 0xFFu;
+            bad |= e;
+            bit += (e >> 8) & 15u;
+            if (bit > end) { /* ran past the end: overflow, as the checked read */
+                bit = end + 1u;
+                m->overflow = 1;
+                break;
+            }
+            if (c == 0)
+                break;
+            if (c == '%' || (c > 127 && !keep_high))
+                c = '.';
+            p->str[n++] = (char)c;
+        }
+        m->bit = bit;
+        m->bad |= bad;
+        p->str[n] = 0;
+        return n;
+    }
     while (n < max - 1) {
         uint32_t c = zdem_q3_read_byte(m);
         if (m->overflow || c == 0)
