@@ -8,7 +8,7 @@
 # these demos writes the path, so every pawn zdem creates
 # (tests/s2_propdump) must hold the baseline's value: -1, "no name".
 # demoparser2 reports 64 there (tests/s2_dp2_compare.js, relation
-# identity-name-64); this test is what settles that zdem's -1 is right.
+# pawn-identity-name-64); this test is what settles that zdem's -1 is right.
 set -euo pipefail
 ROOT=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${ZDEM_BUILD_DIR:-$ROOT/build}
