@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # CCSPlayerPawn's m_pEntity.m_nameStringTableIndex (CS2 builds 14155 and
 # 14160, where the CEntityIdentity pointer is new) against an independent
-# decode of the class's instance baseline (tests/s2_baseline_ref.py: its
-# own flattened-serializer reader, field-path Huffman operations and field
-# decoders, from the published format; the decode has to end on the
-# finish operation with every value read). No entity create or update in
-# these demos writes the path, so every pawn zdem creates
-# (tests/s2_propdump) must hold the baseline's value: -1, "no name".
-# demoparser2 reports 64 there (tests/s2_dp2_compare.js, relation
-# pawn-identity-name-64); this test is what settles that zdem's -1 is right.
+# decode (tests/s2_baseline_ref.py: its own flattened-serializer reader,
+# field-path Huffman operations and field decoders, from the published
+# format): the class's instance baseline, decoded to the finish operation,
+# and every entity create and update of the demo, each packet's entity data
+# read to its end. Every pawn the reference creates must hold the value
+# zdem gives it (tests/s2_propdump), no update may write the path in either
+# decode, and the values must agree: -1, "no name". demoparser2 reports 64
+# there (tests/s2_dp2_compare.js, relation pawn-identity-name-64); this test
+# is what settles that zdem's -1 is right.
 set -euo pipefail
 ROOT=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${ZDEM_BUILD_DIR:-$ROOT/build}
@@ -22,6 +23,15 @@ for d in 14155-de-dust2 14160-de-dust2; do
     demo=$CORPUS/source2/cs2_demofile-net-gotv-$d.dem
     ref=$("$PY" "$ROOT/tests/s2_baseline_ref.py" "$demo" CCSPlayerPawn "$FIELD") || {
         echo "FAIL: $d: the reference could not decode the CCSPlayerPawn baseline" >&2; status=1; continue; }
+    ents=$("$PY" "$ROOT/tests/s2_baseline_ref.py" --entities "$demo" CCSPlayerPawn "$FIELD") || {
+        echo "FAIL: $d: the reference could not decode the entity packets" >&2; status=1; continue; }
+    rcreates=$(printf '%s\n' "$ents" | awk -F'\t' '$3 == "create"' | wc -l)
+    rother=$(printf '%s\n' "$ents" | awk -F'\t' -v r="$ref" '($3 == "create" && $4 != r) || $3 == "update"' | wc -l)
+    echo "$(printf '%s\n' "$ents" | head -1) reference: $rcreates pawns created, $rother values other than $ref or written by an update"
+    if [ "$rcreates" -eq 0 ] || [ "$rother" -ne 0 ]; then
+        echo "FAIL: $d: the reference's pawns: $(printf '%s\n' "$ents" | tail -n +2 | cut -f3,4 | sort | uniq -c | tr '\n' ' ')" >&2
+        status=1
+    fi
     # zdem: the value of FIELD on every CCSPlayerPawn it creates (props
     # printed after "C <index> CCSPlayerPawn", until the next C/D/T line)
     vals=$("$DUMP" "$demo" | awk -F'\t' -v f="$FIELD" '
