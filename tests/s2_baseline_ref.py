@@ -18,11 +18,16 @@ tests/s2_stringtables_ref.py's.
       every CLASS entity created (the baseline's as the instancebaseline
       table holds it then, unless the create writes it) and every value an
       update writes to it: tick, index, create|update, value.
+  s2_baseline_ref.py --compare-create PROPDUMP FILE.dem CLASS
+      every value of the first CLASS entity created (its baseline, then the
+      create's own delta) against zdem's (tests/s2_propdump); exit 1 on any
+      difference.
 
 The decode must end on the FieldPathEncodeFinish operation with every
 value read and fewer than 8 bits left over, or it fails (exit 1): a
 misread decoder or path would not land there.
 """
+import json
 import math
 import os
 import re
@@ -480,10 +485,10 @@ def binary_block(br):
     return br.raw(n)
 
 
-SIGNED = {"int8", "int16", "int32", "int64"}
-UNSIGNED = {"uint8", "uint16", "uint32", "CUtlStringToken", "Color", "CEntityHandle", "CHandle",
-            "GameTick_t", "CGameSceneNodeHandle", "HSequence", "CPlayerSlot", "BloodType",
-            "AttachmentHandle_t", "CEntityIndex", "WorldGroupId_t", "ParticleIndex_t"}
+# CEntityIndex wraps a signed int (-1: no entity), so it is zigzag-coded like
+# the int types; everything else that is not a float, vector or string
+# (handles, enums, ids, tokens) is an unsigned varint
+SIGNED = {"int8", "int16", "int32", "int64", "CEntityIndex"}
 STRINGS = {"CUtlString", "CUtlSymbolLarge", "CGlobalSymbol", "char"}
 VECTORS = {"Vector": 3, "VectorWS": 3, "Vector2D": 2, "Vector4D": 4, "Quaternion": 4}
 
@@ -658,6 +663,8 @@ def entity_values(path, cls, field):
                     bvals = decoder(name).decode(base[0]) if base else []
                     got = [v for p, n, v in bvals if n == field] + [v for p, n, v in vals if n == field]
                     out.append((tick, index, "create", got[-1] if got else "absent"))
+                    if "first" not in stats:
+                        stats["first"] = (index, dict((n, v) for p, n, v in bvals + vals))
                 continue
             if m.has_pvs_vis_bits and br.read(2) & 1:
                 continue
@@ -716,6 +723,53 @@ def entity_values(path, cls, field):
     return out, stats
 
 
+def compare_create(dump, path, cls):
+    """every value of the first `cls` entity created (baseline, then the
+    create's delta) against zdem's props for it (tests/s2_propdump);
+    returns the number of differences"""
+    _, stats = entity_values(path, cls, "")
+    index, ref = stats["first"]
+    out = subprocess.run([dump, path], stdout=subprocess.PIPE, check=True).stdout.decode("utf-8", "replace")
+    got, on = {}, False
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] == "C" and f[1] == str(index) and f[2] == cls:
+            on = True
+            continue
+        if on and f[0] in ("C", "D", "T"):
+            break
+        if on and f[0] == "P" and f[1] == str(index):
+            got[f[2]] = f[3]
+    same = diffs = skipped = 0
+    for name in sorted(set(ref) | set(got)):
+        if name not in ref or name not in got:
+            print("  %s: %s only in %s" % (os.path.basename(path), name, "zdem" if name in got else "the reference"))
+            diffs += 1
+            continue
+        v = ref[name]
+        if isinstance(v, bytes):
+            skipped += 1  # binary blobs: zdem prints them as text
+            continue
+        try:
+            z = json.loads(got[name])
+        except ValueError:
+            z = got[name]
+        if isinstance(v, bool) or not isinstance(v, (float, list)):
+            ok = z == v
+        else:
+            vs, zs = (v, z) if isinstance(v, list) else ([v], [z])
+            ok = isinstance(zs, list) and len(zs) == len(vs) and all(
+                isinstance(c, (int, float)) and abs(a - c) <= 1e-6 * max(1.0, abs(a)) for a, c in zip(vs, zs))
+        if ok:
+            same += 1
+        else:
+            diffs += 1
+            print("  %s: %s: reference %r, zdem %s" % (os.path.basename(path), name, v, got[name]))
+    print("%s: first %s (entity %d): %d values, %d equal to zdem's, %d binary not compared, %d differences" % (
+        os.path.basename(path), cls, index, len(ref), same, skipped, diffs))
+    return diffs
+
+
 def demo_tables(path):
     """the serializers, the class ids by name and the string tables"""
     pb = load_proto()
@@ -746,6 +800,9 @@ def demo_tables(path):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
+    if sys.argv[1] == "--compare-create":
+        dump, path, cls = sys.argv[2:5]
+        sys.exit(1 if compare_create(dump, path, cls) else 0)
     if sys.argv[1] == "--entities":
         path, cls, field = sys.argv[2:5]
         vals, stats = entity_values(path, cls, field)

@@ -186,9 +186,10 @@ const RELATIONS = [
   {
     id: 'pawn-identity-name-64',
     why: 'demoparser2 reports 64 for the pawn\'s CEntityIdentity.m_nameStringTableIndex (builds >= 14155, where m_pEntity is networked) where the wire carries -1: ' +
-      'the CCSPlayerPawn instancebaseline holds zigzag varint 1 = -1 at path 10/0 (tests/s2_baseline_ref.py, an independent decode that ends on the finish op; ' +
-      'test_source2_baseline_ref), no entity update writes the path, demoparser2 itself gives -1 for the same CEntityIdentity field of controllers and weapons, ' +
-      'and EntityNames has 7 entries, so 64 would name nothing',
+      'tests/s2_baseline_ref.py, an independent decode from the published format (test_source2_baseline_ref), reads zigzag varint 1 = -1 at path 10/0 ' +
+      'of the CCSPlayerPawn instancebaseline (decoded to its finish op), gives every pawn created -1, finds no update writing the path in any entity packet ' +
+      '(each read to its end), and agrees with zdem on every other value of the first pawn and controller; demoparser2 itself gives -1 for the same ' +
+      'CEntityIdentity field of controllers and weapons, and EntityNames has 7 entries, so 64 would name nothing',
     applies: (ctx) => ctx.full === 'CCSPlayerPawn.CEntityIdentity.m_nameStringTableIndex',
     holds: (d, z) => z === -1n && d === 64,
   },

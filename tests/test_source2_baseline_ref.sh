@@ -5,7 +5,9 @@
 # field-path Huffman operations and field decoders, from the published
 # format): the class's instance baseline, decoded to the finish operation,
 # and every entity create and update of the demo, each packet's entity data
-# read to its end. Every pawn the reference creates must hold the value
+# read to its end; every value of the first pawn and controller created
+# must equal zdem's, so that the reference is known to be aligned. Every
+# pawn the reference creates must hold the value
 # zdem gives it (tests/s2_propdump), no update may write the path in either
 # decode, and the values must agree: -1, "no name". demoparser2 reports 64
 # there (tests/s2_dp2_compare.js, relation pawn-identity-name-64); this test
@@ -45,6 +47,13 @@ for d in 14155-de-dust2 14160-de-dust2; do
         echo "FAIL: $d: zdem's $FIELD differs from the reference's $ref: $(printf '%s\n' "$vals" | sort | uniq -c | tr '\n' ' ')" >&2
         status=1
     fi
+    # the reference's alignment, value by value: every field of the first
+    # pawn and the first controller created (baseline, then the create's
+    # delta) equals zdem's
+    for cls in CCSPlayerPawn CCSPlayerController; do
+        "$PY" "$ROOT/tests/s2_baseline_ref.py" --compare-create "$DUMP" "$demo" $cls || {
+            echo "FAIL: $d: the first $cls differs between the reference and zdem" >&2; status=1; }
+    done
     # every later value zdem reports for the field on a pawn (updates) too
     upd=$("$DUMP" "$demo" | awk -F'\t' -v f="$FIELD" '
         $1 == "C" { cls[$2] = $3; next }
