@@ -184,6 +184,16 @@ const RELATIONS = [
     holds: (d, z) => typeof z === 'bigint' && z >= 0n && z <= 4n && d === ['blue', 'green', 'yellow', 'orange', 'purple'][Number(z)],
   },
   {
+    id: 'pawn-identity-name-64',
+    why: 'demoparser2 reports 64 for the pawn\'s CEntityIdentity.m_nameStringTableIndex (builds >= 14155, where m_pEntity is networked) where the wire carries -1: ' +
+      'tests/s2_baseline_ref.py, an independent decode from the published format (test_source2_baseline_ref), reads zigzag varint 1 = -1 at path 10/0 ' +
+      'of the CCSPlayerPawn instancebaseline (decoded to its finish op), gives every pawn created -1, finds no update writing the path in any entity packet ' +
+      '(each read to its end), and agrees with zdem on every other value of the first pawn and controller; demoparser2 itself gives -1 for the same ' +
+      'CEntityIdentity field of controllers and weapons, and EntityNames has 7 entries, so 64 would name nothing',
+    applies: (ctx) => ctx.full === 'CCSPlayerPawn.CEntityIdentity.m_nameStringTableIndex',
+    holds: (d, z) => z === -1n && d === 64,
+  },
+  {
     id: 'resource-id-32',
     why: 'demoparser2 cuts 64-bit resource ids (model, graph handles) to their low 32 bits',
     applies: (ctx) => ctx.kind === 'uvar64' || ctx.kind === 'fixed64' || ctx.kind === 'unknown' || ctx.kind === 'int',
@@ -194,19 +204,14 @@ const RELATIONS = [
 // Mismatches not settled yet, listed exactly (prop, both values, the builds
 // they occur in): reported as open in every run, never counted as matched
 // or adjudicated, and any other value of these props still fails.
-const OPEN = [
-  {
-    prop: 'CCSPlayerPawn.CEntityIdentity.m_nameStringTableIndex', dp2: 64, zdem: -1n, builds: /-141[5-9][0-9]-/,
-    note: 'builds >= 14150 only; in zdem the value comes from the CCSPlayerPawn instancebaseline (no create or update names the path): -1, "no name", as for every other pawn and controller; EntityNames has 7 entries in these demos (independent decode, test_source2_stringtables), so 64 would name none',
-  },
-];
+const OPEN = [];
 function openMismatch(demo, name, d, z) {
   return OPEN.find((o) => o.prop === name && o.builds.test(demo) && d === o.dp2 && z === o.zdem);
 }
 
 // ---- comparing one value ---------------------------------------------------------
 // Returns 'match' | relation id | null (mismatch).
-function compare(d, z, info, name) {
+function compare(d, z, info, name, full) {
   const step = info ? info.step : 0;
   const kind = info ? info.kind : '';
   if (Array.isArray(d) || Array.isArray(z)) {
@@ -224,17 +229,17 @@ function compare(d, z, info, name) {
   if (typeof z === 'string' || typeof d === 'string') {
     if (typeof z === 'bigint' && typeof d === 'string' && /^-?[0-9]+$/.test(d) && BigInt(d) === z) return 'match';
     if (typeof z === 'string' && d === z) return 'match';
-    return rel(d, z, kind, name);
+    return rel(d, z, kind, name, full);
   }
   if (typeof z === 'bigint') {
     if (typeof d === 'bigint' ? d === z : Number.isInteger(d) && (Number.isSafeInteger(d) ? BigInt(d) === z : d === Number(z)))
       return 'match';
     if (typeof d === 'number' && !Number.isInteger(d)) return null;
-    return rel(d, z, kind, name);
+    return rel(d, z, kind, name, full);
   }
   if (typeof z === 'number' && typeof d === 'number') {
     if (floatClose(d, z, step)) return 'match';
-    return rel(d, z, kind, name);
+    return rel(d, z, kind, name, full);
   }
   return null;
 }
@@ -251,9 +256,9 @@ function floatClose(d, z, step) {
   // one step, plus float32 rounding of the two computations
   return Math.abs(d - z) <= step * (1 + 1e-6) + 4 * 1.2e-7 * Math.max(Math.abs(d), Math.abs(z));
 }
-function rel(d, z, kind, name) {
+function rel(d, z, kind, name, full) {
   for (const r of RELATIONS)
-    if (r.applies({ kind, name }) && safe(() => r.holds(d, z))) return r.id;
+    if (r.applies({ kind, name, full }) && safe(() => r.holds(d, z))) return r.id;
   return null;
 }
 function safe(f) { try { return f(); } catch (e) { return false; } }
@@ -318,7 +323,7 @@ function compareTicks(demo, report) {
           continue;
         }
         const info = steps.get(e.cls + '\t' + m.name);
-        const res = compare(d, z, info, m.name);
+        const res = compare(d, z, info, m.name, full);
         report.compared++;
         st.compared++;
         if (res === 'match') {
