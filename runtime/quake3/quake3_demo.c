@@ -53,8 +53,8 @@ struct zdem_q3_parser {
     /* configstrings: offsets of the text in cs_data (0 = unset), lengths;
      * cs_used: end of the appended records; cs_live: the content as the
      * client counts it (1 + each live string and its NUL) */
-    uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
-    uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    uint16_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* the store is at most 65535 bytes */
+    uint16_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* at most 16000 */
     uint32_t cs_used;
     uint32_t cs_live;
     uint32_t cs_peak;
@@ -103,14 +103,14 @@ struct zdem_q3_parser {
      * since the delta source reuses its slot (not a 236-byte copy). */
     zdem_q3_snapshot *snaps;                             /* [ring] */
     uint16_t *snap_nents;                                /* [ring] */
-    uint16_t (*snap_ents)[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES]; /* [ring] */
+    uint16_t *snap_ents;       /* [ring][snapshot_entities]: SNAP_ENTS */
     /* the frame being built: room for a whole old frame copied after 256
      * new entities, so a run is copied before its length is checked */
     uint16_t cur_ents[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* the entity numbers of those lists, each ended by 0xFFFF: the merge
      * with the next frame walks runs of unchanged entities without
      * touching their states */
-    uint16_t (*snap_nums)[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1]; /* [ring] */
+    uint16_t *snap_nums;       /* [ring][snapshot_entities + 1]: SNAP_NUMS */
     uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* per ring snapshot: the entity numbers that are event entities in it
      * (written when a valid snapshot is stored, read only from those) */
@@ -120,6 +120,10 @@ struct zdem_q3_parser {
     char *cs_data;                                        /* [configstring_store] */
     zdem_q3_entity *pool;                                 /* [entity_states] */
 };
+
+/* Ring snapshot k's lists, as wide as the limit on entities a snapshot. */
+#define SNAP_ENTS(p, k) ((p)->snap_ents + (size_t)(k) * (p)->lim.snapshot_entities)
+#define SNAP_NUMS(p, k) ((p)->snap_nums + (size_t)(k) * ((p)->lim.snapshot_entities + 1u))
 
 /* ================================================================ framing */
 
@@ -190,8 +194,8 @@ void zdem_q3_limits_small(zdem_q3_limits *lim)
 
 /* Limits the parser can work with: the ring a power of two in 2..32 (slots
  * are sequence & mask), at most 256 entities a snapshot (the lists'
- * width), slots below 65535 (uint16 lists) and 2^21 (the change log packs
- * a slot in 21 bits), a store of at least one record. */
+ * width), slots below 65535 (uint16 lists; the change log packs a slot
+ * in 21 bits), a store of 64 .. 65535 bytes (16-bit offsets). */
 static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
 {
     zdem_q3_limits l;
@@ -213,8 +217,8 @@ static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
         l.entity_states = 65535u;
     if (l.configstring_store < 64u)
         l.configstring_store = 64u;
-    if (l.configstring_store > (1u << 24))
-        l.configstring_store = 1u << 24;
+    if (l.configstring_store > 65535u) /* 16-bit offsets */
+        l.configstring_store = 65535u;
     return l;
 }
 
@@ -231,8 +235,8 @@ static size_t layout(const zdem_q3_limits *l, size_t off[8])
            e = l->entity_states;
     off[0] = n; n = align16(n + r * sizeof(zdem_q3_snapshot));
     off[1] = n; n = align16(n + r * sizeof(uint16_t));
-    off[2] = n; n = align16(n + r * sizeof(uint16_t) * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES);
-    off[3] = n; n = align16(n + r * sizeof(uint16_t) * (ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1));
+    off[2] = n; n = align16(n + r * sizeof(uint16_t) * l->snapshot_entities);
+    off[3] = n; n = align16(n + r * sizeof(uint16_t) * (l->snapshot_entities + 1u));
     off[4] = n; n = align16(n + r * sizeof(uint64_t) * (ZDEM_Q3_MAX_GENTITIES / 64));
     off[5] = n; n = align16(n + e * sizeof(uint16_t));
     off[6] = n; n = align16(n + (e + 31u) / 32u * sizeof(uint32_t));
@@ -284,7 +288,7 @@ static void clear_gamestate(zdem_q3_parser *p)
     {
         uint32_t k; /* empty lists, ended by their sentinel */
         for (k = 0; k < p->lim.snapshot_ring; k++)
-            p->snap_nums[k][0] = 0xFFFFu;
+            SNAP_NUMS(p, k)[0] = 0xFFFFu;
     }
     {
         /* popped from the end: slot 0 first, so the baselines (sent
@@ -334,8 +338,8 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
     base = (uint8_t *)p;
     p->snaps = (zdem_q3_snapshot *)(void *)(base + off[0]);
     p->snap_nents = (uint16_t *)(void *)(base + off[1]);
-    p->snap_ents = (uint16_t (*)[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES])(void *)(base + off[2]);
-    p->snap_nums = (uint16_t (*)[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1])(void *)(base + off[3]);
+    p->snap_ents = (uint16_t *)(void *)(base + off[2]);
+    p->snap_nums = (uint16_t *)(void *)(base + off[3]);
     p->ev_bits = (uint64_t (*)[ZDEM_Q3_MAX_GENTITIES / 64])(void *)(base + off[4]);
     p->free_slots = (uint16_t *)(void *)(base + off[5]);
     p->pool_mark = (uint32_t *)(void *)(base + off[6]);
@@ -477,7 +481,7 @@ static void compact_configstrings(zdem_q3_parser *p)
         uint32_t size = CS_HEAD + len + 1u;
         if (idx < ZDEM_Q3_MAX_CONFIGSTRINGS && p->cs_off[idx] == rd + CS_HEAD) {
             memmove(p->cs_data + wr, p->cs_data + rd, size);
-            p->cs_off[idx] = wr + CS_HEAD;
+            p->cs_off[idx] = (uint16_t)(wr + CS_HEAD);
             wr += size;
         }
         rd += size;
@@ -521,8 +525,8 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
     }
     memcpy(p->cs_data + p->cs_used + CS_HEAD, s, n);
     p->cs_data[p->cs_used + CS_HEAD + n] = 0;
-    p->cs_off[i] = p->cs_used + CS_HEAD;
-    p->cs_len[i] = (uint32_t)n;
+    p->cs_off[i] = (uint16_t)(p->cs_used + CS_HEAD);
+    p->cs_len[i] = (uint16_t)n;
     p->cs_used += need;
     p->cs_live += (uint32_t)n + 1u;
     if (p->cs_live > p->cs_peak)
@@ -1044,7 +1048,7 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
         if (!p->snaps[k].valid && (int)k != keep)
             continue;
         for (i = 0; i < p->snap_nents[k]; i++) {
-            uint32_t s = p->snap_ents[k][i];
+            uint32_t s = SNAP_ENTS(p, k)[i];
             p->pool_mark[s >> 5] |= 1u << (s & 31u);
         }
     }
@@ -1161,7 +1165,7 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
 static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
                                   int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
 {
-    const uint16_t *nums = p->snap_nums[keep], *ents = p->snap_ents[keep];
+    const uint16_t *nums = SNAP_NUMS(p, keep), *ents = SNAP_ENTS(p, keep);
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
     while (nums[j] < below) {
         p->cur_nums[n] = nums[j];
@@ -1202,9 +1206,9 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
             st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            if (oldindex < oldcount && p->snap_nums[keep][oldindex] == newnum) {
+            if (oldindex < oldcount && SNAP_NUMS(p, keep)[oldindex] == newnum) {
                 /* delta from the old frame */
-                uint16_t slot = p->snap_ents[keep][oldindex];
+                uint16_t slot = SNAP_ENTS(p, keep)[oldindex];
                 st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
                 if (st != ZDEM_OK)
                     return st;
@@ -1343,7 +1347,7 @@ static int fire_event(zdem_q3_parser *p, const zdem_q3_entity *e)
 static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3_snapshot *s,
                                           uint32_t num, uint32_t *j)
 {
-    const uint16_t *nums = p->snap_nums[s->first_entity], *ents = p->snap_ents[s->first_entity];
+    const uint16_t *nums = SNAP_NUMS(p, s->first_entity), *ents = SNAP_ENTS(p, s->first_entity);
     uint32_t n = (uint32_t)s->num_entities, i;
     while (*j < n && nums[*j] < num)
         ++*j;
@@ -1382,7 +1386,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
     } else {
         memset(now, 0, sizeof now);
         for (i = 0; i < s->num_entities; i++) {
-            const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
+            const zdem_q3_entity *e = &p->pool[SNAP_ENTS(p, s->first_entity)[i]];
             uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
             if (e->eType > et_events)
                 now[num >> 6] |= UINT64_C(1) << (num & 63u);
@@ -1526,9 +1530,9 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     {
         /* the ring slot takes the new frame's list (its old list is
          * garbage for the next sweep) */
-        memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
-        memcpy(p->snap_nums[k], p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
-        p->snap_nums[k][bp->num_entities] = 0xFFFFu; /* run sentinel */
+        memcpy(SNAP_ENTS(p, k), p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
+        memcpy(SNAP_NUMS(p, k), p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
+        SNAP_NUMS(p, k)[bp->num_entities] = 0xFFFFu; /* run sentinel */
         p->snap_nents[k] = (uint16_t)bp->num_entities;
         bp->first_entity = (int32_t)k;
     }
@@ -1722,8 +1726,11 @@ uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p) { return p->cs_d
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
 {
-    return &p->pool[p->snap_ents[(uint32_t)s->first_entity & p->ring_mask]
-                               [(uint32_t)i & (ZDEM_Q3_MAX_SNAPSHOT_ENTITIES - 1)]];
+    /* i outside the snapshot (a caller's mistake) reads a pool state,
+     * never past the lists or the pool */
+    uint32_t j = (uint32_t)i < p->lim.snapshot_entities ? (uint32_t)i : 0u;
+    uint32_t slot = SNAP_ENTS(p, (uint32_t)s->first_entity & p->ring_mask)[j];
+    return &p->pool[slot < p->lim.entity_states ? slot : 0u];
 }
 
 const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
