@@ -5,10 +5,12 @@
  *    [int32 sequence][int32 length][length bytes], ended by -1/-1;
  *  - messages (zdem_q3_parser): each block is one server message, Huffman
  *    coded; the parser keeps the gamestate (configstrings, baselines), the
- *    32-entry snapshot ring and the entity ring needed for delta decoding,
- *    and reports snapshots, server commands and game events to callbacks.
+ *    snapshot ring (32 deep by default) and the entity states needed for
+ *    delta decoding, and reports snapshots, server commands and game
+ *    events to callbacks.
  *
- * All memory is the caller's: zdem_q3_parser_size() bytes, any alignment.
+ * All memory is the caller's: zdem_q3_parser_size() bytes (the defaults)
+ * or zdem_q3_parser_size_for(&limits), any alignment.
  * Nothing is allocated. Every error is reported with the byte offset in
  * the file (framing) or the bit offset inside the message. */
 #ifndef ZDEM_QUAKE3_H
