@@ -223,7 +223,8 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     /* Warnings that lose data are events too (the rest are counted in
      * info): a configstring dropped at MAX_GAMESTATE_CHARS means later
      * names and scores are missing. */
-    if (strcmp(c->a->command, "events") == 0 && w->code == ZDEM_ERR_NO_SPACE) {
+    if (strcmp(c->a->command, "events") == 0 &&
+        (w->code == ZDEM_ERR_NO_SPACE || strncmp(w->msg, "limit max_", 10) == 0)) {
         printf("{\"type\":\"warning\",\"server_time\":%ld,\"gamestate\":%lu,\"offset\":%llu,"
                "\"message\":",
                (long)c->last_time, (unsigned long)zdem_q3_gamestate_count(p),
@@ -385,6 +386,8 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error err;
     zdem_status st = ZDEM_OK;
     void *mem;
+    zdem_q3_limits lim;
+    size_t mem_size;
     int hint, got, i, rc = ZDEM_EXIT_OK, info = strcmp(a->command, "info") == 0;
     char msg[512];
 
@@ -406,17 +409,23 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_q3_reader_init(&r, f->data, f->size);
 
     hint = zdem_q3_protocol_from_path(f->path);
-    mem = malloc(zdem_q3_parser_size());
+    /* --small: the microcontroller limits (ZDEM_Q3_LIMITS_SMALL) */
+    if (a->small)
+        zdem_q3_limits_small(&lim);
+    else
+        zdem_q3_limits_default(&lim);
+    mem_size = zdem_q3_parser_size_for(&lim);
+    mem = malloc(mem_size);
     if (!mem) {
         fprintf(stderr, "zdem: out of memory\n");
         return ZDEM_EXIT_BAD_INPUT;
     }
     /* The extension names the protocol (UberDemoTools does the same); an
      * unknown extension leaves it to the serverinfo. */
-    c.p = hint ? zdem_q3_parser_init(mem, zdem_q3_parser_size(), hint, &cb, &c, &err) : NULL;
+    c.p = hint ? zdem_q3_parser_init_limits(mem, mem_size, hint, &lim, &cb, &c, &err) : NULL;
     if (!c.p) {
         zdem_error_clear(&err);
-        c.p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), 0, &cb, &c, &err);
+        c.p = zdem_q3_parser_init_limits(mem, mem_size, 0, &lim, &cb, &c, &err);
     }
     if (!c.p)
         set_failure(&c, err.offset, err.msg ? err.msg : "cannot start the parser");

@@ -45,7 +45,8 @@ static const char usage_main[] =
 
 #define SMALL_HELP                                                                \
     "--small reads with the limits for a microcontroller (README,\n"              \
-    "Microcontrollers): Teeworlds ZDEM_TW_LIMITS_SMALL; what does not fit them\n" \
+    "Microcontrollers): Teeworlds ZDEM_TW_LIMITS_SMALL, Quake III\n"             \
+    "ZDEM_Q3_LIMITS_SMALL; what does not fit them\n"                               \
     "is reported as a warning that names the limit.\n"
 
 static const struct {
@@ -383,8 +384,9 @@ int main(int argc, char **argv)
         rc = csv_events ? zdem_cli_events_csv(zdem_cli_source2, &a, &f) : zdem_cli_source2(&a, &f);
         break;
     case FMT_QUAKE3:
-        if (a.small) { /* never read quietly with other limits than asked */
-            fprintf(stderr, "zdem: --small: Quake III has no small limits yet\n");
+        if (a.small && strcmp(a.command, "ticks") == 0) {
+            /* never read quietly with other limits than asked */
+            fprintf(stderr, "zdem: --small: Quake III ticks has no small limits\n");
             rc = ZDEM_EXIT_USAGE;
             break;
         }

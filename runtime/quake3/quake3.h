@@ -5,10 +5,12 @@
  *    [int32 sequence][int32 length][length bytes], ended by -1/-1;
  *  - messages (zdem_q3_parser): each block is one server message, Huffman
  *    coded; the parser keeps the gamestate (configstrings, baselines), the
- *    32-entry snapshot ring and the entity ring needed for delta decoding,
- *    and reports snapshots, server commands and game events to callbacks.
+ *    snapshot ring (32 deep by default) and the entity states needed for
+ *    delta decoding, and reports snapshots, server commands and game
+ *    events to callbacks.
  *
- * All memory is the caller's: zdem_q3_parser_size() bytes, any alignment.
+ * All memory is the caller's: zdem_q3_parser_size() bytes (the defaults)
+ * or zdem_q3_parser_size_for(&limits), any alignment.
  * Nothing is allocated. Every error is reported with the byte offset in
  * the file (framing) or the bit offset inside the message. */
 #ifndef ZDEM_QUAKE3_H
@@ -152,8 +154,45 @@ typedef struct zdem_q3_callbacks {
     int (*warning)(void *user, const zdem_q3_parser *p, const zdem_error *w);
 } zdem_q3_callbacks;
 
-/* Bytes the caller provides for a parser (includes alignment slack). */
+/* Memory limits, chosen at init (zdem_q3_parser_size_for). Storage grows
+ * with them, not with what the format could hold. A demo that passes one
+ * is reported with a warning naming the limit ("limit max_...") at the
+ * bit offset where it happened, counted by zdem_q3_limit_hits:
+ *  - entity_states: pool of decoded entity states (236 bytes each),
+ *    shared by the baselines of a gamestate and the ring snapshots; a
+ *    baseline that does not fit drops the gamestate's snapshots, a full
+ *    pool drops the oldest ring snapshots as delta sources;
+ *  - snapshot_ring: snapshots kept as delta sources (a power of two, at
+ *    most 32); a snapshot whose delta base fell out of it is dropped, as
+ *    the game drops one whose base is too old;
+ *  - snapshot_entities: entities in one snapshot (at most 256); a larger
+ *    snapshot fails its message (damaged, skipped);
+ *  - configstring_store: bytes of configstring text (each value takes 4
+ *    bytes of header, its text and a NUL); a value that does not fit is
+ *    dropped. */
+typedef struct zdem_q3_limits {
+    uint32_t entity_states;
+    uint32_t snapshot_ring;
+    uint32_t snapshot_entities;
+    uint32_t configstring_store;
+} zdem_q3_limits;
+
+/* Today's (the game's) bounds: 1024 baselines + 2048 states, 32 ring
+ * snapshots, 256 entities per snapshot, twice the largest gamestate. */
+#define ZDEM_Q3_LIMITS_DEFAULT {ZDEM_Q3_MAX_GENTITIES + ZDEM_Q3_ENTITY_POOL, \
+    ZDEM_Q3_PACKET_BACKUP, ZDEM_Q3_MAX_SNAPSHOT_ENTITIES, ZDEM_Q3_CS_STORE}
+/* A microcontroller: what the corpus needs (README "Microcontrollers"):
+ * at most 93 entities a snapshot, most demos at most 150 baselines and
+ * deltas at most 8 messages back, at most 9.2 KB of configstrings. */
+#define ZDEM_Q3_LIMITS_SMALL {320u, 8u, 128u, 12288u}
+
+void zdem_q3_limits_default(zdem_q3_limits *lim);
+void zdem_q3_limits_small(zdem_q3_limits *lim);
+
+/* Bytes the caller provides for a parser (includes alignment slack):
+ * at the default limits, or at lim (clamped as init clamps it). */
 size_t zdem_q3_parser_size(void);
+size_t zdem_q3_parser_size_for(const zdem_q3_limits *lim);
 
 /* protocol: 66, 67, 68, 71, 73, 90 or 91; 0 = take it from the first
  * gamestate's serverinfo "protocol" key. 3 and 48 (and anything else) give
@@ -162,6 +201,12 @@ size_t zdem_q3_parser_size(void);
 zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
                                     const zdem_q3_callbacks *cb, void *user,
                                     zdem_error *err);
+/* The same with limits (NULL: the defaults); mem of at least
+ * zdem_q3_parser_size_for(lim) bytes. */
+zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
+                                           const zdem_q3_limits *lim,
+                                           const zdem_q3_callbacks *cb, void *user,
+                                           zdem_error *err);
 
 /* Parse one message (one framing block). On error err->offset counts bits
  * inside the message (offset_is_bits = 1); what the message delivered
@@ -201,6 +246,9 @@ uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p);
 uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p);
 /* Messages whose parse failed (damaged: skipped by zdem_q3_parse_file). */
 uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p);
+/* Warnings that named a limit (zdem_q3_limits), and the limits in use. */
+uint32_t zdem_q3_limit_hits(const zdem_q3_parser *p);
+const zdem_q3_limits *zdem_q3_parser_limits(const zdem_q3_parser *p);
 /* Configstring i of the current state (gamestate + "cs" commands), or NULL
  * when unset; *len gets its length. The pointer is valid until the next
  * message is parsed (the store compacts). */

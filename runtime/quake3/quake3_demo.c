@@ -16,10 +16,18 @@ enum {
 #define PARSER_MAGIC 0x51334450u /* "Q3DP" */
 
 struct zdem_q3_parser {
-    /* Everything up to `cs_data` is zeroed by zdem_q3_parser_init; the
-     * buffers from `cs_data` on (about 800 KiB) are never read before
-     * they are written, so init and each gamestate stay cheap. */
+    /* Everything up to `msgbuf` is zeroed by zdem_q3_parser_init; the
+     * buffers from `msgbuf` on (and the parts sized by the limits, after
+     * the struct) are set up by clear_gamestate or written before they
+     * are read, so init and each gamestate stay cheap. */
     uint32_t magic;
+    zdem_q3_limits lim;   /* clamped; ring a power of two */
+    uint32_t ring_mask;   /* lim.snapshot_ring - 1 */
+    uint32_t limit_hits;  /* warnings that named a limit */
+    /* the gamestate's baselines did not all fit the pool: its snapshots
+     * are dropped (each with a warning) until the next gamestate */
+    int baselines_over;
+    uint32_t base_used;   /* pool slots 0 .. base_used-1 hold baselines */
     int protocol;
     const zdem_q3_protocol_info *proto;
     zdem_q3_callbacks cb;
@@ -45,8 +53,8 @@ struct zdem_q3_parser {
     /* configstrings: offsets of the text in cs_data (0 = unset), lengths;
      * cs_used: end of the appended records; cs_live: the content as the
      * client counts it (1 + each live string and its NUL) */
-    uint32_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS];
-    uint32_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS];
+    uint16_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* the store is at most 65535 bytes */
+    uint16_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* at most 16000 */
     uint32_t cs_used;
     uint32_t cs_live;
     uint32_t cs_peak;
@@ -64,7 +72,6 @@ struct zdem_q3_parser {
     int32_t parse_entities_num;
     int32_t last_snapshot_message;  /* message_num of the latest valid snapshot */
     int have_snapshot;
-    zdem_q3_snapshot snaps[ZDEM_Q3_PACKET_BACKUP];
     zdem_q3_snapshot cur;
 
     /* event entities present in the previous valid snapshot: an event
@@ -78,39 +85,45 @@ struct zdem_q3_parser {
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
-    /* baselines sent in the current gamestate (the others read as zero) */
-    uint32_t baseline_set[ZDEM_Q3_MAX_GENTITIES / 32];
-    uint16_t snap_nents[ZDEM_Q3_PACKET_BACKUP];
+    /* pool slot of each entity's baseline in the current gamestate,
+     * 0xFFFF: none sent (reads as zero) */
+    uint16_t base_slot[ZDEM_Q3_MAX_GENTITIES];
     uint32_t nfree;
-    uint32_t pool_mark[ZDEM_Q3_ENTITY_POOL / 32]; /* sweep_pool's marks */
 
     /* ---- not cleared: written before read */
     /* the message being parsed, zero-padded: the delta decoders read it
      * without bounds checks (quake3_msg.h, ZDEM_Q3_MSG_PAD) */
     uint8_t msgbuf[ZDEM_Q3_MAX_MSGLEN + ZDEM_Q3_MSG_PAD];
-    char cs_data[ZDEM_Q3_CS_STORE];
     char bcs[ZDEM_Q3_BIG_INFO_STRING];
     char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
     char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
-    zdem_q3_entity baseline[ZDEM_Q3_MAX_GENTITIES];
-    /* Entity states are shared between snapshots: each ring snapshot keeps
-     * a list of pool slots, an entity unchanged since the delta source
-     * reuses its slot (a reference count, not a 236-byte copy). */
-    uint16_t snap_ents[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* The parts sized by the limits follow the struct in the caller's
+     * memory (carve_limits). Entity states are shared between snapshots:
+     * each ring snapshot keeps a list of pool slots, an entity unchanged
+     * since the delta source reuses its slot (not a 236-byte copy). */
+    zdem_q3_snapshot *snaps;                             /* [ring] */
+    uint16_t *snap_nents;                                /* [ring] */
+    uint16_t *snap_ents;       /* [ring][snapshot_entities]: SNAP_ENTS */
     /* the frame being built: room for a whole old frame copied after 256
      * new entities, so a run is copied before its length is checked */
     uint16_t cur_ents[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* the entity numbers of those lists, each ended by 0xFFFF: the merge
      * with the next frame walks runs of unchanged entities without
      * touching their states */
-    uint16_t snap_nums[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_SNAPSHOT_ENTITIES + 1];
+    uint16_t *snap_nums;       /* [ring][snapshot_entities + 1]: SNAP_NUMS */
     uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* per ring snapshot: the entity numbers that are event entities in it
      * (written when a valid snapshot is stored, read only from those) */
-    uint64_t ev_bits[ZDEM_Q3_PACKET_BACKUP][ZDEM_Q3_MAX_GENTITIES / 64];
-    uint16_t free_slots[ZDEM_Q3_ENTITY_POOL];
-    zdem_q3_entity pool[ZDEM_Q3_ENTITY_POOL];
+    uint64_t (*ev_bits)[ZDEM_Q3_MAX_GENTITIES / 64];      /* [ring] */
+    uint16_t *free_slots;                                 /* [entity_states] */
+    uint32_t *pool_mark;            /* [entity_states / 32]: sweep_pool's marks */
+    char *cs_data;                                        /* [configstring_store] */
+    zdem_q3_entity *pool;                                 /* [entity_states] */
 };
+
+/* Ring snapshot k's lists, as wide as the limit on entities a snapshot. */
+#define SNAP_ENTS(p, k) ((p)->snap_ents + (size_t)(k) * (p)->lim.snapshot_entities)
+#define SNAP_NUMS(p, k) ((p)->snap_nums + (size_t)(k) * ((p)->lim.snapshot_entities + 1u))
 
 /* ================================================================ framing */
 
@@ -167,9 +180,80 @@ zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
 
 /* ================================================================ parser */
 
+void zdem_q3_limits_default(zdem_q3_limits *lim)
+{
+    static const zdem_q3_limits d = ZDEM_Q3_LIMITS_DEFAULT;
+    *lim = d;
+}
+
+void zdem_q3_limits_small(zdem_q3_limits *lim)
+{
+    static const zdem_q3_limits d = ZDEM_Q3_LIMITS_SMALL;
+    *lim = d;
+}
+
+/* Limits the parser can work with: the ring a power of two in 2..32 (slots
+ * are sequence & mask), at most 256 entities a snapshot (the lists'
+ * width), slots below 65535 (uint16 lists; the change log packs a slot
+ * in 21 bits), a store of 64 .. 65535 bytes (16-bit offsets). */
+static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
+{
+    zdem_q3_limits l;
+    uint32_t r = 2;
+    if (in)
+        l = *in;
+    else
+        zdem_q3_limits_default(&l);
+    while (r * 2u <= l.snapshot_ring && r < ZDEM_Q3_PACKET_BACKUP)
+        r *= 2u;
+    l.snapshot_ring = r;
+    if (l.snapshot_entities < 1u)
+        l.snapshot_entities = 1u;
+    if (l.snapshot_entities > ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
+        l.snapshot_entities = ZDEM_Q3_MAX_SNAPSHOT_ENTITIES;
+    if (l.entity_states < 1u)
+        l.entity_states = 1u;
+    if (l.entity_states > 65535u)
+        l.entity_states = 65535u;
+    if (l.configstring_store < 64u)
+        l.configstring_store = 64u;
+    if (l.configstring_store > 65535u) /* 16-bit offsets */
+        l.configstring_store = 65535u;
+    return l;
+}
+
+static size_t align16(size_t n)
+{
+    return (n + 15u) & ~(size_t)15u;
+}
+
+/* Byte offsets of the limit-sized parts after the struct; returns the
+ * total (struct included, alignment slack not). */
+static size_t layout(const zdem_q3_limits *l, size_t off[8])
+{
+    size_t n = align16(sizeof(struct zdem_q3_parser)), r = l->snapshot_ring,
+           e = l->entity_states;
+    off[0] = n; n = align16(n + r * sizeof(zdem_q3_snapshot));
+    off[1] = n; n = align16(n + r * sizeof(uint16_t));
+    off[2] = n; n = align16(n + r * sizeof(uint16_t) * l->snapshot_entities);
+    off[3] = n; n = align16(n + r * sizeof(uint16_t) * (l->snapshot_entities + 1u));
+    off[4] = n; n = align16(n + r * sizeof(uint64_t) * (ZDEM_Q3_MAX_GENTITIES / 64));
+    off[5] = n; n = align16(n + e * sizeof(uint16_t));
+    off[6] = n; n = align16(n + (e + 31u) / 32u * sizeof(uint32_t));
+    off[7] = n; n = align16(n + l->configstring_store);
+    return n + e * sizeof(zdem_q3_entity);
+}
+
+size_t zdem_q3_parser_size_for(const zdem_q3_limits *lim)
+{
+    zdem_q3_limits l = clamp_limits(lim);
+    size_t off[8];
+    return layout(&l, off) + 16;
+}
+
 size_t zdem_q3_parser_size(void)
 {
-    return sizeof(struct zdem_q3_parser) + 16;
+    return zdem_q3_parser_size_for(NULL);
 }
 
 static const zdem_q3_protocol_info *find_protocol(int protocol)
@@ -190,25 +274,29 @@ static void clear_gamestate(zdem_q3_parser *p)
     p->cs_data[0] = 0;
     p->bcs_index = -1;
     p->bcs_len = 0;
-    memset(p->baseline_set, 0, sizeof p->baseline_set);
-    memset(p->snaps, 0, sizeof p->snaps);
+    memset(p->base_slot, 0xFF, sizeof p->base_slot);
+    p->base_used = 0;
+    p->baselines_over = 0;
+    memset(p->snaps, 0, p->lim.snapshot_ring * sizeof p->snaps[0]);
     memset(&p->cur, 0, sizeof p->cur);
     memset(p->event_prev, 0, sizeof p->event_prev);
     p->event_have = 0;
     p->baselines = 0;
     p->parse_entities_num = 0;
     p->have_snapshot = 0;
-    memset(p->snap_nents, 0, sizeof p->snap_nents);
+    memset(p->snap_nents, 0, p->lim.snapshot_ring * sizeof p->snap_nents[0]);
     {
-        int k; /* empty lists, ended by their sentinel */
-        for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
-            p->snap_nums[k][0] = 0xFFFFu;
+        uint32_t k; /* empty lists, ended by their sentinel */
+        for (k = 0; k < p->lim.snapshot_ring; k++)
+            SNAP_NUMS(p, k)[0] = 0xFFFFu;
     }
     {
-        uint32_t i;
-        for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
-            p->free_slots[i] = (uint16_t)(ZDEM_Q3_ENTITY_POOL - 1 - i);
-        p->nfree = ZDEM_Q3_ENTITY_POOL;
+        /* popped from the end: slot 0 first, so the baselines (sent
+         * before any snapshot) take slots 0 .. base_used-1 */
+        uint32_t i, n = p->lim.entity_states;
+        for (i = 0; i < n; i++)
+            p->free_slots[i] = (uint16_t)(n - 1u - i);
+        p->nfree = n;
     }
     p->last_snapshot_message = 0;
 }
@@ -217,10 +305,21 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
                                     const zdem_q3_callbacks *cb, void *user,
                                     zdem_error *err)
 {
+    return zdem_q3_parser_init_limits(mem, size, protocol, NULL, cb, user, err);
+}
+
+zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
+                                           const zdem_q3_limits *lim,
+                                           const zdem_q3_callbacks *cb, void *user,
+                                           zdem_error *err)
+{
     zdem_q3_parser *p;
     uintptr_t a = (uintptr_t)mem;
-    if (!mem || size < zdem_q3_parser_size()) {
-        zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "parser memory smaller than zdem_q3_parser_size()");
+    zdem_q3_limits l = clamp_limits(lim);
+    size_t off[8];
+    uint8_t *base;
+    if (!mem || size < layout(&l, off) + 16) {
+        zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "parser memory smaller than zdem_q3_parser_size_for()");
         return NULL;
     }
     if (protocol != 0 && !find_protocol(protocol)) {
@@ -232,8 +331,20 @@ zdem_q3_parser *zdem_q3_parser_init(void *mem, size_t size, int protocol,
     }
     a = (a + 15u) & ~(uintptr_t)15u;
     p = (zdem_q3_parser *)a;
-    memset(p, 0, offsetof(struct zdem_q3_parser, cs_data));
+    memset(p, 0, offsetof(struct zdem_q3_parser, msgbuf));
     p->magic = PARSER_MAGIC;
+    p->lim = l;
+    p->ring_mask = l.snapshot_ring - 1u;
+    base = (uint8_t *)p;
+    p->snaps = (zdem_q3_snapshot *)(void *)(base + off[0]);
+    p->snap_nents = (uint16_t *)(void *)(base + off[1]);
+    p->snap_ents = (uint16_t *)(void *)(base + off[2]);
+    p->snap_nums = (uint16_t *)(void *)(base + off[3]);
+    p->ev_bits = (uint64_t (*)[ZDEM_Q3_MAX_GENTITIES / 64])(void *)(base + off[4]);
+    p->free_slots = (uint16_t *)(void *)(base + off[5]);
+    p->pool_mark = (uint32_t *)(void *)(base + off[6]);
+    p->cs_data = (char *)(base + off[7]);
+    p->pool = (zdem_q3_entity *)(void *)(base + align16(off[7] + l.configstring_store));
     p->protocol = protocol;
     p->proto = protocol ? find_protocol(protocol) : NULL;
     if (cb)
@@ -347,6 +458,14 @@ static int warn(zdem_q3_parser *p, zdem_status code, uint64_t bit, const char *m
 }
 
 #define CS_DROPPED_MSG "configstrings over MAX_GAMESTATE_CHARS (16000): value dropped"
+#define CS_STORE_MSG "limit max_configstring_store: configstrings over the store, value dropped"
+
+/* A warning that names a limit of zdem_q3_limits (counted). */
+static int warn_limit(zdem_q3_parser *p, uint64_t bit, const char *msg)
+{
+    p->limit_hits++;
+    return warn(p, ZDEM_ERR_LIMIT, bit, msg);
+}
 
 /* Store records: [u16 index][u16 length][text][NUL]. A replaced value
  * stays in place as garbage until the store fills; compaction then walks
@@ -362,7 +481,7 @@ static void compact_configstrings(zdem_q3_parser *p)
         uint32_t size = CS_HEAD + len + 1u;
         if (idx < ZDEM_Q3_MAX_CONFIGSTRINGS && p->cs_off[idx] == rd + CS_HEAD) {
             memmove(p->cs_data + wr, p->cs_data + rd, size);
-            p->cs_off[idx] = wr + CS_HEAD;
+            p->cs_off[idx] = (uint16_t)(wr + CS_HEAD);
             wr += size;
         }
         rd += size;
@@ -372,7 +491,8 @@ static void compact_configstrings(zdem_q3_parser *p)
 
 /* Store configstring i (replacing any previous value). Returns 0, or -1
  * when the value would take the content past MAX_GAMESTATE_CHARS (where
- * the client errors out); the configstring is then left unset. */
+ * the client errors out), -2 when it does not fit the store (a limit);
+ * the configstring is then left unset. */
 static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
 {
     uint32_t need;
@@ -388,8 +508,14 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
         return -1;
     }
     need = CS_HEAD + (uint32_t)n + 1u;
-    if (need > sizeof p->cs_data - p->cs_used)
-        compact_configstrings(p); /* live records fit in half the store */
+    if (need > p->lim.configstring_store - p->cs_used) {
+        /* at the default store the live records fit in half of it */
+        compact_configstrings(p);
+        if (need > p->lim.configstring_store - p->cs_used) {
+            p->cs_dropped++;
+            return -2;
+        }
+    }
     {
         uint8_t *h = (uint8_t *)p->cs_data + p->cs_used;
         h[0] = (uint8_t)i;
@@ -399,13 +525,20 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
     }
     memcpy(p->cs_data + p->cs_used + CS_HEAD, s, n);
     p->cs_data[p->cs_used + CS_HEAD + n] = 0;
-    p->cs_off[i] = p->cs_used + CS_HEAD;
-    p->cs_len[i] = (uint32_t)n;
+    p->cs_off[i] = (uint16_t)(p->cs_used + CS_HEAD);
+    p->cs_len[i] = (uint16_t)n;
     p->cs_used += need;
     p->cs_live += (uint32_t)n + 1u;
     if (p->cs_live > p->cs_peak)
         p->cs_peak = p->cs_live;
     return 0;
+}
+
+static int cs_warn(zdem_q3_parser *p, int r, uint64_t bit)
+{
+    if (r == -2)
+        return warn_limit(p, bit, CS_STORE_MSG);
+    return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
 }
 
 const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len)
@@ -553,9 +686,10 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
             if (i < 0 || i >= ZDEM_Q3_MAX_CONFIGSTRINGS)
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                       "gamestate: configstring index out of range");
+            int r;
             n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING);
-            if (set_configstring(p, i, p->str, n) != 0 &&
-                warn(p, ZDEM_ERR_NO_SPACE, m->bit, CS_DROPPED_MSG))
+            r = set_configstring(p, i, p->str, n);
+            if (r != 0 && cs_warn(p, r, m->bit))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
@@ -568,8 +702,23 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                 return st;
             if (m->bad & 0x8000u)
                 return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
-            p->baseline[num] = tmp;
-            p->baseline_set[num >> 5] |= 1u << (num & 31u);
+            if (p->base_slot[num] == 0xFFFFu) {
+                /* a new pool slot (none is freed before the next
+                 * gamestate); when the pool cannot hold the baselines the
+                 * gamestate's snapshots would decode from wrong ones */
+                if (p->nfree == 0) {
+                    if (!p->baselines_over && warn_limit(p, m->bit,
+                            "limit max_entity_states: baselines over the entity pool, "
+                            "snapshots of this gamestate dropped"))
+                        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+                    p->baselines_over = 1;
+                    p->baselines++;
+                    continue;
+                }
+                p->base_slot[num] = p->free_slots[--p->nfree];
+                p->base_used++;
+            }
+            p->pool[p->base_slot[num]] = tmp;
             p->baselines++;
         } else {
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
@@ -716,8 +865,11 @@ static int apply_cs(zdem_q3_parser *p, const char *s, size_t n, size_t skip,
     size_t an;
     if (cs_index_arg(s, n, skip, &idx, &a, &an) != 0)
         return warn(p, ZDEM_ERR_CORRUPT, bit, "cs command: bad index");
-    if (set_configstring(p, idx, a, an) != 0)
-        return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
+    {
+        int r = set_configstring(p, idx, a, an);
+        if (r != 0)
+            return cs_warn(p, r, bit);
+    }
     if (is_score_cs(p, idx))
         return scores_event(p, seq, idx);
     return 0;
@@ -817,8 +969,9 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         p->bcs_len += (uint32_t)an;
         if (s[3] == '2') {
             p->bcs_index = -1;
-            if (set_configstring(p, idx, p->bcs, p->bcs_len) != 0)
-                return warn(p, ZDEM_ERR_NO_SPACE, bit, CS_DROPPED_MSG);
+            int r = set_configstring(p, idx, p->bcs, p->bcs_len);
+            if (r != 0)
+                return cs_warn(p, r, bit);
             if (is_score_cs(p, idx))
                 return scores_event(p, seq, idx);
         }
@@ -888,21 +1041,23 @@ static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_
 static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
     uint32_t i, k;
-    memset(p->pool_mark, 0, sizeof p->pool_mark);
-    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++) {
+    memset(p->pool_mark, 0, (p->lim.entity_states + 31u) / 32u * sizeof p->pool_mark[0]);
+    for (i = 0; i < p->base_used; i++) /* the baselines: slots 0 .. base_used-1 */
+        p->pool_mark[i >> 5] |= 1u << (i & 31u);
+    for (k = 0; k < p->lim.snapshot_ring; k++) {
         if (!p->snaps[k].valid && (int)k != keep)
             continue;
         for (i = 0; i < p->snap_nents[k]; i++) {
-            uint32_t s = p->snap_ents[k][i] & (ZDEM_Q3_ENTITY_POOL - 1);
+            uint32_t s = SNAP_ENTS(p, k)[i];
             p->pool_mark[s >> 5] |= 1u << (s & 31u);
         }
     }
     for (i = 0; i < ncur; i++) {
-        uint32_t s = p->cur_ents[i] & (ZDEM_Q3_ENTITY_POOL - 1);
+        uint32_t s = p->cur_ents[i];
         p->pool_mark[s >> 5] |= 1u << (s & 31u);
     }
     p->nfree = 0;
-    for (i = 0; i < ZDEM_Q3_ENTITY_POOL; i++)
+    for (i = 0; i < p->lim.entity_states; i++)
         if (!(p->pool_mark[i >> 5] & (1u << (i & 31u))))
             p->free_slots[p->nfree++] = (uint16_t)i;
 }
@@ -911,13 +1066,13 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
  * sources: the older half of them, or (all = 1) every one. */
 static void drop_oldest(zdem_q3_parser *p, int keep, int all)
 {
-    int k, n = 0, dropped = 0;
-    for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+    int k, n = 0, dropped = 0, ring = (int)p->lim.snapshot_ring;
+    for (k = 0; k < ring; k++)
         if (p->snaps[k].valid && k != keep)
             n++;
     while (n > 0 && (all || dropped < (n + 1) / 2)) {
         int oldest = -1;
-        for (k = 0; k < ZDEM_Q3_PACKET_BACKUP; k++)
+        for (k = 0; k < ring; k++)
             if (p->snaps[k].valid && k != keep &&
                 (oldest < 0 || p->snaps[k].message_num < p->snaps[oldest].message_num))
                 oldest = k;
@@ -937,12 +1092,13 @@ static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
 {
     if (p->nfree == 0) {
         sweep_pool(p, keep, ncur);
-        if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
-            if (warn(p, ZDEM_ERR_LIMIT, bit, "entity pool full: oldest snapshots dropped as delta sources"))
+        if (p->nfree < p->lim.snapshot_entities) {
+            if (warn_limit(p, bit, "limit max_entity_states: entity pool full, "
+                                   "oldest snapshots dropped as delta sources"))
                 return -2;
             drop_oldest(p, keep, 0);
             sweep_pool(p, keep, ncur);
-            if (p->nfree < ZDEM_Q3_MAX_SNAPSHOT_ENTITIES) {
+            if (p->nfree < p->lim.snapshot_entities) {
                 drop_oldest(p, keep, 1);
                 sweep_pool(p, keep, ncur);
             }
@@ -957,7 +1113,18 @@ static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
  * delta from NULL starts from zero, as from the engine's cleared array). */
 static const zdem_q3_entity *baseline_of(const zdem_q3_parser *p, int n)
 {
-    return p->baseline_set[n >> 5] & (1u << (n & 31)) ? &p->baseline[n] : NULL;
+    return p->base_slot[n] != 0xFFFFu ? &p->pool[p->base_slot[n]] : NULL;
+}
+
+/* A snapshot with more entities than the lists hold: the game's own bound
+ * (256), or a smaller limit (named and counted). */
+static zdem_status snapshot_entities_over(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+{
+    if (p->lim.snapshot_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
+    p->limit_hits++;
+    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
+                          "limit max_snapshot_entities: more entities in a snapshot than the limit");
 }
 
 /* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
@@ -969,9 +1136,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     uint16_t slot;
     zdem_status st;
     int s;
-    if (frame->num_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
-                              "more than 256 entities in a snapshot");
+    if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
+        return snapshot_entities_over(p, m, err);
     s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
     if (s == -2)
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
@@ -999,14 +1165,14 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
 static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
                                   int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
 {
-    const uint16_t *nums = p->snap_nums[keep], *ents = p->snap_ents[keep];
+    const uint16_t *nums = SNAP_NUMS(p, keep), *ents = SNAP_ENTS(p, keep);
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
     while (nums[j] < below) {
         p->cur_nums[n] = nums[j];
         p->cur_ents[n++] = ents[j++];
     }
-    if (n > ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
+    if (n > p->lim.snapshot_entities)
+        return snapshot_entities_over(p, m, err);
     frame->num_entities = (int32_t)n;
     p->parse_entities_num += (int32_t)(n - n0);
     *oldindex = j;
@@ -1040,9 +1206,9 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
             st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            if (oldindex < oldcount && p->snap_nums[keep][oldindex] == newnum) {
+            if (oldindex < oldcount && SNAP_NUMS(p, keep)[oldindex] == newnum) {
                 /* delta from the old frame */
-                uint16_t slot = p->snap_ents[keep][oldindex];
+                uint16_t slot = SNAP_ENTS(p, keep)[oldindex];
                 st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
                 if (st != ZDEM_OK)
                     return st;
@@ -1181,7 +1347,7 @@ static int fire_event(zdem_q3_parser *p, const zdem_q3_entity *e)
 static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3_snapshot *s,
                                           uint32_t num, uint32_t *j)
 {
-    const uint16_t *nums = p->snap_nums[s->first_entity], *ents = p->snap_ents[s->first_entity];
+    const uint16_t *nums = SNAP_NUMS(p, s->first_entity), *ents = SNAP_ENTS(p, s->first_entity);
     uint32_t n = (uint32_t)s->num_entities, i;
     while (*j < n && nums[*j] < num)
         ++*j;
@@ -1211,7 +1377,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
         for (w = 0; w < p->nchg; w++) {
             uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
             uint64_t bit = UINT64_C(1) << (num & 63u);
-            const zdem_q3_entity *e = &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)];
+            const zdem_q3_entity *e = &p->pool[(c >> 10) & 0x1FFFFFu];
             if ((c & 0x80000000u) || e->eType <= et_events)
                 now[num >> 6] &= ~bit;
             else
@@ -1220,7 +1386,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
     } else {
         memset(now, 0, sizeof now);
         for (i = 0; i < s->num_entities; i++) {
-            const zdem_q3_entity *e = &p->pool[p->snap_ents[s->first_entity][i]];
+            const zdem_q3_entity *e = &p->pool[SNAP_ENTS(p, s->first_entity)[i]];
             uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
             if (e->eType > et_events)
                 now[num >> 6] |= UINT64_C(1) << (num & 63u);
@@ -1236,7 +1402,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
             if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
                 continue;
             p->event_prev[num >> 6] |= bit; /* fired */
-            if (fire_event(p, &p->pool[(c >> 10) & (ZDEM_Q3_ENTITY_POOL - 1)]))
+            if (fire_event(p, &p->pool[(c >> 10) & 0x1FFFFFu]))
                 return 1;
         }
     } else {
@@ -1263,7 +1429,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 {
     const zdem_q3_snapshot *old = NULL;
     int32_t delta, server_time, delta_num;
-    uint32_t len, k = (uint32_t)p->message_sequence & (ZDEM_Q3_PACKET_BACKUP - 1);
+    uint32_t len, k = (uint32_t)p->message_sequence & p->ring_mask;
     zdem_status st;
     zdem_q3_snapshot *ns, *bp;
 
@@ -1279,7 +1445,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     /* Decoded in place in its ring slot (no copy), unless that slot is the
      * delta source (a delta of 32): then in a scratch slot, copied once.
      * Until it is stored whole, the ring slot is no delta source. */
-    bp = delta_num > 0 && ((uint32_t)delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)) == k ? &p->cur
+    bp = delta_num > 0 && ((uint32_t)delta_num & p->ring_mask) == k ? &p->cur
                                                                                : &p->snaps[k];
     bp->valid = 0;
     bp->num_entities = 0;
@@ -1307,11 +1473,21 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         /* baselines and configstrings are incomplete: read, not trusted */
         if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot after a damaged gamestate (dropped)"))
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    } else if (p->baselines_over) {
+        if (warn_limit(p, m->bit, "limit max_entity_states: snapshot dropped "
+                                  "(its gamestate's baselines did not fit)"))
+            return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     } else if (bp->delta_num <= 0) {
         bp->valid = 1; /* uncompressed frame */
     } else {
-        old = &p->snaps[(uint32_t)bp->delta_num & (ZDEM_Q3_PACKET_BACKUP - 1)];
-        if (!old->valid) {
+        old = &p->snaps[(uint32_t)bp->delta_num & p->ring_mask];
+        if ((!old->valid || old->message_num != bp->delta_num) &&
+            delta >= (int32_t)p->lim.snapshot_ring && delta < ZDEM_Q3_PACKET_BACKUP) {
+            /* the game's ring would still hold the base; ours is smaller */
+            if (warn_limit(p, m->bit, "limit max_snapshot_ring: snapshot delta base "
+                                      "older than the ring (dropped)"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else if (!old->valid) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta from an invalid frame"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (old->message_num != bp->delta_num) {
@@ -1354,9 +1530,9 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     {
         /* the ring slot takes the new frame's list (its old list is
          * garbage for the next sweep) */
-        memcpy(p->snap_ents[k], p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
-        memcpy(p->snap_nums[k], p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
-        p->snap_nums[k][bp->num_entities] = 0xFFFFu; /* run sentinel */
+        memcpy(SNAP_ENTS(p, k), p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
+        memcpy(SNAP_NUMS(p, k), p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
+        SNAP_NUMS(p, k)[bp->num_entities] = 0xFFFFu; /* run sentinel */
         p->snap_nents[k] = (uint16_t)bp->num_entities;
         bp->first_entity = (int32_t)k;
     }
@@ -1365,10 +1541,10 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     if (p->have_snapshot) {
         /* 64-bit: sequence numbers come from the file and may be anything */
         int64_t oldnum = (int64_t)p->last_snapshot_message + 1;
-        if ((int64_t)bp->message_num - oldnum >= ZDEM_Q3_PACKET_BACKUP)
-            oldnum = (int64_t)bp->message_num - (ZDEM_Q3_PACKET_BACKUP - 1);
+        if ((int64_t)bp->message_num - oldnum >= (int64_t)p->lim.snapshot_ring)
+            oldnum = (int64_t)bp->message_num - (int64_t)p->ring_mask;
         for (; oldnum < bp->message_num; oldnum++)
-            p->snaps[(uint32_t)((uint64_t)oldnum & (ZDEM_Q3_PACKET_BACKUP - 1))].valid = 0;
+            p->snaps[(uint32_t)((uint64_t)oldnum & p->ring_mask)].valid = 0;
     }
     p->have_snapshot = 1;
     p->last_snapshot_message = bp->message_num;
@@ -1393,7 +1569,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
  * uncompressed snapshot arrives (the ring's validity rules do that). */
 static zdem_status message_failed(zdem_q3_parser *p, const zdem_q3_frame *f, zdem_status st)
 {
-    zdem_q3_snapshot *s = &p->snaps[(uint32_t)f->sequence & (ZDEM_Q3_PACKET_BACKUP - 1)];
+    zdem_q3_snapshot *s = &p->snaps[(uint32_t)f->sequence & p->ring_mask];
     /* the slot now stands for this message (a snapshot may have been
      * decoded into it part way), so a delta from it is reported as a
      * delta from an invalid frame */
@@ -1533,6 +1709,16 @@ uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; 
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
 uint32_t zdem_q3_time_only_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_time_only; }
+uint32_t zdem_q3_limit_hits(const zdem_q3_parser *p)
+{
+    return p->limit_hits;
+}
+
+const zdem_q3_limits *zdem_q3_parser_limits(const zdem_q3_parser *p)
+{
+    return &p->lim;
+}
+
 uint32_t zdem_q3_damaged_message_count(const zdem_q3_parser *p) { return p->messages_damaged; }
 uint32_t zdem_q3_configstring_peak(const zdem_q3_parser *p) { return p->cs_peak; }
 uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p) { return p->cs_dropped; }
@@ -1540,8 +1726,11 @@ uint32_t zdem_q3_configstrings_dropped(const zdem_q3_parser *p) { return p->cs_d
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i)
 {
-    return &p->pool[p->snap_ents[(uint32_t)s->first_entity & (ZDEM_Q3_PACKET_BACKUP - 1)]
-                               [(uint32_t)i & (ZDEM_Q3_MAX_SNAPSHOT_ENTITIES - 1)]];
+    /* i outside the snapshot (a caller's mistake) reads a pool state,
+     * never past the lists or the pool */
+    uint32_t j = (uint32_t)i < p->lim.snapshot_entities ? (uint32_t)i : 0u;
+    uint32_t slot = SNAP_ENTS(p, (uint32_t)s->first_entity & p->ring_mask)[j];
+    return &p->pool[slot < p->lim.entity_states ? slot : 0u];
 }
 
 const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)

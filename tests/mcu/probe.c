@@ -89,22 +89,28 @@ int main(void)
 #elif defined(PROBE_QUAKE3)
     {
         zdem_q3_reader r;
+        zdem_q3_limits small;
         zdem_q3_parser *p = zdem_q3_parser_init(mem, cap, 0, NULL, NULL, &err);
+        zdem_q3_limits_small(&small);
         if (p)
             zdem_q3_parse_file(p, probe_data, probe_size, &r, &err);
-        report("quake3", zdem_q3_parser_size(), 0);
+        /* the small limits' size in the second column */
+        report("quake3", zdem_q3_parser_size(), zdem_q3_parser_size_for(&small));
     }
 #elif defined(PROBE_QUAKE3_PUSH)
     {
         static uint8_t buf[ZDEM_Q3_PUSH_BUFFER];
         zdem_q3_push ps;
+        zdem_q3_limits small;
         zdem_q3_parser *p = zdem_q3_parser_init(mem, cap, 0, NULL, NULL, &err);
+        zdem_q3_limits_small(&small);
         if (p) {
             zdem_q3_push_init(&ps, p, buf, sizeof buf);
             zdem_q3_push_feed(&ps, probe_data, probe_size, &err);
             zdem_q3_push_end(&ps, &err);
         }
-        report("quake3_push", zdem_q3_parser_size() + sizeof(zdem_q3_push), 0);
+        report("quake3_push", zdem_q3_parser_size() + sizeof(zdem_q3_push),
+               zdem_q3_parser_size_for(&small) + sizeof(zdem_q3_push));
     }
 #elif defined(PROBE_TEEWORLDS)
     {

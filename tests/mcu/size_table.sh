@@ -97,8 +97,8 @@ for p in core quake3 quake3_push teeworlds source2 source2_push source2_events s
             lib_flash=$(arm-none-eabi-size -t "$OUT"/lib/obj/core__*.o | awk 'END {print $1 + $2}')
             lib_ram=$(arm-none-eabi-size -t "$OUT"/lib/obj/core__*.o | awk 'END {print $2 + $3}')
             libc_flash= ;;
-        quake3) name="Quake III (\`zdem_q3_parse_file\`)"; small="no small limits yet"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
-        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; small="no small limits yet"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
+        quake3) name="Quake III (\`zdem_q3_parse_file\`)"; small="$(kib "$buffer") (\`ZDEM_Q3_LIMITS_SMALL\`)"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
+        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; small="$(kib "$buffer") + $(kib $((8 + 16384))) buffer (\`ZDEM_Q3_LIMITS_SMALL\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
         teeworlds) name="Teeworlds (\`zdem_tw_reader_next\`, snapshots applied)"
             small="$(kib "$buffer") (\`ZDEM_TW_LIMITS_SMALL\`)"
             st="$(kib "$state") (the game's bounds)"; sk="${STACK_TW_SMALL:-$STACK_TW}" ;;
