@@ -65,6 +65,9 @@ int zdem_cli_unsupported(const zdem_cli_args *a, const char *format);
 /* JSON helpers: a quoted, escaped string (bytes that are not valid UTF-8 are
  * written as \u00XX of the byte, so output is always valid JSON). */
 void zdem_json_str(FILE *out, const uint8_t *s, size_t n);
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+ * comma, quote or line break. */
+void zdem_csv_str(FILE *out, const uint8_t *s, size_t n);
 void zdem_json_cstr(FILE *out, const char *s);
 
 #endif

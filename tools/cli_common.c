@@ -109,6 +109,26 @@ void zdem_json_str(FILE *out, const uint8_t *s, size_t n)
     fputc('"', out);
 }
 
+void zdem_csv_str(FILE *out, const uint8_t *s, size_t n)
+{
+    size_t i;
+    int quote = 0;
+    for (i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            quote = 1;
+    if (!quote) {
+        fwrite(s, 1, n, out);
+        return;
+    }
+    fputc('"', out);
+    for (i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', out);
+        fputc(s[i], out);
+    }
+    fputc('"', out);
+}
+
 void zdem_json_cstr(FILE *out, const char *s)
 {
     zdem_json_str(out, (const uint8_t *)s, strlen(s));

@@ -13,26 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void csv_field(FILE *out, const char *s, size_t n)
-{
-    size_t i;
-    int quote = 0;
-    for (i = 0; i < n; i++)
-        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
-            quote = 1;
-    if (!quote) {
-        fwrite(s, 1, n, out);
-        return;
-    }
-    fputc('"', out);
-    for (i = 0; i < n; i++) {
-        if (s[i] == '"')
-            fputc('"', out);
-        fputc(s[i], out);
-    }
-    fputc('"', out);
-}
-
 /* End of the JSON value at p (string, number, literal, object, array). */
 static const char *skip_value(const char *p, const char *end)
 {
@@ -151,17 +131,17 @@ int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *)
         if (!v)
             member(line, end, "server_time", &v, &n);
         if (v)
-            csv_field(stdout, v, n);
+            zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);
         member(line, end, "type", &v, &n);
         if (v)
-            csv_field(stdout, v, n);
+            zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);
         member(line, end, "name", &v, &n);
         if (v)
-            csv_field(stdout, v, n);
+            zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);
-        csv_field(stdout, line, (size_t)(end - line));
+        zdem_csv_str(stdout, (const uint8_t *)line, (size_t)(end - line));
         fputc('\n', stdout);
     }
     free(line);

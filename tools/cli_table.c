@@ -5,26 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void csv_str(FILE *out, const uint8_t *s, size_t n)
-{
-    size_t i;
-    int quote = 0;
-    for (i = 0; i < n; i++)
-        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
-            quote = 1;
-    if (!quote) {
-        fwrite(s, 1, n, out);
-        return;
-    }
-    fputc('"', out);
-    for (i = 0; i < n; i++) {
-        if (s[i] == '"')
-            fputc('"', out);
-        fputc(s[i], out);
-    }
-    fputc('"', out);
-}
-
 static void cell(FILE *out, const zdem_table *t, uint32_t c, uint32_t r, int csv)
 {
     uint8_t k = zdem_table_kinds(t, c)[r];
@@ -46,7 +26,7 @@ static void cell(FILE *out, const zdem_table *t, uint32_t c, uint32_t r, int csv
         const uint8_t *s = zdem_table_pool(t) + ((uint64_t)v >> 32);
         size_t n = (size_t)((uint64_t)v & 0xFFFFFFFFu);
         if (csv)
-            csv_str(out, s, n);
+            zdem_csv_str(out, s, n);
         else
             zdem_json_str(out, s, n);
         break;
@@ -71,7 +51,7 @@ zdem_status zdem_cli_table_print(void *user, const zdem_table *t)
             name = zdem_table_name(t, c, &len);
             if (c)
                 fputc(',', o->out);
-            csv_str(o->out, (const uint8_t *)name, len);
+            zdem_csv_str(o->out, (const uint8_t *)name, len);
         }
         fputc('\n', o->out);
     }

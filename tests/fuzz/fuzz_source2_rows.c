@@ -7,25 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "source2_rows.h"
+#include "fuzz_table_sink.h"
 
 #define ARENA_SIZE ((size_t)256 << 20) /* zdem --memory default */
-
-static volatile uint64_t sink;
-
-static zdem_status on_flush(void *user, const zdem_table *t)
-{
-    uint32_t c, r, n = zdem_table_rows(t);
-    uint64_t sum = 0;
-    (void)user;
-    for (c = 0; c < zdem_table_ncols(t); c++) { /* touch every cell */
-        const int64_t *v = zdem_table_values(t, c);
-        const uint8_t *k = zdem_table_kinds(t, c);
-        for (r = 0; r < n; r++)
-            sum += (uint64_t)v[r] + k[r];
-    }
-    sink = sum;
-    return ZDEM_OK;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!arena || !tmem)
         return 0;
     zdem_error_clear(&err);
-    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, on_flush, NULL, &err) != ZDEM_OK)
+    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, fuzz_table_flush, NULL, &err) != ZDEM_OK)
         return 0;
     tc.props = props;
     tc.nprops = sizeof props / sizeof props[0];

@@ -5,22 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "teeworlds_rows.h"
-
-static volatile uint64_t sink;
-
-static zdem_status on_flush(void *user, const zdem_table *t)
-{
-    uint32_t c, r, n = zdem_table_rows(t);
-    uint64_t sum = 0;
-    (void)user;
-    for (c = 0; c < zdem_table_ncols(t); c++) {
-        const int64_t *v = zdem_table_values(t, c);
-        for (r = 0; r < n; r++)
-            sum += (uint64_t)v[r];
-    }
-    sink = sum;
-    return ZDEM_OK;
-}
+#include "fuzz_table_sink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!mem || !tmem)
         return 0;
     zdem_error_clear(&err);
-    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, on_flush, NULL, &err) != ZDEM_OK)
+    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, fuzz_table_flush, NULL, &err) != ZDEM_OK)
         return 0;
     c.kind = (zdem_tw_rows_kind)(size % 5 == 4 ? 0 : size % 5);
     if (size % 5 == 4) {
