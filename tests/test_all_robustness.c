@@ -219,7 +219,7 @@ static void push_every_prefix(const entry *e, const uint8_t *d, size_t n)
                                                 protocol_of(e->rel), NULL, NULL, &err);
         if (!CHECK(p != NULL))
             return;
-        zdem_q3_push_init(&s, p, gather, gather_cap);
+        zdem_q3_push_init(&s, p);
         for (i = 0; i < n && st == ZDEM_OK; i++) {
             zdem_error e2;
             zdem_error_clear(&e2);

@@ -8,6 +8,11 @@
 #  2. Teeworlds demos with the RAM region linked at exactly 128 KiB, stack
 #     included, the reader at ZDEM_TW_LIMITS_SMALL: the same facts, no
 #     limit hit;
+#  2b. every Quake III demo that fits ZDEM_Q3_LIMITS_SMALL (the host's
+#     `zdem --small` names no limit) and reads clean, in 128 KiB of RAM
+#     (stack included), whole file and push input without a gathering
+#     buffer, in groups that fit the board's flash: the same facts as the
+#     host's full-memory `zdem info --json`, no limit hit;
 #  3. every Source 2 demo in events mode through the push API with 1 MiB
 #     of RAM: every event equal to the host's `zdem events --json`.
 # Each firmware's stack high-water mark must stay under the stack the
@@ -101,6 +106,53 @@ if run_fw mps2-an386 "$WORK/tw128k"; then
     "$PY" "$SRC/tests/mcu/compare.py" "$WORK/tw128k/run.out" "$CORPUS" "$CORPUS/EXPECTED.md" \
         $TW_SMALL --host "$WORK/host" || rc=1
 else
+    rc=1
+fi
+
+echo "== Quake III in 128 KiB of RAM (stack included), small limits"
+if [ -n "${ZDEM_BIN:-}" ] && [ -x "$ZDEM_BIN" ]; then
+    Q3_FIT=
+    for d in "$CORPUS"/q3/*.dm3 "$CORPUS"/q3/*.dm_*; do
+        [ -f "$d" ] || continue
+        # clean at the default limits (the firmware fails on a damaged
+        # demo) and no limit named at the small ones
+        "$ZDEM_BIN" info --json "$d" > "$WORK/host/$(basename "$d").json" 2>/dev/null || continue
+        if "$ZDEM_BIN" info --json --small "$d" 2>&1 | grep -q 'max_'; then
+            echo "   over the small limits (host names the limit): $(basename "$d")"
+            continue
+        fi
+        Q3_FIT="$Q3_FIT $d"
+    done
+    # groups of at most 3.5 MB of demos (the board has 4 MiB of flash)
+    g=0 gsize=0 group=
+    # shellcheck disable=SC2086
+    for d in $Q3_FIT ""; do
+        sz=0
+        [ -n "$d" ] && sz=$(wc -c < "$d")
+        if [ -n "$group" ] && { [ -z "$d" ] || [ $((gsize + sz)) -gt 3500000 ]; }; then
+            g=$((g + 1))
+            echo "-- group $g:$(for x in $group; do printf ' %s' "$(basename "$x")"; done)"
+            # shellcheck disable=SC2086
+            ZDEM_MCU_SMALL=1 ZDEM_MCU_RAM=128K ZDEM_MCU_STACK=8K \
+                sh "$SRC/tests/mcu/build.sh" "$WORK/q3small$g" $group > "$WORK/q3small$g.log" 2>&1 ||
+                { cat "$WORK/q3small$g.log"; rc=1; }
+            if run_fw mps2-an386 "$WORK/q3small$g"; then
+                grep -q '"ram":131072,' "$WORK/q3small$g/run.out" || { echo "FAIL: RAM is not 128 KiB"; rc=1; }
+                # shellcheck disable=SC2086
+                "$PY" "$SRC/tests/mcu/compare.py" "$WORK/q3small$g/run.out" "$CORPUS" "$CORPUS/EXPECTED.md" \
+                    $group --host "$WORK/host" || rc=1
+            else
+                rc=1
+            fi
+            group= gsize=0
+        fi
+        [ -n "$d" ] && { group="$group $d"; gsize=$((gsize + sz)); }
+    done
+    n=$(echo $Q3_FIT | wc -w)
+    echo "   $n Quake III demos fit the small limits and ran in 128 KiB"
+    [ "$n" -gt 0 ] || { echo "FAIL: no Quake III demo fits the small limits"; rc=1; }
+else
+    echo "FAIL: ZDEM_BIN (the host zdem) is needed for the Quake III small run"
     rc=1
 fi
 

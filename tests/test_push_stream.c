@@ -50,11 +50,10 @@ static void q3_case(const char *rel, int proto, long want_msgs, int want_truncat
     size_t size = 0, modes[] = {1, 7, 4093, 100000, 1000000};
     uint8_t *file = zt_read_file(zt_corpus_path(rel), &size);
     void *mem = malloc(zdem_q3_parser_size());
-    static uint8_t buf[ZDEM_Q3_PUSH_BUFFER];
     zdem_q3_callbacks cb = {q3_gs, q3_snap, q3_cmd, NULL, NULL};
     q3_counts whole = {0, 0, 0};
     zdem_q3_reader r;
-    zdem_error err;
+    zdem_error err, whole_err;
     zdem_status whole_st;
     size_t m;
     if (!CHECK(file && mem))
@@ -62,6 +61,7 @@ static void q3_case(const char *rel, int proto, long want_msgs, int want_truncat
     zdem_error_clear(&err);
     whole_st = zdem_q3_parse_file(zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &whole, &err),
                                   file, size, &r, &err);
+    whole_err = err;
     CHECK_EQ_INT(r.index, want_msgs); /* EXPECTED.md B3 framing column */
     CHECK_EQ_INT(whole_st == ZDEM_ERR_TRUNCATED, want_truncated);
     for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
@@ -70,8 +70,8 @@ static void q3_case(const char *rel, int proto, long want_msgs, int want_truncat
         zdem_status st = ZDEM_OK;
         size_t pos = 0;
         zdem_error_clear(&err);
-        zdem_q3_push_init(&s, zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &got, &err),
-                          buf, sizeof buf);
+        /* no gathering buffer: messages are gathered in the parser's own */
+        zdem_q3_push_init(&s, zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &got, &err));
         while (pos < size && st == ZDEM_OK) {
             size_t n = next_piece(modes[m]);
             if (n > size - pos)
@@ -82,6 +82,8 @@ static void q3_case(const char *rel, int proto, long want_msgs, int want_truncat
         if (st == ZDEM_OK)
             st = zdem_q3_push_end(&s, &err);
         CHECK_EQ_INT(st, whole_st);
+        if (st != ZDEM_OK && whole_st != ZDEM_OK) /* same fault, same place */
+            CHECK_EQ_INT(err.offset, whole_err.offset);
         CHECK_EQ_INT(s.index, r.index);
         CHECK_EQ_INT(got.snaps, whole.snaps);
         CHECK_EQ_INT(got.gamestates, whole.gamestates);

@@ -92,6 +92,12 @@ for d in "$CORPUS"/q3/*.dm*; do
                 echo "FAIL: $name: --small must report the snapshot ring limit"
                 rc=1
             fi ;;
+        # a delta source evicted from the 192-state pool and then used
+        *duel2-quakecon*|ql_udt-ctf.dm_90)
+            if ! grep -q 'limit max_entity_states' "$WORK/small.out" "$WORK/small.err"; then
+                echo "FAIL: $name: --small must report the entity state limit"
+                rc=1
+            fi ;;
     esac
     if [ $ok -eq 1 ]; then
         echo "fits: $name (info events equal to the full-memory run)"

@@ -33,9 +33,13 @@
 /* ioquake3's limit on how far back (in entity states) a delta source may
  * lie before it counts as too old; kept for the same validity rule. */
 #define ZDEM_Q3_MAX_PARSE_ENTITIES 8192
-/* Entity states shared by the snapshot ring (reference counted); when
- * full, the oldest ring snapshots stop being delta sources. */
+/* Entity states shared by the snapshot ring; when full, the oldest ring
+ * snapshots stop being delta sources. */
 #define ZDEM_Q3_ENTITY_POOL 2048
+/* Baselines are kept as the gamestate sent them (their bits, 3 bytes of
+ * header each) and decoded when an entity enters a snapshot: one
+ * gamestate message is at most 16384 bytes. */
+#define ZDEM_Q3_BASELINE_STORE (ZDEM_Q3_MAX_MSGLEN + 3 * ZDEM_Q3_MAX_GENTITIES)
 #define ZDEM_Q3_MAX_SNAPSHOT_ENTITIES 256
 #define ZDEM_Q3_MAX_STRING_CHARS 1024
 #define ZDEM_Q3_BIG_INFO_STRING 8192
@@ -158,33 +162,37 @@ typedef struct zdem_q3_callbacks {
  * with them, not with what the format could hold. A demo that passes one
  * is reported with a warning naming the limit ("limit max_...") at the
  * bit offset where it happened, counted by zdem_q3_limit_hits:
- *  - entity_states: pool of decoded entity states (236 bytes each),
- *    shared by the baselines of a gamestate and the ring snapshots; a
- *    baseline that does not fit drops the gamestate's snapshots, a full
- *    pool drops the oldest ring snapshots as delta sources;
+ *  - entity_states: pool of decoded entity states (236 bytes each) of the
+ *    ring snapshots; a full pool drops the oldest ring snapshots as delta
+ *    sources;
  *  - snapshot_ring: snapshots kept as delta sources (a power of two, at
  *    most 32); a snapshot whose delta base fell out of it is dropped, as
  *    the game drops one whose base is too old;
  *  - snapshot_entities: entities in one snapshot (at most 256); a larger
  *    snapshot fails its message (damaged, skipped);
  *  - configstring_store: bytes of configstring text (each value takes 4
- *    bytes of header, its text and a NUL); a value that does not fit is
- *    dropped. */
+ *    bytes of header, its text and a NUL; a big configstring being sent
+ *    in pieces waits at the top); a value that does not fit is dropped;
+ *  - baseline_store: bytes of a gamestate's baselines as sent (3 bytes of
+ *    header and the bits of each); baselines that do not fit drop the
+ *    gamestate's snapshots. */
 typedef struct zdem_q3_limits {
     uint32_t entity_states;
     uint32_t snapshot_ring;
     uint32_t snapshot_entities;
     uint32_t configstring_store;
+    uint32_t baseline_store;
 } zdem_q3_limits;
 
-/* Today's (the game's) bounds: 1024 baselines + 2048 states, 32 ring
- * snapshots, 256 entities per snapshot, twice the largest gamestate. */
-#define ZDEM_Q3_LIMITS_DEFAULT {ZDEM_Q3_MAX_GENTITIES + ZDEM_Q3_ENTITY_POOL, \
-    ZDEM_Q3_PACKET_BACKUP, ZDEM_Q3_MAX_SNAPSHOT_ENTITIES, ZDEM_Q3_CS_STORE}
+/* Today's (the game's) bounds: 2048 states, 32 ring snapshots, 256
+ * entities per snapshot, twice the largest gamestate, a whole gamestate
+ * message of baselines. */
+#define ZDEM_Q3_LIMITS_DEFAULT {ZDEM_Q3_ENTITY_POOL, ZDEM_Q3_PACKET_BACKUP, \
+    ZDEM_Q3_MAX_SNAPSHOT_ENTITIES, ZDEM_Q3_CS_STORE, ZDEM_Q3_BASELINE_STORE}
 /* A microcontroller: what the corpus needs (README "Microcontrollers"):
- * at most 93 entities a snapshot, most demos at most 150 baselines and
- * deltas at most 8 messages back, at most 9.2 KB of configstrings. */
-#define ZDEM_Q3_LIMITS_SMALL {320u, 8u, 128u, 12288u}
+ * at most 93 entities a snapshot, deltas at most 8 messages back for most
+ * demos, at most 9.2 KB of configstrings and SMALLBASE bytes of baselines. */
+#define ZDEM_Q3_LIMITS_SMALL {192u, 8u, 128u, 12288u, 6144u}
 
 void zdem_q3_limits_default(zdem_q3_limits *lim);
 void zdem_q3_limits_small(zdem_q3_limits *lim);
@@ -218,6 +226,11 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
  * callback asked to stop) is not damage. */
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err);
+
+/* The parser's message copy, for a caller that gathers a message of len
+ * (at most 16384) bytes itself and then parses it with f->data pointing
+ * here: no copy, no second buffer (the push input does this). */
+uint8_t *zdem_q3_message_buffer(zdem_q3_parser *p, size_t len);
 
 /* Walk a whole file: framing + every message. A damaged message is
  * skipped and the walk goes on with the next; a framing error or a
@@ -256,8 +269,10 @@ const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);
 /* Entity i (0 .. s->num_entities-1) of a snapshot. */
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i);
-/* Baseline of entity number n (zeroed if never sent). */
-const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n);
+/* Baseline of entity number n decoded into the parser's scratch state
+ * (valid until the next call or message), or NULL if the current
+ * gamestate sent none (a delta from it starts from zero). */
+const zdem_q3_entity *zdem_q3_baseline(zdem_q3_parser *p, int n);
 
 /* Value of key in an info string "\k\v\k\v"; NULL if absent. */
 const char *zdem_q3_info_value(const char *info, size_t len, const char *key,

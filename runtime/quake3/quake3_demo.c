@@ -24,10 +24,11 @@ struct zdem_q3_parser {
     zdem_q3_limits lim;   /* clamped; ring a power of two */
     uint32_t ring_mask;   /* lim.snapshot_ring - 1 */
     uint32_t limit_hits;  /* warnings that named a limit */
-    /* the gamestate's baselines did not all fit the pool: its snapshots
-     * are dropped (each with a warning) until the next gamestate */
+    /* the gamestate's baselines did not all fit the baseline store: its
+     * snapshots are dropped (each with a warning) until the next gamestate */
     int baselines_over;
-    uint32_t base_used;   /* pool slots 0 .. base_used-1 hold baselines */
+    uint32_t base_bytes;  /* baseline store bytes in use */
+    uint32_t evicted;     /* ring slots dropped as delta sources for room */
     int protocol;
     const zdem_q3_protocol_info *proto;
     zdem_q3_callbacks cb;
@@ -56,13 +57,16 @@ struct zdem_q3_parser {
     uint16_t cs_off[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* the store is at most 65535 bytes */
     uint16_t cs_len[ZDEM_Q3_MAX_CONFIGSTRINGS]; /* at most 16000 */
     uint32_t cs_used;
+    uint32_t cs_garbage;  /* bytes of replaced records below cs_used */
     uint32_t cs_live;
     uint32_t cs_peak;
     uint32_t cs_dropped;
 
-    /* bcs0/bcs1/bcs2: a big configstring sent in pieces */
+    /* bcs0/bcs1/bcs2: a big configstring sent in pieces, gathered in the
+     * top bcs_len bytes of the store (set_configstring leaves them be) */
     int32_t bcs_index;
     uint32_t bcs_len;
+    int bcs_over;         /* a piece did not fit the store: dropped at bcs2 */
 
     /* ZEQ2-Lite (ioquake3 engine, own netfields): snapshots are read up
      * to their header only (server time, delta, flags) */
@@ -85,17 +89,19 @@ struct zdem_q3_parser {
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
-    /* pool slot of each entity's baseline in the current gamestate,
-     * 0xFFFF: none sent (reads as zero) */
-    uint16_t base_slot[ZDEM_Q3_MAX_GENTITIES];
+    /* offset in base_data of each entity's baseline record in the
+     * current gamestate, 0xFFFF: none sent (reads as zero) */
+    uint16_t base_off[ZDEM_Q3_MAX_GENTITIES];
     uint32_t nfree;
 
     /* ---- not cleared: written before read */
     /* the message being parsed, zero-padded: the delta decoders read it
      * without bounds checks (quake3_msg.h, ZDEM_Q3_MSG_PAD) */
     uint8_t msgbuf[ZDEM_Q3_MAX_MSGLEN + ZDEM_Q3_MSG_PAD];
-    char bcs[ZDEM_Q3_BIG_INFO_STRING];
-    char str[ZDEM_Q3_BIG_INFO_STRING]; /* current string read */
+    /* a server command (MSG_ReadString's bound); gamestate strings are
+     * read straight into the configstring store */
+    char str[ZDEM_Q3_MAX_STRING_CHARS];
+    zdem_q3_entity base_tmp;   /* a baseline decoded for use */
     char name_a[ZDEM_Q3_MAX_STRING_CHARS], name_t[ZDEM_Q3_MAX_STRING_CHARS];
     /* The parts sized by the limits follow the struct in the caller's
      * memory (carve_limits). Entity states are shared between snapshots:
@@ -118,6 +124,7 @@ struct zdem_q3_parser {
     uint16_t *free_slots;                                 /* [entity_states] */
     uint32_t *pool_mark;            /* [entity_states / 32]: sweep_pool's marks */
     char *cs_data;                                        /* [configstring_store] */
+    uint8_t *base_data;           /* [baseline_store + ZDEM_Q3_MSG_PAD] */
     zdem_q3_entity *pool;                                 /* [entity_states] */
 };
 
@@ -195,7 +202,7 @@ void zdem_q3_limits_small(zdem_q3_limits *lim)
 /* Limits the parser can work with: the ring a power of two in 2..32 (slots
  * are sequence & mask), at most 256 entities a snapshot (the lists'
  * width), slots below 65535 (uint16 lists; the change log packs a slot
- * in 21 bits), a store of 64 .. 65535 bytes (16-bit offsets). */
+ * in 21 bits), stores of 64 .. 65535 bytes (16-bit offsets). */
 static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
 {
     zdem_q3_limits l;
@@ -219,6 +226,10 @@ static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
         l.configstring_store = 64u;
     if (l.configstring_store > 65535u) /* 16-bit offsets */
         l.configstring_store = 65535u;
+    if (l.baseline_store < 64u)
+        l.baseline_store = 64u;
+    if (l.baseline_store > 65535u)
+        l.baseline_store = 65535u;
     return l;
 }
 
@@ -229,7 +240,7 @@ static size_t align16(size_t n)
 
 /* Byte offsets of the limit-sized parts after the struct; returns the
  * total (struct included, alignment slack not). */
-static size_t layout(const zdem_q3_limits *l, size_t off[8])
+static size_t layout(const zdem_q3_limits *l, size_t off[9])
 {
     size_t n = align16(sizeof(struct zdem_q3_parser)), r = l->snapshot_ring,
            e = l->entity_states;
@@ -241,13 +252,14 @@ static size_t layout(const zdem_q3_limits *l, size_t off[8])
     off[5] = n; n = align16(n + e * sizeof(uint16_t));
     off[6] = n; n = align16(n + (e + 31u) / 32u * sizeof(uint32_t));
     off[7] = n; n = align16(n + l->configstring_store);
+    off[8] = n; n = align16(n + l->baseline_store + ZDEM_Q3_MSG_PAD);
     return n + e * sizeof(zdem_q3_entity);
 }
 
 size_t zdem_q3_parser_size_for(const zdem_q3_limits *lim)
 {
     zdem_q3_limits l = clamp_limits(lim);
-    size_t off[8];
+    size_t off[9];
     return layout(&l, off) + 16;
 }
 
@@ -270,14 +282,17 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->cs_off, 0, sizeof p->cs_off);
     memset(p->cs_len, 0, sizeof p->cs_len);
     p->cs_used = 1; /* offset 0 means "unset" */
+    p->cs_garbage = 0;
     p->cs_live = 1;
     p->cs_data[0] = 0;
     p->bcs_index = -1;
     p->bcs_len = 0;
-    memset(p->base_slot, 0xFF, sizeof p->base_slot);
-    p->base_used = 0;
+    p->bcs_over = 0;
+    memset(p->base_off, 0xFF, sizeof p->base_off);
+    p->base_bytes = 0;
     p->baselines_over = 0;
     memset(p->snaps, 0, p->lim.snapshot_ring * sizeof p->snaps[0]);
+    p->evicted = 0;
     memset(&p->cur, 0, sizeof p->cur);
     memset(p->event_prev, 0, sizeof p->event_prev);
     p->event_have = 0;
@@ -291,9 +306,7 @@ static void clear_gamestate(zdem_q3_parser *p)
             SNAP_NUMS(p, k)[0] = 0xFFFFu;
     }
     {
-        /* popped from the end: slot 0 first, so the baselines (sent
-         * before any snapshot) take slots 0 .. base_used-1 */
-        uint32_t i, n = p->lim.entity_states;
+        uint32_t i, n = p->lim.entity_states; /* popped from the end: slot 0 first */
         for (i = 0; i < n; i++)
             p->free_slots[i] = (uint16_t)(n - 1u - i);
         p->nfree = n;
@@ -316,7 +329,7 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
     zdem_q3_parser *p;
     uintptr_t a = (uintptr_t)mem;
     zdem_q3_limits l = clamp_limits(lim);
-    size_t off[8];
+    size_t off[9];
     uint8_t *base;
     if (!mem || size < layout(&l, off) + 16) {
         zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "parser memory smaller than zdem_q3_parser_size_for()");
@@ -344,7 +357,11 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
     p->free_slots = (uint16_t *)(void *)(base + off[5]);
     p->pool_mark = (uint32_t *)(void *)(base + off[6]);
     p->cs_data = (char *)(base + off[7]);
-    p->pool = (zdem_q3_entity *)(void *)(base + align16(off[7] + l.configstring_store));
+    p->base_data = base + off[8];
+    /* the pad past the records is read by a baseline's decode (never
+     * used as its value): defined bytes */
+    memset(p->base_data, 0, l.baseline_store + ZDEM_Q3_MSG_PAD);
+    p->pool = (zdem_q3_entity *)(void *)(base + align16(off[8] + l.baseline_store + ZDEM_Q3_MSG_PAD));
     p->protocol = protocol;
     p->proto = protocol ? find_protocol(protocol) : NULL;
     if (cb)
@@ -396,10 +413,13 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n)
 
 /* ---------------------------------------------------------------- strings */
 
-/* MSG_ReadString / MSG_ReadBigString into p->str: stops at 0, at the end
- * of the message, or at max - 1 characters; '%' (and bytes > 127 before
- * dm_91) read as '.'. */
-static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max)
+/* MSG_ReadString / MSG_ReadBigString: stops at 0, at the end of the
+ * message, or at max - 1 characters; '%' (and bytes > 127 before dm_91)
+ * read as '.'. The first cap - 1 characters go to dst (NUL-terminated);
+ * the rest are consumed as the game consumes them. Returns the count
+ * read: more than cap - 1 means dst holds a cut copy. */
+static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max, char *dst,
+                          size_t cap)
 {
     size_t n = 0;
     int keep_high = p->proto ? p->proto->high_ascii : 0;
@@ -424,11 +444,13 @@ static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max)
                 break;
             if (c == '%' || (c > 127 && !keep_high))
                 c = '.';
-            p->str[n++] = (char)c;
+            if (n < cap - 1)
+                dst[n] = (char)c;
+            n++;
         }
         m->bit = bit;
         m->bad |= bad;
-        p->str[n] = 0;
+        dst[n < cap - 1 ? n : cap - 1] = 0;
         return n;
     }
     while (n < max - 1) {
@@ -437,9 +459,11 @@ static size_t read_string(zdem_q3_parser *p, zdem_q3_msg *m, size_t max)
             break;
         if (c == '%' || (c > 127 && !keep_high))
             c = '.';
-        p->str[n++] = (char)c;
+        if (n < cap - 1)
+            dst[n] = (char)c;
+        n++;
     }
-    p->str[n] = 0;
+    dst[n < cap - 1 ? n : cap - 1] = 0;
     return n;
 }
 
@@ -469,8 +493,16 @@ static int warn_limit(zdem_q3_parser *p, uint64_t bit, const char *msg)
 
 /* Store records: [u16 index][u16 length][text][NUL]. A replaced value
  * stays in place as garbage until the store fills; compaction then walks
- * the records once and keeps those a configstring still points at. */
+ * the records once and keeps those a configstring still points at. A big
+ * configstring arriving in pieces (bcs0..bcs2) is gathered at the top of
+ * the store, above the records. */
 #define CS_HEAD 4u
+
+/* Bytes free between the records and a pending big configstring. */
+static uint32_t cs_room(const zdem_q3_parser *p)
+{
+    return p->lim.configstring_store - (p->bcs_over ? 0u : p->bcs_len) - p->cs_used;
+}
 
 static void compact_configstrings(zdem_q3_parser *p)
 {
@@ -487,35 +519,60 @@ static void compact_configstrings(zdem_q3_parser *p)
         rd += size;
     }
     p->cs_used = wr;
+    p->cs_garbage = 0;
 }
 
-/* Store configstring i (replacing any previous value). Returns 0, or -1
- * when the value would take the content past MAX_GAMESTATE_CHARS (where
- * the client errors out), -2 when it does not fit the store (a limit);
- * the configstring is then left unset. */
-static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
+/* Make room for need bytes by compacting, only when the garbage is enough
+ * (a compaction that could not help would be wasted work). */
+static int cs_make_room(zdem_q3_parser *p, uint32_t need)
 {
-    uint32_t need;
+    uint32_t room = cs_room(p);
+    if (need <= room)
+        return 1;
+    if (p->cs_garbage < need - room)
+        return 0;
+    compact_configstrings(p);
+    return need <= cs_room(p);
+}
+
+/* Configstring i loses its value (the record becomes garbage). */
+static void unset_configstring(zdem_q3_parser *p, int i)
+{
     if (p->cs_off[i]) {
-        p->cs_live -= p->cs_len[i] + 1u; /* the old record is garbage now */
+        p->cs_live -= p->cs_len[i] + 1u;
+        p->cs_garbage += CS_HEAD + p->cs_len[i] + 1u;
         p->cs_off[i] = 0;
         p->cs_len[i] = 0;
     }
+}
+
+/* A value of n characters that cannot be kept: -1 when it would take the
+ * content past MAX_GAMESTATE_CHARS (where the client errors out), -2 when
+ * it does not fit the store (a limit). */
+static int drop_configstring(zdem_q3_parser *p, int i, size_t n)
+{
+    unset_configstring(p, i);
+    p->cs_dropped++;
+    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS)
+        return -1;
+    return -2;
+}
+
+/* Store configstring i (replacing any previous value); s may lie in the
+ * store above the records (read there, or a gathered big configstring).
+ * Returns 0, or -1 / -2 as drop_configstring; the configstring is then
+ * left unset. */
+static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
+{
+    uint32_t need;
+    unset_configstring(p, i);
     if (n == 0)
         return 0; /* the engine stores empty strings as unset */
-    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS) {
-        p->cs_dropped++;
-        return -1;
-    }
+    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS)
+        return drop_configstring(p, i, n);
     need = CS_HEAD + (uint32_t)n + 1u;
-    if (need > p->lim.configstring_store - p->cs_used) {
-        /* at the default store the live records fit in half of it */
-        compact_configstrings(p);
-        if (need > p->lim.configstring_store - p->cs_used) {
-            p->cs_dropped++;
-            return -2;
-        }
-    }
+    if (!cs_make_room(p, need)) /* at the default store the live records fit in half of it */
+        return drop_configstring(p, i, n);
     {
         uint8_t *h = (uint8_t *)p->cs_data + p->cs_used;
         h[0] = (uint8_t)i;
@@ -523,7 +580,7 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
         h[2] = (uint8_t)n;
         h[3] = (uint8_t)(n >> 8);
     }
-    memcpy(p->cs_data + p->cs_used + CS_HEAD, s, n);
+    memmove(p->cs_data + p->cs_used + CS_HEAD, s, n); /* s may be where it goes */
     p->cs_data[p->cs_used + CS_HEAD + n] = 0;
     p->cs_off[i] = (uint16_t)(p->cs_used + CS_HEAD);
     p->cs_len[i] = (uint16_t)n;
@@ -532,6 +589,56 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
     if (p->cs_live > p->cs_peak)
         p->cs_peak = p->cs_live;
     return 0;
+}
+
+/* A gamestate configstring (MSG_ReadBigString), read straight into the
+ * store where its record goes: no string buffer of 8 KiB. When it does
+ * not fit and compaction would free room, the string is read again. */
+static int read_gamestate_configstring(zdem_q3_parser *p, zdem_q3_msg *m, int i)
+{
+    zdem_q3_msg save = *m;
+    int pass;
+    for (pass = 0;; pass++) {
+        uint32_t room = cs_room(p);
+        size_t cap = room > CS_HEAD ? room - CS_HEAD : 0u, n;
+        char *dst = p->cs_data + p->cs_used + CS_HEAD;
+        if (cap > ZDEM_Q3_BIG_INFO_STRING)
+            cap = ZDEM_Q3_BIG_INFO_STRING;
+        if (cap == 0) {
+            dst = p->str;
+            cap = 1;
+        }
+        n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING, dst, cap);
+        if (n < cap)
+            return set_configstring(p, i, dst, n);
+        if (pass > 0 || p->cs_garbage == 0)
+            return drop_configstring(p, i, n);
+        compact_configstrings(p);
+        *m = save;
+    }
+}
+
+/* One piece of a big configstring (bcs0/1/2 "index" "piece"), gathered
+ * at the top of the store. When it does not fit, the value it replaces at
+ * bcs2 is let go early (a small store need not hold both); when it still
+ * does not fit, the new value is dropped at bcs2 (a limit). */
+static void gather_big_configstring(zdem_q3_parser *p, const char *a, size_t an)
+{
+    char *top = p->cs_data + p->lim.configstring_store;
+    if (p->bcs_over || an == 0) {
+        p->bcs_len += (uint32_t)an;
+        return;
+    }
+    if (!cs_make_room(p, (uint32_t)an) && p->cs_off[p->bcs_index])
+        unset_configstring(p, p->bcs_index);
+    if (!cs_make_room(p, (uint32_t)an)) {
+        p->bcs_over = 1; /* the gathered part is given up: dropped at bcs2 */
+        p->bcs_len += (uint32_t)an;
+        return;
+    }
+    memmove(top - p->bcs_len - an, top - p->bcs_len, p->bcs_len);
+    memcpy(top - an, a, an);
+    p->bcs_len += (uint32_t)an;
 }
 
 static int cs_warn(zdem_q3_parser *p, int r, uint64_t bit)
@@ -628,6 +735,37 @@ static zdem_status resolve_protocol(zdem_q3_parser *p, zdem_error *err, uint64_t
 
 /* ---------------------------------------------------------------- entities */
 
+/* A baseline record: [start bit 0..7][u16 bit count][the bits as the
+ * gamestate sent them, from that bit of the first byte]. Decoding it
+ * again (baseline_of) reads the same bits with the same code, so gives
+ * the same state; 236 bytes of state become the 10-40 bytes sent. */
+static int store_baseline(zdem_q3_parser *p, uint32_t num, const zdem_q3_msg *m, size_t b0)
+{
+    size_t nbits = m->bit - b0, sbit = b0 & 7u, nbytes = (sbit + nbits + 7u) >> 3;
+    uint32_t need = 3u + (uint32_t)nbytes, at = p->base_off[num];
+    uint8_t *r;
+    if (nbits > 0xFFFFu)
+        return -1;
+    if (at != 0xFFFFu) { /* sent twice: in place when it fits */
+        const uint8_t *o = p->base_data + at;
+        if (need > 3u + ((o[0] + (uint32_t)(o[1] | o[2] << 8) + 7u) >> 3))
+            at = 0xFFFFu;
+    }
+    if (at == 0xFFFFu) {
+        if (need > p->lim.baseline_store - p->base_bytes)
+            return -1;
+        at = p->base_bytes;
+        p->base_bytes += need;
+    }
+    r = p->base_data + at;
+    r[0] = (uint8_t)sbit;
+    r[1] = (uint8_t)nbits;
+    r[2] = (uint8_t)(nbits >> 8);
+    memcpy(r + 3, m->data + (b0 >> 3), nbytes);
+    p->base_off[num] = (uint16_t)at;
+    return 0;
+}
+
 /* MSG_ReadDeltaEntity: `from` may alias nothing in `to`. */
 static zdem_status read_delta_entity(zdem_q3_parser *p, zdem_q3_msg *m,
                                      const zdem_q3_entity *from, zdem_q3_entity *to,
@@ -682,43 +820,36 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
             break;
         if (cmd == SVC_CONFIGSTRING) {
             int32_t i = (int16_t)zdem_q3_read_bits(m, 16);
-            size_t n;
             if (i < 0 || i >= ZDEM_Q3_MAX_CONFIGSTRINGS)
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                       "gamestate: configstring index out of range");
-            int r;
-            n = read_string(p, m, ZDEM_Q3_BIG_INFO_STRING);
-            r = set_configstring(p, i, p->str, n);
+            int r = read_gamestate_configstring(p, m, i);
             if (r != 0 && cs_warn(p, r, m->bit))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
-            zdem_q3_entity tmp;
+            size_t b0;
             st = resolve_protocol(p, err, m->bit);
             if (st != ZDEM_OK)
                 return st;
-            st = read_delta_entity(p, m, NULL, &tmp, (int)num, err);
+            b0 = m->bit;
+            st = read_delta_entity(p, m, NULL, &p->base_tmp, (int)num, err);
             if (st != ZDEM_OK)
                 return st;
             if (m->bad & 0x8000u)
                 return zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
-            if (p->base_slot[num] == 0xFFFFu) {
-                /* a new pool slot (none is freed before the next
-                 * gamestate); when the pool cannot hold the baselines the
-                 * gamestate's snapshots would decode from wrong ones */
-                if (p->nfree == 0) {
-                    if (!p->baselines_over && warn_limit(p, m->bit,
-                            "limit max_entity_states: baselines over the entity pool, "
-                            "snapshots of this gamestate dropped"))
-                        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-                    p->baselines_over = 1;
-                    p->baselines++;
-                    continue;
-                }
-                p->base_slot[num] = p->free_slots[--p->nfree];
-                p->base_used++;
+            zdem_q3__settle(m);
+            if (m->overflow) /* only whole baselines are kept: they decode again alike */
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                                      "gamestate runs past the end of the message");
+            if (store_baseline(p, num, m, b0) != 0) {
+                /* the gamestate's snapshots would decode from wrong ones */
+                if (!p->baselines_over && warn_limit(p, m->bit,
+                        "limit max_baseline_store: baselines over the baseline store, "
+                        "snapshots of this gamestate dropped"))
+                    return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+                p->baselines_over = 1;
             }
-            p->pool[p->base_slot[num]] = tmp;
             p->baselines++;
         } else {
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
@@ -957,19 +1088,24 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         if (s[3] == '0') {
             p->bcs_index = idx;
             p->bcs_len = 0;
+            p->bcs_over = 0;
         }
         if (p->bcs_index != idx)
             return warn(p, ZDEM_ERR_CORRUPT, bit, "bcs command without bcs0");
-        if (an > sizeof p->bcs - p->bcs_len) {
-            an = sizeof p->bcs - p->bcs_len;
+        if (an > ZDEM_Q3_BIG_INFO_STRING - p->bcs_len) {
+            an = ZDEM_Q3_BIG_INFO_STRING - p->bcs_len;
             if (warn(p, ZDEM_ERR_LIMIT, bit, "big configstring longer than 8192 bytes (cut)"))
                 return 1;
         }
-        memcpy(p->bcs + p->bcs_len, a, an);
-        p->bcs_len += (uint32_t)an;
+        gather_big_configstring(p, a, an);
         if (s[3] == '2') {
+            uint32_t len = p->bcs_len;
+            int r, over = p->bcs_over;
             p->bcs_index = -1;
-            int r = set_configstring(p, idx, p->bcs, p->bcs_len);
+            p->bcs_len = 0; /* the gathered text is free space now */
+            p->bcs_over = 0;
+            r = over ? drop_configstring(p, idx, len)
+                     : set_configstring(p, idx, p->cs_data + p->lim.configstring_store - len, len);
             if (r != 0)
                 return cs_warn(p, r, bit);
             if (is_score_cs(p, idx))
@@ -1019,7 +1155,7 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
 static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
     int32_t seq = zdem_q3_read_long(m);
-    size_t n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS);
+    size_t n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS, p->str, sizeof p->str);
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "server command runs past the end of the message");
@@ -1042,8 +1178,6 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
     uint32_t i, k;
     memset(p->pool_mark, 0, (p->lim.entity_states + 31u) / 32u * sizeof p->pool_mark[0]);
-    for (i = 0; i < p->base_used; i++) /* the baselines: slots 0 .. base_used-1 */
-        p->pool_mark[i >> 5] |= 1u << (i & 31u);
     for (k = 0; k < p->lim.snapshot_ring; k++) {
         if (!p->snaps[k].valid && (int)k != keep)
             continue;
@@ -1063,7 +1197,9 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
 }
 
 /* The oldest valid ring snapshots other than `keep` stop being delta
- * sources: the older half of them, or (all = 1) every one. */
+ * sources: the older half of them, or (all = 1) every one. Nothing is
+ * lost unless a later snapshot deltas from one: that one is dropped with
+ * a warning naming the limit (evicted). */
 static void drop_oldest(zdem_q3_parser *p, int keep, int all)
 {
     int k, n = 0, dropped = 0, ring = (int)p->lim.snapshot_ring;
@@ -1079,26 +1215,26 @@ static void drop_oldest(zdem_q3_parser *p, int keep, int all)
         if (oldest < 0)
             break;
         p->snaps[oldest].valid = 0;
+        p->evicted |= 1u << oldest;
         dropped++;
     }
 }
 
 /* A free pool slot. A sweep that frees fewer than a snapshot's worth
- * (256) means the pool is full: the oldest ring snapshots other than the
- * delta source stop being delta sources (a warning), at most three
- * sweeps, so the work stays bounded. -1: nothing to free, -2: the warning
- * callback asked to stop. */
-static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
+ * (or a quarter of the pool, if less) means the pool is full: the oldest
+ * ring snapshots other than the delta source stop being delta sources,
+ * at most three sweeps, so each sweep pays for many allocations and the
+ * work stays linear. -1: nothing to free. */
+static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
     if (p->nfree == 0) {
+        uint32_t enough = p->lim.snapshot_entities < p->lim.entity_states / 4u
+                              ? p->lim.snapshot_entities : p->lim.entity_states / 4u;
         sweep_pool(p, keep, ncur);
-        if (p->nfree < p->lim.snapshot_entities) {
-            if (warn_limit(p, bit, "limit max_entity_states: entity pool full, "
-                                   "oldest snapshots dropped as delta sources"))
-                return -2;
+        if (p->nfree < enough) {
             drop_oldest(p, keep, 0);
             sweep_pool(p, keep, ncur);
-            if (p->nfree < p->lim.snapshot_entities) {
+            if (p->nfree < enough) {
                 drop_oldest(p, keep, 1);
                 sweep_pool(p, keep, ncur);
             }
@@ -1109,11 +1245,27 @@ static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur, uint64_t bit)
     return p->free_slots[--p->nfree];
 }
 
-/* Baseline of entity n (0..1023), NULL if the gamestate sent none (a
- * delta from NULL starts from zero, as from the engine's cleared array). */
-static const zdem_q3_entity *baseline_of(const zdem_q3_parser *p, int n)
+/* Baseline of entity n (0..1023) decoded into base_tmp from its record,
+ * NULL if the gamestate sent none (a delta from NULL starts from zero, as
+ * from the engine's cleared array). */
+static const zdem_q3_entity *baseline_of(zdem_q3_parser *p, int n)
 {
-    return p->base_slot[n] != 0xFFFFu ? &p->pool[p->base_slot[n]] : NULL;
+    uint32_t at = p->base_off[n], nbits;
+    const uint8_t *r;
+    zdem_q3_msg bm;
+    zdem_error e;
+    if (at == 0xFFFFu || !p->proto)
+        return NULL;
+    r = p->base_data + at;
+    nbits = r[1] | (uint32_t)r[2] << 8;
+    zdem_q3_msg_init(&bm, r + 3, (r[0] + nbits + 7u) >> 3);
+    bm.bit = r[0];
+    bm.end = r[0] + nbits;
+    bm.lim = bm.len + ZDEM_Q3_MSG_PAD; /* the store has the pad after its end */
+    bm.raw = p->proto->legacy;
+    if (read_delta_entity(p, &bm, NULL, &p->base_tmp, n, &e) != ZDEM_OK)
+        return NULL; /* a record is kept only when it decoded whole */
+    return &p->base_tmp;
 }
 
 /* A snapshot with more entities than the lists hold: the game's own bound
@@ -1138,11 +1290,12 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     int s;
     if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
-    s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
-    if (s == -2)
-        return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-    if (s < 0)
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
+    s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
+    if (s < 0) {
+        p->limit_hits++;
+        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
+                              "limit max_entity_states: entity pool full");
+    }
     slot = (uint16_t)s;
     st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
     if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
@@ -1474,7 +1627,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot after a damaged gamestate (dropped)"))
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     } else if (p->baselines_over) {
-        if (warn_limit(p, m->bit, "limit max_entity_states: snapshot dropped "
+        if (warn_limit(p, m->bit, "limit max_baseline_store: snapshot dropped "
                                   "(its gamestate's baselines did not fit)"))
             return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     } else if (bp->delta_num <= 0) {
@@ -1486,6 +1639,11 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             /* the game's ring would still hold the base; ours is smaller */
             if (warn_limit(p, m->bit, "limit max_snapshot_ring: snapshot delta base "
                                       "older than the ring (dropped)"))
+                return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+        } else if (!old->valid && old->message_num == bp->delta_num &&
+                   (p->evicted & (1u << ((uint32_t)bp->delta_num & p->ring_mask)))) {
+            if (warn_limit(p, m->bit, "limit max_entity_states: snapshot delta base "
+                                      "evicted from the entity pool (dropped)"))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (!old->valid) {
             if (warn(p, ZDEM_ERR_CORRUPT, m->bit, "snapshot delta from an invalid frame"))
@@ -1501,6 +1659,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             bp->valid = 1;
         }
     }
+    p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
     len = zdem_q3_read_byte(m);
     if (len > sizeof bp->areamask)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
@@ -1591,7 +1750,8 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     legacy = p->proto && p->proto->legacy;
     if (f->len > ZDEM_Q3_MAX_MSGLEN)
         return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, 0, "message longer than 16384 bytes");
-    memcpy(p->msgbuf, f->data, f->len);
+    if (f->data != p->msgbuf) /* else gathered there (zdem_q3_message_buffer) */
+        memcpy(p->msgbuf, f->data, f->len);
     /* bytes from msgbuf_dirty on are zero: only the previous message's
      * tail past this one needs clearing (no more than was copied) */
     if (p->msgbuf_dirty > f->len)
@@ -1655,6 +1815,16 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             m.bit = m.bit > m.end ? m.bit : (m.bit + 7u) & ~(size_t)7u;
     }
     return ZDEM_OK;
+}
+
+uint8_t *zdem_q3_message_buffer(zdem_q3_parser *p, size_t len)
+{
+    /* the caller writes [0, len): from there on the buffer stays zero */
+    if (len > ZDEM_Q3_MAX_MSGLEN)
+        len = ZDEM_Q3_MAX_MSGLEN;
+    if (p->msgbuf_dirty < len)
+        p->msgbuf_dirty = len;
+    return p->msgbuf;
 }
 
 zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
@@ -1733,11 +1903,9 @@ const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
     return &p->pool[slot < p->lim.entity_states ? slot : 0u];
 }
 
-const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
+const zdem_q3_entity *zdem_q3_baseline(zdem_q3_parser *p, int n)
 {
-    static const zdem_q3_entity zero; /* read-only: no RAM */
-    const zdem_q3_entity *b = baseline_of(p, (int)((unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)));
-    return b ? b : &zero;
+    return baseline_of(p, (int)((unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)));
 }
 
 int zdem_q3_protocol_from_path(const char *path)

@@ -1,13 +1,11 @@
 /* Quake III push input on arbitrary bytes, fed in pieces whose size comes
- * from the input: framing across piece boundaries, the gathering buffer,
- * end-of-input states, then every whole message through a parser set up
- * as the CLI's (fuzz_quake3_cli.h). */
+ * from the input: framing across piece boundaries, gathering into the
+ * parser's message buffer, end-of-input states, then every whole message
+ * through a parser set up as the CLI's (fuzz_quake3_cli.h). */
 #include "fuzz_quake3_cli.h"
 #include "quake3_push.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static uint8_t buf[ZDEM_Q3_PUSH_BUFFER];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p)
         return 0;
     zdem_error_clear(&err);
-    zdem_q3_push_init(&s, p, buf, sizeof buf);
+    zdem_q3_push_init(&s, p);
     while (pos < size && st == ZDEM_OK) {
         size_t k = size - pos < piece ? size - pos : piece;
         st = zdem_q3_push_feed(&s, data + pos, k, &err);

@@ -14,6 +14,8 @@
 # included (e.g. 128K: a small part's SRAM); ZDEM_MCU_STACK (default 32K)
 # the stack's share of it; ZDEM_MCU_FIRMWARE=firmware_s2 builds the
 # Source 2 events firmware instead of the Quake III / Teeworlds one.
+# ZDEM_MCU_SMALL=1 parses Quake III at ZDEM_Q3_LIMITS_SMALL (Teeworlds is
+# always at its small limits); a demo that hits a limit fails the run.
 # The library is compiled file by file (OUTDIR/libzdem.a, for the size table
 # and the allocator check); the firmware links the amalgamation instead.
 # Outputs: OUTDIR/libzdem.a, OUTDIR/obj/*.o, OUTDIR/zdem.o, OUTDIR/firmware.elf,
@@ -129,7 +131,9 @@ if grep -Eq "$ALLOC" "$OUT/amalgamation_undefined.txt"; then
     exit 1
 fi
 # shellcheck disable=SC2086
-$CC $CFLAGS -I"$OUT/amalgamation" -c "$HERE/$FW.c" -o "$OUT/firmware.o"
+FWDEFS=
+[ "${ZDEM_MCU_SMALL:-0}" = 1 ] && FWDEFS=-DZDEM_MCU_SMALL
+$CC $CFLAGS $FWDEFS -I"$OUT/amalgamation" -c "$HERE/$FW.c" -o "$OUT/firmware.o"
 # shellcheck disable=SC2086
 $CC $CFLAGS -c "$HERE/fw_out.c" -o "$OUT/fw_out.o"
 # shellcheck disable=SC2086

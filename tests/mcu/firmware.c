@@ -19,6 +19,18 @@
 /* ------------------------------------------------------------ Quake III */
 #define Q3_NAME_MAX 96
 
+/* The parser's limits: ZDEM_Q3_LIMITS_SMALL on a small part (build.sh
+ * with ZDEM_MCU_SMALL=1), where a demo that hits one is a failure here;
+ * the defaults otherwise. */
+static void q3_limits(zdem_q3_limits *lim)
+{
+#ifdef ZDEM_MCU_SMALL
+    zdem_q3_limits_small(lim);
+#else
+    zdem_q3_limits_default(lim);
+#endif
+}
+
 typedef struct q3fw {
     const char *name;
     int32_t first_sequence;
@@ -206,8 +218,9 @@ static int q3_equal(const q3sum *a, const q3sum *b)
 
 static int run_quake3_push(const mcu_demo *d, const q3sum *whole)
 {
-    size_t need = zdem_q3_parser_size(), have, off, n;
-    size_t total = need + ((ZDEM_Q3_PUSH_BUFFER + 7u) & ~(size_t)7u);
+    zdem_q3_limits lim;
+    size_t need = (q3_limits(&lim), zdem_q3_parser_size_for(&lim)), have, off, n;
+    size_t total = need; /* messages are gathered in the parser's own buffer */
     uint8_t *mem = arena(total, &have);
     zdem_q3_callbacks cb;
     zdem_q3_parser *p = NULL;
@@ -233,15 +246,14 @@ static int run_quake3_push(const mcu_demo *d, const q3sum *whole)
     cb.event = q3_on_event;
     zdem_error_clear(&err);
     if (hint)
-        p = zdem_q3_parser_init(mem, need, hint, &cb, NULL, &err);
+        p = zdem_q3_parser_init_limits(mem, need, hint, &lim, &cb, NULL, &err);
     if (!p && hint != 3 && hint != 48) {
         zdem_error_clear(&err);
-        p = zdem_q3_parser_init(mem, need, 0, &cb, NULL, &err);
+        p = zdem_q3_parser_init_limits(mem, need, 0, &lim, &cb, NULL, &err);
     }
     if (!p)
         return 1;
-    /* The push buffer sits right after the parser state in the arena. */
-    zdem_q3_push_init(&ps, p, mem + ((need + 7u) & ~(size_t)7u), ZDEM_Q3_PUSH_BUFFER);
+    zdem_q3_push_init(&ps, p);
     for (off = 0; off < d->size && st == ZDEM_OK; off += n) {
         n = d->size - off < Q3_PUSH_PIECE ? d->size - off : Q3_PUSH_PIECE;
         st = zdem_q3_push_feed(&ps, d->data + off, n, &err);
@@ -279,7 +291,8 @@ static int run_quake3(const mcu_demo *d)
     zdem_q3_frame fr;
     zdem_error err;
     zdem_status st = ZDEM_OK;
-    size_t need = zdem_q3_parser_size(), have;
+    zdem_q3_limits lim;
+    size_t need = (q3_limits(&lim), zdem_q3_parser_size_for(&lim)), have;
     void *mem = arena(need, &have);
     int hint, got, i, first;
     q3sum whole;
@@ -303,10 +316,10 @@ static int run_quake3(const mcu_demo *d)
     /* Protocol from the extension, else from the serverinfo (as the CLI). */
     hint = zdem_q3_protocol_from_path(d->name);
     if (hint)
-        p = zdem_q3_parser_init(mem, need, hint, &cb, NULL, &err);
+        p = zdem_q3_parser_init_limits(mem, need, hint, &lim, &cb, NULL, &err);
     if (!p && hint != 3 && hint != 48) {
         zdem_error_clear(&err);
-        p = zdem_q3_parser_init(mem, need, 0, &cb, NULL, &err);
+        p = zdem_q3_parser_init_limits(mem, need, 0, &lim, &cb, NULL, &err);
     }
     if (!p) {
         begin_line(d->name);
@@ -371,8 +384,10 @@ static int run_quake3(const mcu_demo *d)
     else
         put_s("null");
     put_key("mcu_state_bytes"); put_u(need);
+    /* a demo that does not fit the limits is not a pass here */
+    put_key("mcu_limit_hits"); put_u(zdem_q3_limit_hits(p));
     put_s("}\n");
-    if (st != ZDEM_OK)
+    if (st != ZDEM_OK || zdem_q3_limit_hits(p) != 0)
         return 1;
     whole = q3_summary(r.index, p, r.ended, r.trailing);
     return run_quake3_push(d, &whole);
@@ -658,7 +673,11 @@ int main(void)
     put_key("ram"); put_u((size_t)(__stack_top - __data_start));
     put_key("arena_available"); put_u((size_t)(__arena_end - __arena_start));
     put_key("arena_used"); put_u(arena_peak);
-    put_key("q3_parser_size"); put_u(zdem_q3_parser_size());
+    {
+        zdem_q3_limits lim;
+        q3_limits(&lim);
+        put_key("q3_parser_size"); put_u(zdem_q3_parser_size_for(&lim));
+    }
     put_key("zdem_tw_reader_size"); put_u(sizeof(zdem_tw_reader));
     {
         zdem_tw_limits lim;

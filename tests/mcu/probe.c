@@ -99,13 +99,12 @@ int main(void)
     }
 #elif defined(PROBE_QUAKE3_PUSH)
     {
-        static uint8_t buf[ZDEM_Q3_PUSH_BUFFER];
         zdem_q3_push ps;
         zdem_q3_limits small;
         zdem_q3_parser *p = zdem_q3_parser_init(mem, cap, 0, NULL, NULL, &err);
         zdem_q3_limits_small(&small);
         if (p) {
-            zdem_q3_push_init(&ps, p, buf, sizeof buf);
+            zdem_q3_push_init(&ps, p); /* gathers in the parser's buffer */
             zdem_q3_push_feed(&ps, probe_data, probe_size, &err);
             zdem_q3_push_end(&ps, &err);
         }

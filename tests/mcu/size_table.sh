@@ -15,9 +15,10 @@
 #   1 MiB firmware.
 # stack: high-water mark measured by the QEMU firmwares (stack painting;
 #   whole firmware, its own frames included) on the corpus demos: Quake III
-#   (larger of the whole-file and push passes) and Teeworlds at the default
-#   limits in 4 MiB, Teeworlds at the small limits in 128 KiB, Source 2
-#   events in 1 MiB; blank without the corpus or QEMU.
+#   (larger of the whole-file and push passes, default limits in 4 MiB and
+#   small ones in 128 KiB) and Teeworlds at the default limits in 4 MiB,
+#   Teeworlds at the small limits in 128 KiB, Source 2 events in 1 MiB;
+#   blank without the corpus or QEMU.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -54,6 +55,11 @@ if [ -n "$QEMU" ] && [ -d "$CORPUS/q3" ] && [ -d "$CORPUS/teeworlds" ]; then
         run_qemu "$OUT/fw/firmware.elf" "$OUT/fw/run.out"
         STACK_Q3=$(sed -n 's/.*"mcu_format":"quake3","mcu_stack_bytes":\([0-9]*\).*/\1/p' "$OUT/fw/run.out" | sort -n | tail -1)
         STACK_TW=$(sed -n 's/.*"mcu_format":"teeworlds","mcu_stack_bytes":\([0-9]*\).*/\1/p' "$OUT/fw/run.out" | sort -n | tail -1)
+    fi
+    if ZDEM_MCU_SMALL=1 ZDEM_MCU_RAM=128K ZDEM_MCU_STACK=8K sh "$HERE/build.sh" "$OUT/fwq3small" "$CORPUS"/q3/q3-1.27_udt-duel.dm_48 "$CORPUS"/q3/q3-cpma_udt-core-gameplay-dev.dm_68 "$CORPUS"/q3/ql_udt-freeze-tag.dm_90 >/dev/null 2>&1; then
+        run_qemu "$OUT/fwq3small/firmware.elf" "$OUT/fwq3small/run.out"
+        s=$(sed -n 's/.*"mcu_format":"quake3","mcu_stack_bytes":\([0-9]*\).*/\1/p' "$OUT/fwq3small/run.out" | sort -n | tail -1)
+        [ -n "$s" ] && [ "$s" -gt "${STACK_Q3:-0}" ] && STACK_Q3=$s
     fi
     if ZDEM_MCU_RAM=128K ZDEM_MCU_STACK=8K sh "$HERE/build.sh" "$OUT/fw128k" "$CORPUS"/teeworlds/ddnet_demo-edit-clip-fng.demo "$CORPUS"/teeworlds/ddnet_webviewer-goat-yeyou3.demo >/dev/null 2>&1; then
         run_qemu "$OUT/fw128k/firmware.elf" "$OUT/fw128k/run.out"
@@ -98,7 +104,7 @@ for p in core quake3 quake3_push teeworlds source2 source2_push source2_events s
             lib_ram=$(arm-none-eabi-size -t "$OUT"/lib/obj/core__*.o | awk 'END {print $2 + $3}')
             libc_flash= ;;
         quake3) name="Quake III (\`zdem_q3_parse_file\`)"; small="$(kib "$buffer") (\`ZDEM_Q3_LIMITS_SMALL\`)"; st="$(kib "$state") (\`zdem_q3_parser_size()\`)"; sk=$STACK_Q3 ;;
-        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`)"; small="$(kib "$buffer") + $(kib $((8 + 16384))) buffer (\`ZDEM_Q3_LIMITS_SMALL\`)"; st="$(kib "$state") + $(kib $((8 + 16384))) buffer"; sk=$STACK_Q3 ;;
+        quake3_push) name="Quake III push (\`zdem_q3_push_feed\`, no gathering buffer)"; small="$(kib "$buffer") (\`ZDEM_Q3_LIMITS_SMALL\`)"; st="$(kib "$state")"; sk=$STACK_Q3 ;;
         teeworlds) name="Teeworlds (\`zdem_tw_reader_next\`, snapshots applied)"
             small="$(kib "$buffer") (\`ZDEM_TW_LIMITS_SMALL\`)"
             st="$(kib "$state") (the game's bounds)"; sk="${STACK_TW_SMALL:-$STACK_TW}" ;;
