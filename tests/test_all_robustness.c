@@ -123,9 +123,18 @@ static void full_parse(const entry *e, const uint8_t *d, size_t n)
     zdem_status st = ZDEM_OK;
     zdem_error_clear(&err);
     if (e->fmt == F_Q3) {
+        /* every other parse at the microcontroller limits: the stores and
+         * the pool run full on damaged input too */
+        static unsigned calls;
         zdem_q3_reader r;
-        zdem_q3_parser *p = zdem_q3_parser_init(q3_mem, zdem_q3_parser_size(),
-                                                protocol_of(e->rel), NULL, NULL, &err);
+        zdem_q3_limits lim;
+        zdem_q3_parser *p;
+        if (calls++ & 1u)
+            zdem_q3_limits_small(&lim);
+        else
+            zdem_q3_limits_default(&lim);
+        p = zdem_q3_parser_init_limits(q3_mem, zdem_q3_parser_size(), protocol_of(e->rel),
+                                       &lim, NULL, NULL, &err);
         st = p ? zdem_q3_parse_file(p, d, n, &r, &err) : err.code;
     } else if (e->fmt == F_TW) {
         zdem_tw_event ev;

@@ -40,6 +40,11 @@ static int fuzz_q3_gamestate(void *user, const zdem_q3_parser *p)
             fuzz_q3_touch(s, vn);
     }
     fuzz_q3_sink += zdem_q3_baseline_count(p) + (size_t)zdem_q3_client_num(p);
+    for (i = 0; i < ZDEM_Q3_MAX_GENTITIES; i++) { /* each stored baseline decoded again */
+        const zdem_q3_entity *b = zdem_q3_baseline((zdem_q3_parser *)(void *)(uintptr_t)p, i);
+        if (b)
+            fuzz_q3_sink += (size_t)b->number + (size_t)b->eType;
+    }
     return 0;
 }
 
@@ -86,9 +91,11 @@ static int fuzz_q3_warning(void *user, const zdem_q3_parser *p, const zdem_error
 
 /* A parser over memory allocated on the first call; protocol 0: from the
  * serverinfo (the legacy 1.11-1.27 layout needs it given, as the CLI
- * gives it from the file extension). */
-static zdem_q3_parser *fuzz_q3_parser_for(int protocol)
+ * gives it from the file extension); small: at ZDEM_Q3_LIMITS_SMALL (the
+ * stores and the pool run full, evictions happen). */
+static zdem_q3_parser *fuzz_q3_parser_limits(int protocol, int small)
 {
+    zdem_q3_limits lim;
     static void *mem;
     zdem_q3_callbacks cb;
     zdem_error err;
@@ -103,9 +110,14 @@ static zdem_q3_parser *fuzz_q3_parser_for(int protocol)
     cb.event = fuzz_q3_event;
     cb.warning = fuzz_q3_warning;
     zdem_error_clear(&err);
-    return zdem_q3_parser_init(mem, zdem_q3_parser_size(), protocol, &cb, NULL, &err);
+    if (small)
+        zdem_q3_limits_small(&lim);
+    else
+        zdem_q3_limits_default(&lim);
+    return zdem_q3_parser_init_limits(mem, zdem_q3_parser_size(), protocol, &lim, &cb, NULL, &err);
 }
 
-#define fuzz_q3_parser() fuzz_q3_parser_for(0)
+#define fuzz_q3_parser_for(protocol) fuzz_q3_parser_limits((protocol), 0)
+#define fuzz_q3_parser() fuzz_q3_parser_limits(0, 0)
 
 #endif
