@@ -257,6 +257,41 @@ check(len(warns) == ndrop and all(w["message"] == DROP for w in warns), "cs floo
 os.remove(cspath)
 os.rmdir(tmpdir)
 
+# ---- big configstrings in pieces (bcs0/bcs1/bcs2, ioquake3
+# cl_cgame.c CL_ConfigstringModified's protocol): gathered at the top of
+# the configstring store (no 8 KiB buffer). Appended to a corpus demo
+# (last command 7): CS_SCORES1 in three pieces, then a player
+# configstring for an unused client (20: CS_PLAYERS 544 + 20) of 2.7 KB
+# in three pieces, then one of 7.5 KB. Read at the default limits and at
+# ZDEM_Q3_LIMITS_SMALL (12 KiB store): same result, or the store limit
+# named.
+data = open(os.path.join(q3, "q3-osp_udt-chat.dm_68"), "rb").read()
+pad = "x" * 880
+cmds = ['bcs0 6 "1"', 'bcs1 6 "2"', 'bcs2 6 "3"',
+        'bcs0 564 "n\\BigName\\t\\1\\p%s"' % pad, 'bcs1 564 "%s"' % pad, 'bcs2 564 "%s"' % pad,
+        'bcs0 565 "n\\Huge\\t\\2\\p%s"' % ("y" * 900)] + \
+       ['bcs1 565 "%s"' % ("y" * 900)] * 6 + ['bcs2 565 "%s"' % ("y" * 900), 'cs 7 "5"']
+crafted = q3craft.append_messages(data, q3craft.command_messages(cmds, 8))
+tmpdir = tempfile.mkdtemp(prefix="zdem-q3bcs-")
+bpath = os.path.join(tmpdir, "bcs.dm_68")
+open(bpath, "wb").write(crafted)
+for mode in ([], ["--small"]):
+    rc, out, err = run("info", "--json", *(mode + [bpath]))
+    d = json.loads(out) if out.strip() else {}
+    check(rc == 0 and d.get("error") is None, "bcs %s: parses (%d %s)" % (mode, rc, err))
+    players = d.get("players", {})
+    check(players.get("20") == "BigName", "bcs %s: client 20 from a 2.7 KB big configstring: %s" % (mode, players))
+    if players.get("21") != "Huge":
+        check(mode == ["--small"] and "max_configstring_store" in out + err,
+              "bcs %s: 7.5 KB big configstring kept, or the store limit named: %s" % (mode, players))
+    rc, out, err = run("events", "--json", *(mode + [bpath]))
+    evs = [json.loads(l) for l in out.splitlines() if l.strip()]
+    scores = [(e["score1"], e["score2"]) for e in evs if e["type"] == "scores"]
+    check(len(scores) >= 2 and scores[-2][0] == 123 and scores[-1][0] == 123,
+          "bcs %s: CS_SCORES1 from three pieces is 123: %s" % (mode, scores[-2:]))
+os.remove(bpath)
+os.rmdir(tmpdir)
+
 # ---- A7: ZEQ2-Lite dm_71: map desert, timedemo 1139 frames of 50 ms
 rc, d, err = info(os.path.join(q3, "zeq2lite_zeq2lite-bench.dm_71"))
 check(d is not None and d["map"] == "desert", "A7: map desert")

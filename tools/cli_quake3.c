@@ -480,6 +480,8 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     if (c.p && zdem_q3_time_only_snapshot_count(c.p))
         add_warning(&c, "snapshots read to their header only (mod netfields unknown)",
                     (unsigned long)zdem_q3_time_only_snapshot_count(c.p));
+    if (c.p && c.players_dirty) /* names sent after the last snapshot */
+        update_players(&c, c.p);
     if (info)
         print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
     if (c.skipped > Q3_SKIP_LINES)

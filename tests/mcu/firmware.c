@@ -261,6 +261,8 @@ static int run_quake3_push(const mcu_demo *d, const q3sum *whole)
     }
     if (st == ZDEM_OK)
         st = zdem_q3_push_end(&ps, &err);
+    if (q3.players_dirty)
+        q3_update_players(p);
     got = q3_summary(ps.index, p, ps.ended, ps.trailing);
     same = st == ZDEM_OK && q3_equal(&got, whole);
     begin_line(d->name);
@@ -340,6 +342,8 @@ static int run_quake3(const mcu_demo *d)
             break;
     }
 
+    if (q3.players_dirty) /* names sent after the last snapshot, as the CLI */
+        q3_update_players(p);
     begin_line(d->name);
     put_s(",\"format\":\"quake3\"");
     put_key("protocol"); put_i(zdem_q3_protocol(p));
