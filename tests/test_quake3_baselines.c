@@ -5,8 +5,9 @@
  * the gamestate sent decodes to a state of that number, and the count
  * over all gamestates equals ioquake3's (Quake Live, which ioquake3 does
  * not read: the count the parser made while reading); a second decode
- * gives the same bytes. At the default limits and at
- * ZDEM_Q3_LIMITS_SMALL. */
+ * gives the same bytes. At the default limits (a 256-entry cache of
+ * decoded baselines), with a one-entry cache and at ZDEM_Q3_LIMITS_SMALL
+ * (none). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,8 @@ static long ioq3_baselines(const char *demo)
     return v;
 }
 
+/* small: 0 the defaults, 1 ZDEM_Q3_LIMITS_SMALL (no baseline cache), 2 the
+ * defaults with a one-entry baseline cache */
 static void check_demo(const char *demo, int small)
 {
     char rel[512];
@@ -78,10 +81,12 @@ static void check_demo(const char *demo, int small)
     long want = ioq3_baselines(demo);
     snprintf(rel, sizeof rel, "q3/%s", demo);
     file = zt_read_file(zt_corpus_path(rel), &size);
-    if (small)
+    if (small == 1)
         zdem_q3_limits_small(&lim);
     else
         zdem_q3_limits_default(&lim);
+    if (small == 2)
+        lim.baseline_cache = 1; /* every entity number shares one entry */
     mem = malloc(zdem_q3_parser_size_for(&lim));
     if (!CHECK(file && mem))
         goto out;
@@ -123,6 +128,7 @@ int main(void)
     for (i = 0; i < sizeof demos / sizeof demos[0]; i++) {
         check_demo(demos[i], 0);
         check_demo(demos[i], 1);
+        check_demo(demos[i], 2);
     }
     return zt_finish();
 }

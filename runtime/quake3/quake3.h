@@ -175,24 +175,29 @@ typedef struct zdem_q3_callbacks {
  *    in pieces waits at the top); a value that does not fit is dropped;
  *  - baseline_store: bytes of a gamestate's baselines as sent (3 bytes of
  *    header and the bits of each); baselines that do not fit drop the
- *    gamestate's snapshots. */
+ *    gamestate's snapshots;
+ *  - baseline_cache: decoded baselines kept (a power of two, at most 1024,
+ *    by entity number; 0: none), so an entity that enters snapshots again
+ *    and again is not decoded from its bits each time. Speed only: any
+ *    value gives the same output. */
 typedef struct zdem_q3_limits {
     uint32_t entity_states;
     uint32_t snapshot_ring;
     uint32_t snapshot_entities;
     uint32_t configstring_store;
     uint32_t baseline_store;
+    uint32_t baseline_cache;
 } zdem_q3_limits;
 
 /* Today's (the game's) bounds: 2048 states, 32 ring snapshots, 256
  * entities per snapshot, twice the largest gamestate, a whole gamestate
- * message of baselines. */
+ * message of baselines; CACHE decoded baselines. */
 #define ZDEM_Q3_LIMITS_DEFAULT {ZDEM_Q3_ENTITY_POOL, ZDEM_Q3_PACKET_BACKUP, \
-    ZDEM_Q3_MAX_SNAPSHOT_ENTITIES, ZDEM_Q3_CS_STORE, ZDEM_Q3_BASELINE_STORE}
+    ZDEM_Q3_MAX_SNAPSHOT_ENTITIES, ZDEM_Q3_CS_STORE, ZDEM_Q3_BASELINE_STORE, 256u}
 /* A microcontroller: what the corpus needs (README "Microcontrollers"):
  * at most 93 entities a snapshot, deltas at most 8 messages back for most
  * demos, at most 9.2 KB of configstrings and SMALLBASE bytes of baselines. */
-#define ZDEM_Q3_LIMITS_SMALL {192u, 8u, 128u, 12288u, 6144u}
+#define ZDEM_Q3_LIMITS_SMALL {192u, 8u, 128u, 12288u, 6144u, 0u}
 
 void zdem_q3_limits_default(zdem_q3_limits *lim);
 void zdem_q3_limits_small(zdem_q3_limits *lim);

@@ -125,6 +125,8 @@ struct zdem_q3_parser {
     uint32_t *pool_mark;            /* [entity_states / 32]: sweep_pool's marks */
     char *cs_data;                                        /* [configstring_store] */
     uint8_t *base_data;           /* [baseline_store + ZDEM_Q3_MSG_PAD] */
+    uint16_t *base_cache_num;     /* [baseline_cache]: entity number, 0xFFFF: empty */
+    zdem_q3_entity *base_cache;   /* [baseline_cache]: slot number & (cache - 1) */
     zdem_q3_entity *pool;                                 /* [entity_states] */
 };
 
@@ -230,6 +232,10 @@ static zdem_q3_limits clamp_limits(const zdem_q3_limits *in)
         l.baseline_store = 64u;
     if (l.baseline_store > 65535u)
         l.baseline_store = 65535u;
+    if (l.baseline_cache > ZDEM_Q3_MAX_GENTITIES)
+        l.baseline_cache = ZDEM_Q3_MAX_GENTITIES;
+    while (l.baseline_cache & (l.baseline_cache - 1u)) /* a power of two (or 0) */
+        l.baseline_cache &= l.baseline_cache - 1u;
     return l;
 }
 
@@ -240,7 +246,7 @@ static size_t align16(size_t n)
 
 /* Byte offsets of the limit-sized parts after the struct; returns the
  * total (struct included, alignment slack not). */
-static size_t layout(const zdem_q3_limits *l, size_t off[9])
+static size_t layout(const zdem_q3_limits *l, size_t off[11])
 {
     size_t n = align16(sizeof(struct zdem_q3_parser)), r = l->snapshot_ring,
            e = l->entity_states;
@@ -253,13 +259,15 @@ static size_t layout(const zdem_q3_limits *l, size_t off[9])
     off[6] = n; n = align16(n + (e + 31u) / 32u * sizeof(uint32_t));
     off[7] = n; n = align16(n + l->configstring_store);
     off[8] = n; n = align16(n + l->baseline_store + ZDEM_Q3_MSG_PAD);
+    off[9] = n; n = align16(n + l->baseline_cache * sizeof(uint16_t));
+    off[10] = n; n = align16(n + l->baseline_cache * sizeof(zdem_q3_entity));
     return n + e * sizeof(zdem_q3_entity);
 }
 
 size_t zdem_q3_parser_size_for(const zdem_q3_limits *lim)
 {
     zdem_q3_limits l = clamp_limits(lim);
-    size_t off[9];
+    size_t off[11];
     return layout(&l, off) + 16;
 }
 
@@ -289,6 +297,7 @@ static void clear_gamestate(zdem_q3_parser *p)
     p->bcs_len = 0;
     p->bcs_over = 0;
     memset(p->base_off, 0xFF, sizeof p->base_off);
+    memset(p->base_cache_num, 0xFF, p->lim.baseline_cache * sizeof p->base_cache_num[0]);
     p->base_bytes = 0;
     p->baselines_over = 0;
     memset(p->snaps, 0, p->lim.snapshot_ring * sizeof p->snaps[0]);
@@ -329,7 +338,7 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
     zdem_q3_parser *p;
     uintptr_t a = (uintptr_t)mem;
     zdem_q3_limits l = clamp_limits(lim);
-    size_t off[9];
+    size_t off[11];
     uint8_t *base;
     if (!mem || size < layout(&l, off) + 16) {
         zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "parser memory smaller than zdem_q3_parser_size_for()");
@@ -361,7 +370,9 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
     /* the pad past the records is read by a baseline's decode (never
      * used as its value): defined bytes */
     memset(p->base_data, 0, l.baseline_store + ZDEM_Q3_MSG_PAD);
-    p->pool = (zdem_q3_entity *)(void *)(base + align16(off[8] + l.baseline_store + ZDEM_Q3_MSG_PAD));
+    p->base_cache_num = (uint16_t *)(void *)(base + off[9]);
+    p->base_cache = (zdem_q3_entity *)(void *)(base + off[10]);
+    p->pool = (zdem_q3_entity *)(void *)(base + align16(off[10] + l.baseline_cache * sizeof(zdem_q3_entity)));
     p->protocol = protocol;
     p->proto = protocol ? find_protocol(protocol) : NULL;
     if (cb)
@@ -829,6 +840,7 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
             size_t b0;
+            int r;
             st = resolve_protocol(p, err, m->bit);
             if (st != ZDEM_OK)
                 return st;
@@ -842,7 +854,17 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
             if (m->overflow) /* only whole baselines are kept: they decode again alike */
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                       "gamestate runs past the end of the message");
-            if (store_baseline(p, num, m, b0) != 0) {
+            r = store_baseline(p, num, m, b0);
+            if (p->lim.baseline_cache) { /* decoded already: cached as stored */
+                uint32_t k = num & (p->lim.baseline_cache - 1u);
+                if (r == 0) {
+                    p->base_cache[k] = p->base_tmp;
+                    p->base_cache_num[k] = (uint16_t)num;
+                } else if (p->base_cache_num[k] == num) {
+                    p->base_cache_num[k] = 0xFFFFu;
+                }
+            }
+            if (r != 0) {
                 /* the gamestate's snapshots would decode from wrong ones */
                 if (!p->baselines_over && warn_limit(p, m->bit,
                         "limit max_baseline_store: baselines over the baseline store, "
@@ -1250,12 +1272,20 @@ static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur)
  * from the engine's cleared array). */
 static const zdem_q3_entity *baseline_of(zdem_q3_parser *p, int n)
 {
-    uint32_t at = p->base_off[n], nbits;
+    uint32_t at = p->base_off[n], nbits, k = 0;
     const uint8_t *r;
+    zdem_q3_entity *dst = &p->base_tmp;
     zdem_q3_msg bm;
     zdem_error e;
     if (at == 0xFFFFu || !p->proto)
         return NULL;
+    if (p->lim.baseline_cache) {
+        k = (uint32_t)n & (p->lim.baseline_cache - 1u);
+        if (p->base_cache_num[k] == (uint32_t)n)
+            return &p->base_cache[k];
+        dst = &p->base_cache[k];
+        p->base_cache_num[k] = 0xFFFFu; /* until decoded whole */
+    }
     r = p->base_data + at;
     nbits = r[1] | (uint32_t)r[2] << 8;
     zdem_q3_msg_init(&bm, r + 3, (r[0] + nbits + 7u) >> 3);
@@ -1263,9 +1293,11 @@ static const zdem_q3_entity *baseline_of(zdem_q3_parser *p, int n)
     bm.end = r[0] + nbits;
     bm.lim = bm.len + ZDEM_Q3_MSG_PAD; /* the store has the pad after its end */
     bm.raw = p->proto->legacy;
-    if (read_delta_entity(p, &bm, NULL, &p->base_tmp, n, &e) != ZDEM_OK)
+    if (read_delta_entity(p, &bm, NULL, dst, n, &e) != ZDEM_OK)
         return NULL; /* a record is kept only when it decoded whole */
-    return &p->base_tmp;
+    if (p->lim.baseline_cache)
+        p->base_cache_num[k] = (uint16_t)n;
+    return dst;
 }
 
 /* A snapshot with more entities than the lists hold: the game's own bound
