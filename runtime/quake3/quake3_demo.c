@@ -1159,17 +1159,34 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     return ZDEM_OK;
 }
 
-/* Entities oldindex.. of the old frame whose numbers are below `below`
- * (at most 0xFFFF: the list's sentinel stops the run) are unchanged:
- * their list entries are copied. */
+/* Entities oldindex.. of the old frame (lists nums/ents) whose numbers are
+ * below `below` (at most 0xFFFF: the list's sentinel stops the run) are
+ * unchanged: their list entries are copied. Four at a time while all four
+ * numbers pass: the numbers are below 1024 or the 0xFFFF sentinel, so one
+ * 64-bit subtraction compares the four 16-bit lanes with a bound of at
+ * most 0x7FFF (no borrow crosses a lane); runs are short and many. */
 static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                  int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
+                                  const uint16_t *nums, const uint16_t *ents, uint32_t oldcount,
+                                  uint32_t *oldindex, uint32_t below, zdem_error *err)
 {
-    const uint16_t *nums = SNAP_NUMS(p, keep), *ents = SNAP_ENTS(p, keep);
+    const uint64_t hi = UINT64_C(0x8000800080008000);
+    uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
+    uint16_t *cn = p->cur_nums, *ce = p->cur_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    while (j + 3u <= oldcount) { /* the four lanes end at the sentinel at most */
+        uint64_t x, y;
+        memcpy(&x, nums + j, sizeof x);
+        if (((x | hi) - lanes) & hi)
+            break; /* one of them is >= below */
+        memcpy(&y, ents + j, sizeof y); /* all four are entities: j + 3 < oldcount */
+        memcpy(cn + n, &x, sizeof x);
+        memcpy(ce + n, &y, sizeof y);
+        j += 4u;
+        n += 4u;
+    }
     while (nums[j] < below) {
-        p->cur_nums[n] = nums[j];
-        p->cur_ents[n++] = ents[j++];
+        cn[n] = nums[j];
+        ce[n++] = ents[j++];
     }
     if (n > p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
@@ -1188,41 +1205,45 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     uint32_t oldindex = 0, oldcount = 0, newnum;
     int keep = -1;
     zdem_status st;
+    const uint16_t *nums = NULL, *ents = NULL;
     if (oldframe) {
         keep = (int)(oldframe - p->snaps);
         oldcount = p->snap_nents[keep];
+        nums = SNAP_NUMS(p, keep);
+        ents = SNAP_ENTS(p, keep);
     }
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
     p->nchg = 0;
     for (;;) {
-        newnum = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        const zdem_q3_entity *from;
+        if (m->raw) {
+            newnum = zdem_q3_raw_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        } else { /* the padded copy (parse_message): unchecked, settled */
+            newnum = zdem_q3_phuff_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+            zdem_q3__settle(m);
+        }
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
-        if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
-            break;
+        /* one call site, so that it is inlined: at the end the rest of
+         * the old frame is unchanged */
         if (keep >= 0) {
-            st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
+            st = copy_unchanged(p, m, newframe, nums, ents, oldcount, &oldindex,
+                                newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            if (oldindex < oldcount && SNAP_NUMS(p, keep)[oldindex] == newnum) {
-                /* delta from the old frame */
-                uint16_t slot = SNAP_ENTS(p, keep)[oldindex];
-                st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
-                if (st != ZDEM_OK)
-                    return st;
-                oldindex++;
-                continue;
-            }
         }
-        /* new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, (int)newnum, baseline_of(p, (int)newnum), keep, err);
+        if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
+            break;
+        if (keep >= 0 && oldindex < oldcount && nums[oldindex] == newnum)
+            from = &p->pool[ents[oldindex++]]; /* delta from the old frame */
+        else
+            from = baseline_of(p, (int)newnum); /* new entity, delta from its baseline */
+        st = delta_entity(p, m, newframe, (int)newnum, from, keep, err);
         if (st != ZDEM_OK)
             return st;
     }
-    if (keep >= 0) /* the rest of the old frame is unchanged */
-        return copy_unchanged(p, m, newframe, keep, &oldindex, 0xFFFFu, err);
     return ZDEM_OK;
 }
 
