@@ -1135,7 +1135,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
 {
     uint16_t slot;
     zdem_status st;
-    int s;
+    zdem_q3_entity *to;
+    int s, removed;
     if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
     s = alloc_slot(p, keep, (uint32_t)frame->num_entities, m->bit);
@@ -1144,12 +1145,47 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     if (s < 0)
         return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "entity state pool full");
     slot = (uint16_t)s;
-    st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
+    to = &p->pool[slot];
+    if (m->raw) {
+        st = read_delta_entity(p, m, old, to, number, err);
+        removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
+    } else {
+        /* read_delta_entity on the padded copy (parse_message): the two
+         * flag bits and the field count from one unchecked window, the
+         * position settled after each step as a checked read leaves it;
+         * a removed entity's slot is freed unwritten (nothing reads it) */
+        uint64_t w = zdem_q3__pwindow(m);
+        st = ZDEM_OK;
+        removed = (int)(w & 1u);
+        if (removed) {
+            m->bit += 1u;
+        } else {
+            if (old)
+                memcpy(to, old, sizeof *to);
+            else
+                memset(to, 0, sizeof *to);
+            to->number = number;
+            if (w & 2u) {
+                unsigned e = zdem_q3_huff_decode[(w >> 2) & 0x7FFu], lc = e & 0xFFu;
+                m->bad |= e;
+                m->bit += 2u + ((e >> 8) & 15u);
+                zdem_q3__settle(m);
+                if (lc > p->proto->entity_fields)
+                    st = zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                        "entity delta: field count above the table size");
+                else
+                    p->proto->delta_entity(m, to, lc);
+            } else {
+                m->bit += 2u; /* unchanged */
+            }
+        }
+        zdem_q3__settle(m);
+    }
     if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
         p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
-                          (p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE ? 0x80000000u : 0u);
+                          (removed ? 0x80000000u : 0u);
     p->nchg++;
-    if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
+    if (st != ZDEM_OK || removed) {
         p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
         return st;
     }
