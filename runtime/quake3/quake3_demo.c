@@ -1425,12 +1425,17 @@ static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3
 static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                            const zdem_q3_snapshot *old)
 {
-    uint64_t now[ZDEM_Q3_MAX_GENTITIES / 64];
+    /* built in place in the snapshot's ring slot (its old bits are
+     * garbage; when it is also the delta source's slot they are the
+     * start) */
+    uint64_t *now = p->ev_bits[s->first_entity];
     uint32_t w, j = 0;
     int i, et_events = p->proto->et_events;
     int incremental = old && p->nchg <= sizeof p->chg / sizeof p->chg[0];
     if (incremental) {
-        memcpy(now, p->ev_bits[old - p->snaps], sizeof now);
+        const uint64_t *src = p->ev_bits[old - p->snaps];
+        if (src != now)
+            memcpy(now, src, sizeof p->event_prev);
         for (w = 0; w < p->nchg; w++) {
             uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
             uint64_t bit = UINT64_C(1) << (num & 63u);
@@ -1441,7 +1446,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                 now[num >> 6] |= bit;
         }
     } else {
-        memset(now, 0, sizeof now);
+        memset(now, 0, sizeof p->event_prev);
         for (i = 0; i < s->num_entities; i++) {
             const zdem_q3_entity *e = &p->pool[SNAP_ENTS(p, s->first_entity)[i]];
             uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
@@ -1449,7 +1454,6 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                 now[num >> 6] |= UINT64_C(1) << (num & 63u);
         }
     }
-    memcpy(p->ev_bits[s->first_entity], now, sizeof now);
     if (incremental && p->event_have && old->message_num == p->event_src) {
         /* the delta source is the snapshot the last pass saw: only the
          * entities changed since can be new event entities */
@@ -1463,20 +1467,20 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                 return 1;
         }
     } else {
-        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
+        uint64_t any = 0;
+        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) /* mostly none: one pass */
+            any |= now[w] & ~p->event_prev[w];
+        for (w = 0; any && w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
             uint64_t c = now[w] & ~p->event_prev[w];
-            uint32_t b;
-            for (b = 0; c; b++, c >>= 1) {
-                const zdem_q3_entity *e;
-                if (!(c & 1u))
-                    continue;
-                e = frame_entity(p, s, w * 64u + b, &j);
+            while (c) { /* set bits, lowest first */
+                const zdem_q3_entity *e = frame_entity(p, s, w * 64u + zdem_q3__low_bit(c), &j);
+                c &= c - 1u;
                 if (e && fire_event(p, e))
                     return 1;
             }
         }
     }
-    memcpy(p->event_prev, now, sizeof now);
+    memcpy(p->event_prev, now, sizeof p->event_prev);
     p->event_src = s->message_num;
     p->event_have = 1;
     return 0;

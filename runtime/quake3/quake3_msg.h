@@ -137,6 +137,19 @@ static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
     return (int32_t)zdem_q3_read_bits(m, 32);
 }
 
+/* Index of the lowest set bit of c (c != 0), in plain C11: the isolated
+ * bit times a de Bruijn constant puts a unique 6-bit pattern on top
+ * (compilers turn this into one instruction where they can). */
+static inline unsigned zdem_q3__low_bit(uint64_t c)
+{
+    static const uint8_t idx[64] = {
+        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6};
+    return idx[((c & (0u - c)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+}
+
 static inline int32_t zdem_q3__int_float(uint32_t v)
 {
     float f = (float)((int32_t)v - 4096);
@@ -196,6 +209,18 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
     }
     m->bit += used;
     return v;
+}
+
+/* Either coding on the padded copy, unchecked: the caller settles
+ * (zdem_q3__settle) before ZDEM_Q3_MSG_PAD bytes are passed. */
+static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
+{
+    if (m->raw) {
+        uint64_t w = zdem_q3__pwindow(m);
+        m->bit += n;
+        return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+    }
+    return zdem_q3_phuff_bits(m, n);
 }
 
 /* The full 32-bit float (flag bit set): four Huffman bytes, out of line
