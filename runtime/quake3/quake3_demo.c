@@ -1283,12 +1283,29 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     return ZDEM_OK;
 }
 
-/* MSG_ReadDeltaPlayerstate */
+/* One playerstate array of MSG_ReadDeltaPlayerstate: a change bit, a
+ * 16-bit mask, the entries it names (16 bits signed; powerups 32), read
+ * unchecked from the padded copy (at most 727 bits) and settled. */
+static void read_player_array(zdem_q3_msg *m, int32_t *a, unsigned bits)
+{
+    if (zdem_q3_pbit(m)) {
+        uint32_t mask = zdem_q3_pread_bits(m, 16);
+        while (mask) { /* set bits, lowest first */
+            unsigned i = zdem_q3__low_bit(mask);
+            mask &= mask - 1u;
+            a[i] = bits == 32u ? (int32_t)zdem_q3_pread_bits(m, 32)
+                               : zdem_q3__sext(zdem_q3_pread_bits(m, 16), 16);
+        }
+    }
+    zdem_q3__settle(m);
+}
+
+/* MSG_ReadDeltaPlayerstate, on the padded copy (parse_message) */
 static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
                                      const zdem_q3_player *from, zdem_q3_player *to,
                                      zdem_error *err)
 {
-    unsigned lc, i;
+    unsigned lc;
     if (from)
         *to = *from;
     else
@@ -1297,38 +1314,21 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
         /* every field with its changed bit; no "any array" bit */
         p->proto->legacy_player(m, to);
     } else {
-        lc = zdem_q3_read_byte(m);
+        lc = zdem_q3_pread_bits(m, 8);
+        zdem_q3__settle(m);
         if (lc > p->proto->player_fields)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                   "playerstate delta: field count above the table size");
         p->proto->delta_player(m, to, lc);
-        if (!zdem_q3_read_bit(m))
+        lc = zdem_q3_pbit(m);
+        zdem_q3__settle(m);
+        if (!lc)
             return ZDEM_OK; /* no array changed */
     }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->stats[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->persistant[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->ammo[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->powerups[i] = zdem_q3_read_long(m); /* 32 bits, not 16 */
-    }
+    read_player_array(m, to->stats, 16);
+    read_player_array(m, to->persistant, 16);
+    read_player_array(m, to->ammo, 16);
+    read_player_array(m, to->powerups, 32);
     return ZDEM_OK;
 }
 
@@ -1496,10 +1496,12 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 
     if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    /* the padded copy (parse_message): unchecked reads, settled where a
+     * checked read's position or overflow flag is looked at */
     if (p->proto->protocol == 3)
-        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
-    server_time = zdem_q3_read_long(m);
-    delta = (int32_t)zdem_q3_read_byte(m);
+        (void)zdem_q3_pread_bits(m, 32); /* dm3: the client command sequence first */
+    server_time = (int32_t)zdem_q3_pread_bits(m, 32);
+    delta = (int32_t)zdem_q3_pread_bits(m, 8);
     /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
     delta_num = delta && (int64_t)p->message_sequence - delta >= INT32_MIN
                     ? (int32_t)((int64_t)p->message_sequence - delta) : -1;
@@ -1517,7 +1519,8 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     bp->server_time = server_time;
     bp->message_num = p->message_sequence;
     bp->delta_num = delta_num;
-    bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
+    bp->snap_flags = (int32_t)zdem_q3_pread_bits(m, 8);
+    zdem_q3__settle(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
         if (m->overflow)
@@ -1562,14 +1565,16 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             bp->valid = 1;
         }
     }
-    len = zdem_q3_read_byte(m);
+    len = zdem_q3_pread_bits(m, 8);
+    zdem_q3__settle(m);
     if (len > sizeof bp->areamask)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
     bp->areamask_len = (uint8_t)len;
     {
         uint32_t i;
-        for (i = 0; i < len; i++)
-            bp->areamask[i] = (uint8_t)zdem_q3_read_byte(m);
+        for (i = 0; i < len; i++) /* at most 32 bytes: within the pad */
+            bp->areamask[i] = (uint8_t)zdem_q3_pread_bits(m, 8);
+        zdem_q3__settle(m);
     }
     st = read_delta_player(p, m, old ? &old->ps : NULL, &bp->ps, err);
     if (st != ZDEM_OK)
