@@ -170,16 +170,7 @@ STORE = ("    m->bit = bit;\n"
 
 
 def value(lv, bits, legacy, indent):
-    if bits == 0 and not legacy:  # the most frequent read: inline
-        return "%sZDEM_Q3_FLOAT(m, d, bit, bad, %s);" % (indent, lv)
-    if not legacy:
-        out = "%s{\n%s    uint32_t u;\n%s    ZDEM_Q3_BITS(m, d, bit, bad, %du, u);\n" % (
-            indent, indent, indent, abs(bits))
-        if bits < 0:
-            out += "%s    %s = zdem_q3__sext(u, %du);\n" % (indent, lv, -bits)
-        else:
-            out += "%s    %s = (int32_t)u;\n" % (indent, lv)
-        return out + "%s}" % indent
+    """A legacy field read (the modern decoders use the field macros)."""
     return ("%sm->bit = bit;\n%s%s = %s;\n%sbit = m->bit;"
             % (indent, indent, lv, read_expr(bits, legacy), indent))
 
@@ -233,16 +224,14 @@ def gen_decoder(kind, name, fields):
     out.append("{")
     out.append(LOCALS)
     for i, (field, bits) in enumerate(fields):
-        lv = lvalue(field)
         out.append("    if (lc <= %du)\n        goto done;" % i)
-        val = read_expr(bits, False)
-        if kind == "entity":
-            # changed bit, then a zero bit (field set to 0) or the value
-            out.append("    if (zdem_q3_lbit(d, &bit)) {\n"
-                       "        if (zdem_q3_lbit(d, &bit)) {\n%s\n        } else {\n"
-                       "            %s = 0;\n        }\n    }" % (value(lv, bits, False, "            "), lv))
+        # entity: changed bit, zero bit, value; player: changed bit, value
+        e = "E" if kind == "entity" else "P"
+        if bits == 0:
+            out.append("    ZDEM_Q3_%sFLOAT(m, d, bit, bad, %s);" % (e, lvalue(field)))
         else:
-            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lv, bits, False, "        "))
+            out.append("    ZDEM_Q3_%s%s(m, d, bit, bad, %du, %s);"
+                       % (e, "SINT" if bits < 0 else "INT", abs(bits), lvalue(field)))
     out.append("done:")
     out.append(STORE)
     out.append("}")

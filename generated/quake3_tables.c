@@ -217,571 +217,157 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trTime = (int32_t)u;
-            }
-        } else {
-            to->pos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
-        } else {
-            to->pos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
-        } else {
-            to->pos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
-        } else {
-            to->pos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[0]);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
-        } else {
-            to->pos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[1]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
-        } else {
-            to->pos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[2]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
-        } else {
-            to->apos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
-        } else {
-            to->pos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[2]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
-        } else {
-            to->apos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[0]);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->event = (int32_t)u;
-            }
-        } else {
-            to->event = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->event);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
-        } else {
-            to->angles2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[1]);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eType = (int32_t)u;
-            }
-        } else {
-            to->eType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eType);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->torsoAnim = (int32_t)u;
-            }
-        } else {
-            to->torsoAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eventParm = (int32_t)u;
-            }
-        } else {
-            to->eventParm = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eventParm);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->legsAnim = (int32_t)u;
-            }
-        } else {
-            to->legsAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->groundEntityNum = (int32_t)u;
-            }
-        } else {
-            to->groundEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->pos_trType = (int32_t)u;
-            }
-        } else {
-            to->pos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->pos_trType);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
-                to->eFlags = (int32_t)u;
-            }
-        } else {
-            to->eFlags = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 19u, to->eFlags);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->weapon = (int32_t)u;
-            }
-        } else {
-            to->weapon = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->weapon);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->clientNum = (int32_t)u;
-            }
-        } else {
-            to->clientNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
-        } else {
-            to->angles[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[1]);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->pos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trDuration);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->apos_trType = (int32_t)u;
-            }
-        } else {
-            to->apos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->apos_trType);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-        } else {
-            to->origin[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-        } else {
-            to->origin[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-        } else {
-            to->origin[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-                to->solid = (int32_t)u;
-            }
-        } else {
-            to->solid = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 24u, to->solid);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->powerups = (int32_t)u;
-            }
-        } else {
-            to->powerups = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->powerups);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex = (int32_t)u;
-            }
-        } else {
-            to->modelindex = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum2 = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum2);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->loopSound = (int32_t)u;
-            }
-        } else {
-            to->loopSound = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->loopSound);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->generic1 = (int32_t)u;
-            }
-        } else {
-            to->generic1 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
-        } else {
-            to->origin2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[2]);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
-        } else {
-            to->origin2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[0]);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
-        } else {
-            to->origin2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[1]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex2 = (int32_t)u;
-            }
-        } else {
-            to->modelindex2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex2);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
-        } else {
-            to->angles[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[0]);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time = (int32_t)u;
-            }
-        } else {
-            to->time = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trTime = (int32_t)u;
-            }
-        } else {
-            to->apos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trTime);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->apos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trDuration);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
-        } else {
-            to->apos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[2]);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
-        } else {
-            to->apos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[0]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
-        } else {
-            to->apos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[1]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
-        } else {
-            to->apos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[2]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time2 = (int32_t)u;
-            }
-        } else {
-            to->time2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time2);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
-        } else {
-            to->angles[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[2]);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
-        } else {
-            to->angles2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[0]);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
-        } else {
-            to->angles2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[2]);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->constantLight = (int32_t)u;
-            }
-        } else {
-            to->constantLight = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->constantLight);
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->frame = (int32_t)u;
-            }
-        } else {
-            to->frame = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->frame);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -798,597 +384,163 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trTime = (int32_t)u;
-            }
-        } else {
-            to->pos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
-        } else {
-            to->pos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
-        } else {
-            to->pos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
-        } else {
-            to->pos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[0]);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
-        } else {
-            to->pos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[1]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
-        } else {
-            to->pos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[2]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
-        } else {
-            to->apos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
-        } else {
-            to->pos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[2]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
-        } else {
-            to->apos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[0]);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_gravity = (int32_t)u;
-            }
-        } else {
-            to->pos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_gravity);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->event = (int32_t)u;
-            }
-        } else {
-            to->event = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->event);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
-        } else {
-            to->angles2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[1]);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eType = (int32_t)u;
-            }
-        } else {
-            to->eType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eType);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->torsoAnim = (int32_t)u;
-            }
-        } else {
-            to->torsoAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eventParm = (int32_t)u;
-            }
-        } else {
-            to->eventParm = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eventParm);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->legsAnim = (int32_t)u;
-            }
-        } else {
-            to->legsAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->groundEntityNum = (int32_t)u;
-            }
-        } else {
-            to->groundEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->pos_trType = (int32_t)u;
-            }
-        } else {
-            to->pos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->pos_trType);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
-                to->eFlags = (int32_t)u;
-            }
-        } else {
-            to->eFlags = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 19u, to->eFlags);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->weapon = (int32_t)u;
-            }
-        } else {
-            to->weapon = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->weapon);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->clientNum = (int32_t)u;
-            }
-        } else {
-            to->clientNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
-        } else {
-            to->angles[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[1]);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->pos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trDuration);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->apos_trType = (int32_t)u;
-            }
-        } else {
-            to->apos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->apos_trType);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-        } else {
-            to->origin[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-        } else {
-            to->origin[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-        } else {
-            to->origin[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-                to->solid = (int32_t)u;
-            }
-        } else {
-            to->solid = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 24u, to->solid);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->powerups = (int32_t)u;
-            }
-        } else {
-            to->powerups = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->powerups);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex = (int32_t)u;
-            }
-        } else {
-            to->modelindex = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum2 = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum2);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->loopSound = (int32_t)u;
-            }
-        } else {
-            to->loopSound = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->loopSound);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->generic1 = (int32_t)u;
-            }
-        } else {
-            to->generic1 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
-        } else {
-            to->origin2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[2]);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
-        } else {
-            to->origin2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
-        } else {
-            to->origin2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[1]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex2 = (int32_t)u;
-            }
-        } else {
-            to->modelindex2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex2);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
-        } else {
-            to->angles[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time = (int32_t)u;
-            }
-        } else {
-            to->time = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trTime = (int32_t)u;
-            }
-        } else {
-            to->apos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trTime);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->apos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trDuration);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
-        } else {
-            to->apos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[2]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
-        } else {
-            to->apos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[0]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
-        } else {
-            to->apos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[1]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
-        } else {
-            to->apos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[2]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_gravity = (int32_t)u;
-            }
-        } else {
-            to->apos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_gravity);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time2 = (int32_t)u;
-            }
-        } else {
-            to->time2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time2);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
-        } else {
-            to->angles[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[2]);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
-        } else {
-            to->angles2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[0]);
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
-        } else {
-            to->angles2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[2]);
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->constantLight = (int32_t)u;
-            }
-        } else {
-            to->constantLight = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->constantLight);
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->frame = (int32_t)u;
-            }
-        } else {
-            to->frame = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->frame);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -1405,623 +557,169 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trTime = (int32_t)u;
-            }
-        } else {
-            to->pos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
-        } else {
-            to->pos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
-        } else {
-            to->pos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
-        } else {
-            to->pos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[0]);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
-        } else {
-            to->pos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[1]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
-        } else {
-            to->pos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[2]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
-        } else {
-            to->apos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
-        } else {
-            to->pos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[2]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
-        } else {
-            to->apos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[0]);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_gravity = (int32_t)u;
-            }
-        } else {
-            to->pos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_gravity);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->event = (int32_t)u;
-            }
-        } else {
-            to->event = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->event);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
-        } else {
-            to->angles2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[1]);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eType = (int32_t)u;
-            }
-        } else {
-            to->eType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eType);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->torsoAnim = (int32_t)u;
-            }
-        } else {
-            to->torsoAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eventParm = (int32_t)u;
-            }
-        } else {
-            to->eventParm = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eventParm);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->legsAnim = (int32_t)u;
-            }
-        } else {
-            to->legsAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->groundEntityNum = (int32_t)u;
-            }
-        } else {
-            to->groundEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->pos_trType = (int32_t)u;
-            }
-        } else {
-            to->pos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->pos_trType);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
-                to->eFlags = (int32_t)u;
-            }
-        } else {
-            to->eFlags = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 19u, to->eFlags);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->weapon = (int32_t)u;
-            }
-        } else {
-            to->weapon = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->weapon);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->clientNum = (int32_t)u;
-            }
-        } else {
-            to->clientNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
-        } else {
-            to->angles[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[1]);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->pos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trDuration);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->apos_trType = (int32_t)u;
-            }
-        } else {
-            to->apos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->apos_trType);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-        } else {
-            to->origin[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-        } else {
-            to->origin[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-        } else {
-            to->origin[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-                to->solid = (int32_t)u;
-            }
-        } else {
-            to->solid = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 24u, to->solid);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->powerups = (int32_t)u;
-            }
-        } else {
-            to->powerups = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->powerups);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex = (int32_t)u;
-            }
-        } else {
-            to->modelindex = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum2 = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum2);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->loopSound = (int32_t)u;
-            }
-        } else {
-            to->loopSound = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->loopSound);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->generic1 = (int32_t)u;
-            }
-        } else {
-            to->generic1 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
-        } else {
-            to->origin2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[2]);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
-        } else {
-            to->origin2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
-        } else {
-            to->origin2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[1]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex2 = (int32_t)u;
-            }
-        } else {
-            to->modelindex2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex2);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
-        } else {
-            to->angles[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time = (int32_t)u;
-            }
-        } else {
-            to->time = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trTime = (int32_t)u;
-            }
-        } else {
-            to->apos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trTime);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->apos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trDuration);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
-        } else {
-            to->apos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[2]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
-        } else {
-            to->apos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[0]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
-        } else {
-            to->apos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[1]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
-        } else {
-            to->apos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[2]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_gravity = (int32_t)u;
-            }
-        } else {
-            to->apos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_gravity);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time2 = (int32_t)u;
-            }
-        } else {
-            to->time2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time2);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
-        } else {
-            to->angles[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[2]);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
-        } else {
-            to->angles2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[0]);
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
-        } else {
-            to->angles2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[2]);
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->constantLight = (int32_t)u;
-            }
-        } else {
-            to->constantLight = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->constantLight);
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->frame = (int32_t)u;
-            }
-        } else {
-            to->frame = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->frame);
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->jumpTime = (int32_t)u;
-            }
-        } else {
-            to->jumpTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->jumpTime);
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
-                to->doubleJumped = (int32_t)u;
-            }
-        } else {
-            to->doubleJumped = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 1u, to->doubleJumped);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -2038,662 +736,178 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trTime = (int32_t)u;
-            }
-        } else {
-            to->pos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[0]);
-        } else {
-            to->pos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[1]);
-        } else {
-            to->pos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[0]);
-        } else {
-            to->pos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[0]);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[1]);
-        } else {
-            to->pos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[1]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trBase[2]);
-        } else {
-            to->pos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trBase[2]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[1]);
-        } else {
-            to->apos_trBase[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->pos_trDelta[2]);
-        } else {
-            to->pos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->pos_trDelta[2]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[0]);
-        } else {
-            to->apos_trBase[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[0]);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_gravity = (int32_t)u;
-            }
-        } else {
-            to->pos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_gravity);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->event = (int32_t)u;
-            }
-        } else {
-            to->event = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->event);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[1]);
-        } else {
-            to->angles2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[1]);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eType = (int32_t)u;
-            }
-        } else {
-            to->eType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eType);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->torsoAnim = (int32_t)u;
-            }
-        } else {
-            to->torsoAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->eventParm = (int32_t)u;
-            }
-        } else {
-            to->eventParm = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->eventParm);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->legsAnim = (int32_t)u;
-            }
-        } else {
-            to->legsAnim = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->groundEntityNum = (int32_t)u;
-            }
-        } else {
-            to->groundEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->pos_trType = (int32_t)u;
-            }
-        } else {
-            to->pos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->pos_trType);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 19u, u);
-                to->eFlags = (int32_t)u;
-            }
-        } else {
-            to->eFlags = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 19u, to->eFlags);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->weapon = (int32_t)u;
-            }
-        } else {
-            to->weapon = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->weapon);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->clientNum = (int32_t)u;
-            }
-        } else {
-            to->clientNum = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[1]);
-        } else {
-            to->angles[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[1]);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->pos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->pos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trDuration);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->apos_trType = (int32_t)u;
-            }
-        } else {
-            to->apos_trType = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->apos_trType);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-        } else {
-            to->origin[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-        } else {
-            to->origin[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-        } else {
-            to->origin[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-                to->solid = (int32_t)u;
-            }
-        } else {
-            to->solid = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 24u, to->solid);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->powerups = (int32_t)u;
-            }
-        } else {
-            to->powerups = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->powerups);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex = (int32_t)u;
-            }
-        } else {
-            to->modelindex = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-                to->otherEntityNum2 = (int32_t)u;
-            }
-        } else {
-            to->otherEntityNum2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 10u, to->otherEntityNum2);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->loopSound = (int32_t)u;
-            }
-        } else {
-            to->loopSound = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->loopSound);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->generic1 = (int32_t)u;
-            }
-        } else {
-            to->generic1 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[2]);
-        } else {
-            to->origin2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[2]);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[0]);
-        } else {
-            to->origin2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin2[1]);
-        } else {
-            to->origin2[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->origin2[1]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->modelindex2 = (int32_t)u;
-            }
-        } else {
-            to->modelindex2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->modelindex2);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[0]);
-        } else {
-            to->angles[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time = (int32_t)u;
-            }
-        } else {
-            to->time = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trTime = (int32_t)u;
-            }
-        } else {
-            to->apos_trTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trTime);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_trDuration = (int32_t)u;
-            }
-        } else {
-            to->apos_trDuration = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_trDuration);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trBase[2]);
-        } else {
-            to->apos_trBase[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trBase[2]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[0]);
-        } else {
-            to->apos_trDelta[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[0]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[1]);
-        } else {
-            to->apos_trDelta[1] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[1]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->apos_trDelta[2]);
-        } else {
-            to->apos_trDelta[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->apos_trDelta[2]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->apos_gravity = (int32_t)u;
-            }
-        } else {
-            to->apos_gravity = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->apos_gravity);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->time2 = (int32_t)u;
-            }
-        } else {
-            to->time2 = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->time2);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles[2]);
-        } else {
-            to->angles[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles[2]);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[0]);
-        } else {
-            to->angles2[0] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[0]);
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            ZDEM_Q3_FLOAT(m, d, bit, bad, to->angles2[2]);
-        } else {
-            to->angles2[2] = 0;
-        }
-    }
+    ZDEM_Q3_EFLOAT(m, d, bit, bad, to->angles2[2]);
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->constantLight = (int32_t)u;
-            }
-        } else {
-            to->constantLight = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->constantLight);
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->frame = (int32_t)u;
-            }
-        } else {
-            to->frame = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->frame);
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-                to->jumpTime = (int32_t)u;
-            }
-        } else {
-            to->jumpTime = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->jumpTime);
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
-                to->doubleJumped = (int32_t)u;
-            }
-        } else {
-            to->doubleJumped = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 1u, to->doubleJumped);
     if (lc <= 55u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->health = (int32_t)u;
-            }
-        } else {
-            to->health = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->health);
     if (lc <= 56u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-                to->armor = (int32_t)u;
-            }
-        } else {
-            to->armor = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->armor);
     if (lc <= 57u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        if (zdem_q3_lbit(d, &bit)) {
-            {
-                uint32_t u;
-                ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-                to->location = (int32_t)u;
-            }
-        } else {
-            to->location = 0;
-        }
-    }
+    ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->location);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -2710,388 +924,148 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->commandTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->bobCycle = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->bobCycle);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[0]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[1]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[0]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->weaponTime = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->weaponTime);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[2]);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsTimer);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->pm_time = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->pm_time);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eventSequence = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eventSequence);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->torsoAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->movementDir = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->movementDir);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[0]);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[1]);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->pm_flags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->pm_flags);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->groundEntityNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->weaponstate = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->weaponstate);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eFlags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eFlags);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->externalEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->externalEvent);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->gravity = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->gravity);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->speed = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->speed);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->externalEventParm = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->externalEventParm);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->viewheight = zdem_q3__sext(u, 8u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 8u, to->viewheight);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageEvent);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageYaw = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageYaw);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damagePitch = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damagePitch);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageCount = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageCount);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->generic1 = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->pm_type = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->pm_type);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[2] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[2]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
-            to->torsoTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 12u, to->torsoTimer);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[1]);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->clientNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
-            to->weapon = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 5u, to->weapon);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[2]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[0]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[1]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[2]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->jumppad_ent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->jumppad_ent);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->loopSound = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->loopSound);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -3108,406 +1082,154 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->commandTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->bobCycle = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->bobCycle);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[0]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[1]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[0]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->weaponTime = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->weaponTime);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[2]);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsTimer);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->pm_time = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->pm_time);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eventSequence = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eventSequence);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->torsoAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->movementDir = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->movementDir);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[0]);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[1]);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-            to->pm_flags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 24u, to->pm_flags);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->groundEntityNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->weaponstate = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->weaponstate);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eFlags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eFlags);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->externalEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->externalEvent);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->gravity = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->gravity);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->speed = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->speed);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->externalEventParm = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->externalEventParm);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->viewheight = zdem_q3__sext(u, 8u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 8u, to->viewheight);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageEvent);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageYaw = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageYaw);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damagePitch = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damagePitch);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageCount = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageCount);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->generic1 = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->pm_type = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->pm_type);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[2] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[2]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
-            to->torsoTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 12u, to->torsoTimer);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[1]);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->clientNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
-            to->weapon = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 5u, to->weapon);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[2]);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[0]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[1]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[2]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->jumppad_ent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->jumppad_ent);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->loopSound = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->loopSound);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->jumpTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->jumpTime);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
-            to->doubleJumped = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 1u, to->doubleJumped);
 done:
     m->bit = bit;
     m->bad |= bad;
@@ -3524,478 +1246,178 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     unsigned bad = 0;
     if (lc <= 0u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->commandTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
     if (lc <= 1u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[0]);
     if (lc <= 2u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[1]);
     if (lc <= 3u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->bobCycle = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->bobCycle);
     if (lc <= 4u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[0]);
     if (lc <= 5u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[1]);
     if (lc <= 6u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[1]);
     if (lc <= 7u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[0]);
     if (lc <= 8u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->weaponTime = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->weaponTime);
     if (lc <= 9u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->origin[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->origin[2]);
     if (lc <= 10u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->velocity[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->velocity[2]);
     if (lc <= 11u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsTimer);
     if (lc <= 12u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->pm_time = zdem_q3__sext(u, 16u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 16u, to->pm_time);
     if (lc <= 13u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eventSequence = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eventSequence);
     if (lc <= 14u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->torsoAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->torsoAnim);
     if (lc <= 15u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->movementDir = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->movementDir);
     if (lc <= 16u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[0]);
     if (lc <= 17u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->legsAnim = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->legsAnim);
     if (lc <= 18u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->events[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->events[1]);
     if (lc <= 19u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 24u, u);
-            to->pm_flags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 24u, to->pm_flags);
     if (lc <= 20u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->groundEntityNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->groundEntityNum);
     if (lc <= 21u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 4u, u);
-            to->weaponstate = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 4u, to->weaponstate);
     if (lc <= 22u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->eFlags = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->eFlags);
     if (lc <= 23u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->externalEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->externalEvent);
     if (lc <= 24u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->gravity = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->gravity);
     if (lc <= 25u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->speed = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->speed);
     if (lc <= 26u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[1]);
     if (lc <= 27u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->externalEventParm = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->externalEventParm);
     if (lc <= 28u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->viewheight = zdem_q3__sext(u, 8u);
-        }
-    }
+    ZDEM_Q3_PSINT(m, d, bit, bad, 8u, to->viewheight);
     if (lc <= 29u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageEvent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageEvent);
     if (lc <= 30u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageYaw = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageYaw);
     if (lc <= 31u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damagePitch = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damagePitch);
     if (lc <= 32u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->damageCount = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->damageCount);
     if (lc <= 33u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->generic1 = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->generic1);
     if (lc <= 34u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->pm_type = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->pm_type);
     if (lc <= 35u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[0]);
     if (lc <= 36u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->delta_angles[2] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->delta_angles[2]);
     if (lc <= 37u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 12u, u);
-            to->torsoTimer = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 12u, to->torsoTimer);
     if (lc <= 38u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[0] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[0]);
     if (lc <= 39u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->eventParms[1] = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->eventParms[1]);
     if (lc <= 40u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->clientNum = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->clientNum);
     if (lc <= 41u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 5u, u);
-            to->weapon = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 5u, to->weapon);
     if (lc <= 42u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->weaponPrimary = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->weaponPrimary);
     if (lc <= 43u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->viewangles[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->viewangles[2]);
     if (lc <= 44u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[0]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[0]);
     if (lc <= 45u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[1]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[1]);
     if (lc <= 46u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        ZDEM_Q3_FLOAT(m, d, bit, bad, to->grapplePoint[2]);
-    }
+    ZDEM_Q3_PFLOAT(m, d, bit, bad, to->grapplePoint[2]);
     if (lc <= 47u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 10u, u);
-            to->jumppad_ent = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 10u, to->jumppad_ent);
     if (lc <= 48u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 16u, u);
-            to->loopSound = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 16u, to->loopSound);
     if (lc <= 49u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->jumpTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->jumpTime);
     if (lc <= 50u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 1u, u);
-            to->doubleJumped = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 1u, to->doubleJumped);
     if (lc <= 51u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->crouchTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->crouchTime);
     if (lc <= 52u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 32u, u);
-            to->crouchSlideTime = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->crouchSlideTime);
     if (lc <= 53u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->location = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->location);
     if (lc <= 54u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->fov = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->fov);
     if (lc <= 55u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->forwardmove = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->forwardmove);
     if (lc <= 56u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->rightmove = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->rightmove);
     if (lc <= 57u)
         goto done;
-    if (zdem_q3_lbit(d, &bit)) {
-        {
-            uint32_t u;
-            ZDEM_Q3_BITS(m, d, bit, bad, 8u, u);
-            to->upmove = (int32_t)u;
-        }
-    }
+    ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->upmove);
 done:
     m->bit = bit;
     m->bad |= bad;

@@ -224,65 +224,166 @@ static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
 }
 
 /* The full 32-bit float (flag bit set): four Huffman bytes, out of line
- * (quake3_demo.c); the common 13-bit case is ZDEM_Q3_FLOAT below. */
+ * (quake3_demo.c), for the build for size below. */
 int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 
-/* Reads as statements for the generated decoders, on their locals d, bit
- * and bad: macros, so that they are inlined into the large unrolled
- * decoders (compilers stop inlining functions into those). A build for
- * size (ZDEM_SMALL, or the compiler's -Os) makes them calls instead:
- * about 40 KiB less code on a Cortex-M4, at some speed. */
+/* One netfield of a generated delta decoder, as a statement on its
+ * locals d, bit and bad: ZDEM_Q3_E* an entity field (changed bit, zero
+ * bit, value), ZDEM_Q3_P* a playerstate field (changed bit, value);
+ * FLOAT a float (integral 13-bit or full 32-bit), INT n bits, SINT n bits
+ * sign-extended (n a constant, 1..32). Macros, so that they are inlined
+ * into the large unrolled decoders (compilers stop inlining functions
+ * into those). A build for size (ZDEM_SMALL, or the compiler's -Os)
+ * reads each value with a call instead: about 40 KiB less code on a
+ * Cortex-M4, at some speed. */
 #if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
 int32_t zdem_q3__huff_float(zdem_q3_msg *m);
 uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
-#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+#define ZDEM_Q3__CALL(m, bit, dst, call)                                        \
     do {                                                                        \
         (m)->bit = (bit);                                                       \
-        (dst) = zdem_q3__huff_float(m);                                         \
+        (dst) = (call);                                                         \
         (bit) = (m)->bit;                                                       \
     } while (0)
-#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+#define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
     do {                                                                        \
-        (m)->bit = (bit);                                                       \
-        (dst) = zdem_q3__huff_bits(m, n);                                       \
-        (bit) = (m)->bit;                                                       \
+        if (zdem_q3_lbit(d, &(bit))) {                                          \
+            if (zdem_q3_lbit(d, &(bit))) {                                      \
+                read;                                                           \
+            } else {                                                            \
+                (dst) = 0;                                                      \
+            }                                                                   \
+        }                                                                       \
     } while (0)
+#define ZDEM_Q3__PFIELD(d, bit, read)                                           \
+    do {                                                                        \
+        if (zdem_q3_lbit(d, &(bit)))                                            \
+            read;                                                               \
+    } while (0)
+#define ZDEM_Q3_EFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__huff_float(m)))
+#define ZDEM_Q3_EINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__CALL(m, bit, dst, (int32_t)zdem_q3__huff_bits(m, n)))
+#define ZDEM_Q3_ESINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__EFIELD(d, bit, dst,                                                \
+                    ZDEM_Q3__CALL(m, bit, dst, zdem_q3__sext(zdem_q3__huff_bits(m, n), n)))
+#define ZDEM_Q3_PFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__huff_float(m)))
+#define ZDEM_Q3_PINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, (int32_t)zdem_q3__huff_bits(m, n)))
+#define ZDEM_Q3_PSINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__sext(zdem_q3__huff_bits(m, n), n)))
 #else
-#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+/* Each field is decoded from one 64-bit window at its first bit (at least
+ * 57 bits; the longest field, flags and a full float, takes 47): the flag
+ * bits are tests of the window, the value reads shift it. `at` counts the
+ * window bits used; bit advances by it once. */
+#define ZDEM_Q3__WIN(w, d, bit)                                                 \
     do {                                                                        \
-        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
-        if (w_ & 1u) {                                                          \
-            (m)->bit = (bit);                                                   \
-            (dst) = zdem_q3__huff_float32(m);                                   \
-            (bit) = (m)->bit;                                                   \
-        } else {                                                                \
-            unsigned e_ = zdem_q3_huff_decode[(w_ >> 6) & 0x7FFu];              \
-            int32_t i_ = (int32_t)(((uint32_t)(w_ >> 1) & 31u) | ((e_ & 0xFFu) << 5)) - 4096; \
-            float f_ = (float)i_;                                               \
-            uint32_t u_;                                                        \
-            memcpy(&u_, &f_, sizeof u_);                                        \
+        ZDEM_Q3__LOAD64(w, (d) + ((bit) >> 3));                                 \
+        (w) >>= (bit) & 7u;                                                     \
+    } while (0)
+/* zdem_load_le64 as a statement: one load, and unlike the function never
+ * left out of line in the large decoders (the byte-wise form is not
+ * always merged there); a copy where the byte order is known to match */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ZDEM_Q3__LOAD64(w, p) memcpy(&(w), (p), 8)
+#else
+#define ZDEM_Q3__LOAD64(w, p)                                                   \
+    ((w) = (uint64_t)(p)[0] | (uint64_t)(p)[1] << 8 | (uint64_t)(p)[2] << 16 | \
+           (uint64_t)(p)[3] << 24 | (uint64_t)(p)[4] << 32 |                    \
+           (uint64_t)(p)[5] << 40 | (uint64_t)(p)[6] << 48 | (uint64_t)(p)[7] << 56)
+#endif
+
+/* n (a constant, 1..32) Huffman-coded bits from window bit `at` on:
+ * n % 8 raw bits, then n / 8 coded bytes. */
+#define ZDEM_Q3__WBITS(w, at, bad, n, dst)                                      \
+    do {                                                                        \
+        unsigned k_;                                                            \
+        uint32_t v_ = (uint32_t)((w) >> (at)) & ((1u << ((n) & 7u)) - 1u);      \
+        (at) += (n) & 7u;                                                       \
+        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
+            unsigned e_ = zdem_q3_huff_decode[((w) >> (at)) & 0x7FFu];          \
             (bad) |= e_;                                                        \
-            (bit) += 6u + ((e_ >> 8) & 15u);                                    \
-            (dst) = (int32_t)u_;                                                \
+            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
+            (at) += (e_ >> 8) & 15u;                                            \
+        }                                                                       \
+        (dst) = v_;                                                             \
+    } while (0)
+
+/* A float from window bit `at` on: a flag bit, then the full 32 bits or
+ * a 13-bit integer (5 raw bits and one coded byte, biased by 4096). */
+#define ZDEM_Q3__WFLOAT(w, at, bad, dst)                                        \
+    do {                                                                        \
+        if (((w) >> (at)) & 1u) {                                               \
+            uint32_t f_;                                                        \
+            (at) += 1u;                                                         \
+            ZDEM_Q3__WBITS(w, at, bad, 32u, f_);                                \
+            (dst) = (int32_t)f_;                                                \
+        } else {                                                                \
+            unsigned e_ = zdem_q3_huff_decode[((w) >> ((at) + 6u)) & 0x7FFu];   \
+            int32_t i_ = (int32_t)(((uint32_t)((w) >> ((at) + 1u)) & 31u) |     \
+                                   ((e_ & 0xFFu) << 5)) - 4096;                  \
+            float fl_ = (float)i_;                                              \
+            uint32_t b_;                                                        \
+            memcpy(&b_, &fl_, sizeof b_);                                       \
+            (bad) |= e_;                                                        \
+            (at) += 6u + ((e_ >> 8) & 15u);                                     \
+            (dst) = (int32_t)b_;                                                \
         }                                                                       \
     } while (0)
 
-/* n (a constant, 1..32) Huffman-coded bits: n % 8 raw bits, then n / 8
- * coded bytes. */
-#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+/* An entity field: changed bit, zero bit, then `read` (at = 2). */
+#define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
     do {                                                                        \
-        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
-        unsigned used_ = (n) & 7u, k_;                                          \
-        uint32_t v_ = (uint32_t)(w_ & ((1u << ((n) & 7u)) - 1u));               \
-        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
-            unsigned e_ = zdem_q3_huff_decode[(w_ >> used_) & 0x7FFu];          \
-            (bad) |= e_;                                                        \
-            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
-            used_ += (e_ >> 8) & 15u;                                           \
+        uint64_t w_;                                                            \
+        unsigned at_ = 1u;                                                      \
+        ZDEM_Q3__WIN(w_, d, bit);                                               \
+        if (w_ & 1u) {                                                          \
+            at_ = 2u;                                                           \
+            if (w_ & 2u) {                                                      \
+                read;                                                           \
+            } else {                                                            \
+                (dst) = 0;                                                      \
+            }                                                                   \
         }                                                                       \
-        (bit) += used_;                                                         \
-        (dst) = v_;                                                             \
+        (bit) += at_;                                                           \
     } while (0)
+/* A playerstate field: changed bit, then `read` (at = 1). */
+#define ZDEM_Q3__PFIELD(d, bit, read)                                           \
+    do {                                                                        \
+        uint64_t w_;                                                            \
+        unsigned at_ = 1u;                                                      \
+        ZDEM_Q3__WIN(w_, d, bit);                                               \
+        if (w_ & 1u)                                                            \
+            read;                                                               \
+        (bit) += at_;                                                           \
+    } while (0)
+#define ZDEM_Q3__WINT(bad, n, dst)                                              \
+    do {                                                                        \
+        uint32_t u_;                                                            \
+        ZDEM_Q3__WBITS(w_, at_, bad, n, u_);                                    \
+        (dst) = (int32_t)u_;                                                    \
+    } while (0)
+#define ZDEM_Q3__WSINT(bad, n, dst)                                             \
+    do {                                                                        \
+        uint32_t u_;                                                            \
+        ZDEM_Q3__WBITS(w_, at_, bad, n, u_);                                    \
+        (dst) = zdem_q3__sext(u_, n);                                           \
+    } while (0)
+#define ZDEM_Q3_EFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WFLOAT(w_, at_, bad, dst))
+#define ZDEM_Q3_EINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WINT(bad, n, dst))
+#define ZDEM_Q3_ESINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WSINT(bad, n, dst))
+#define ZDEM_Q3_PFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WFLOAT(w_, at_, bad, dst))
+#define ZDEM_Q3_PINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WINT(bad, n, dst))
+#define ZDEM_Q3_PSINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WSINT(bad, n, dst))
 #endif
 
 static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
