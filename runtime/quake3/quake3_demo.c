@@ -1018,8 +1018,10 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
 
 static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
-    int32_t seq = zdem_q3_read_long(m);
-    size_t n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS);
+    int32_t seq = (int32_t)zdem_q3_pread_bits(m, 32); /* the padded copy */
+    size_t n;
+    zdem_q3__settle(m);
+    n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS);
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "server command runs past the end of the message");
@@ -1253,18 +1255,14 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     p->nchg = 0;
     for (;;) {
         const zdem_q3_entity *from;
-        if (m->raw) {
-            newnum = zdem_q3_raw_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
-        } else { /* the padded copy (parse_message): unchecked, settled */
-            newnum = zdem_q3_phuff_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
-            zdem_q3__settle(m);
-        }
+        newnum = zdem_q3_pread_bits(m, ZDEM_Q3_GENTITYNUM_BITS); /* the padded copy */
+        zdem_q3__settle(m);
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
         /* one call site, so that it is inlined: at the end the rest of
-         * the old frame is unchanged */
-        if (keep >= 0) {
+         * the old frame is unchanged; most runs are empty (checked here) */
+        if (keep >= 0 && nums[oldindex] < (newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum)) {
             st = copy_unchanged(p, m, newframe, nums, ents, oldcount, &oldindex,
                                 newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum, err);
             if (st != ZDEM_OK)
@@ -1668,7 +1666,9 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     p->message_sequence = f->sequence;
     m.raw = legacy;
     /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
-    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : zdem_q3_read_long(&m);
+    /* reads on the padded copy are unchecked, settled after each */
+    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : (int32_t)zdem_q3_pread_bits(&m, 32);
+    zdem_q3__settle(&m);
     for (;;) {
         uint32_t cmd;
         if (m.overflow)
@@ -1676,15 +1676,19 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                                         "read past the end of the message"));
         if (legacy && m.bit >= m.end)
             break; /* the legacy layout may end without svc_EOF */
-        cmd = zdem_q3_read_byte(&m);
+        cmd = zdem_q3_pread_bits(&m, 8);
+        zdem_q3__settle(&m);
         if (legacy && cmd == SVC_BAD)
             break; /* legacy: a zero byte ends the message too */
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
             /* dm_90+: svc_extension after EOF carries more commands that
              * old clients ignore */
             zdem_q3_msg save = m;
-            if (zdem_q3_read_byte(&m) == SVC_EXTENSION && !m.overflow) {
-                cmd = zdem_q3_read_byte(&m);
+            uint32_t ext = zdem_q3_pread_bits(&m, 8);
+            zdem_q3__settle(&m);
+            if (ext == SVC_EXTENSION && !m.overflow) {
+                cmd = zdem_q3_pread_bits(&m, 8);
+                zdem_q3__settle(&m);
                 if (m.overflow)
                     cmd = SVC_EOF;
             } else {

@@ -114,11 +114,6 @@ static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
     return m->raw ? zdem_q3_raw_bits(m, n) : zdem_q3_huff_bits(m, n);
 }
 
-static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
-{
-    return zdem_q3__sext(zdem_q3_read_bits(m, n), n);
-}
-
 static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
 {
     uint64_t w;
