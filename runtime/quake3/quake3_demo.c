@@ -1281,19 +1281,18 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     return ZDEM_OK;
 }
 
-/* One playerstate array of MSG_ReadDeltaPlayerstate: a change bit, a
- * 16-bit mask, the entries it names (16 bits signed; powerups 32), read
- * unchecked from the padded copy (at most 727 bits) and settled. */
+/* One changed playerstate array of MSG_ReadDeltaPlayerstate (its change
+ * bit read): a 16-bit mask, the entries it names (16 bits signed;
+ * powerups 32), read unchecked from the padded copy (at most 726 bits)
+ * and settled. */
 static void read_player_array(zdem_q3_msg *m, int32_t *a, unsigned bits)
 {
-    if (zdem_q3_pbit(m)) {
-        uint32_t mask = zdem_q3_pread_bits(m, 16);
-        while (mask) { /* set bits, lowest first */
-            unsigned i = zdem_q3__low_bit(mask);
-            mask &= mask - 1u;
-            a[i] = bits == 32u ? (int32_t)zdem_q3_pread_bits(m, 32)
-                               : zdem_q3__sext(zdem_q3_pread_bits(m, 16), 16);
-        }
+    uint32_t mask = zdem_q3_pread_bits(m, 16);
+    while (mask) { /* set bits, lowest first */
+        unsigned i = zdem_q3__low_bit(mask);
+        mask &= mask - 1u;
+        a[i] = bits == 32u ? (int32_t)zdem_q3_pread_bits(m, 32)
+                           : zdem_q3__sext(zdem_q3_pread_bits(m, 16), 16);
     }
     zdem_q3__settle(m);
 }
@@ -1304,9 +1303,11 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
                                      zdem_error *err)
 {
     unsigned lc;
-    if (from)
-        *to = *from;
-    else
+    if (from) { /* in two halves, each copied inline (whole: a rep movs) */
+        size_t h = sizeof *to / 2u;
+        memcpy(to, from, h);
+        memcpy((uint8_t *)to + h, (const uint8_t *)from + h, sizeof *to - h);
+    } else
         memset(to, 0, sizeof *to);
     if (p->proto->legacy) {
         /* every field with its changed bit; no "any array" bit */
@@ -1323,10 +1324,17 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
         if (!lc)
             return ZDEM_OK; /* no array changed */
     }
-    read_player_array(m, to->stats, 16);
-    read_player_array(m, to->persistant, 16);
-    read_player_array(m, to->ammo, 16);
-    read_player_array(m, to->powerups, 32);
+    /* each array's change bit (mostly clear) tested here; four bits at
+     * most past the end before the settle */
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->stats, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->persistant, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->ammo, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->powerups, 32);
+    zdem_q3__settle(m);
     return ZDEM_OK;
 }
 
