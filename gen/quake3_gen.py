@@ -165,7 +165,7 @@ LOCALS = ("    const uint8_t *d = m->data;\n"
           "    size_t bit = m->bit;\n"
           "    unsigned bad = 0;")
 STORE = ("    m->bit = bit;\n"
-         "    m->bad |= bad;\n"
+         "    m->bad |= ZDEM_Q3__BAD(bad);\n"
          "    zdem_q3__settle(m);")
 
 
@@ -263,6 +263,12 @@ def generate(schema_dir):
              " * in bit 0): symbol in bits 0-7, code length in bits 8-11, 0x8000 on\n"
              " * the one 11-bit pattern that is not a code (ioquake3's NYT node). */")
     h.append("extern const uint16_t zdem_q3_huff_decode[2048];")
+    h.append("/* The same for the inline field reads (quake3_msg.h): code length in\n"
+             " * bits 0-3 (a shift by the entry masked to 6 bits is a shift by it),\n"
+             " * symbol in bits 8-15, 0x10000 on the pattern that is not a code, and\n"
+             " * the length again in bits 24-31 (sums of up to five entries add up\n"
+             " * the lengths there). */")
+    h.append("extern const uint32_t zdem_q3_huff_fast[2048];")
     h.append("/* Encode table: code (stream order, first bit in bit 0) in bits 0-10,\n"
              " * length in bits 11-15. */")
     h.append("extern const uint16_t zdem_q3_huff_encode[256];")
@@ -311,6 +317,10 @@ def generate(schema_dir):
     c = [HEADER]
     c.append('#include "quake3_tables.h"\n#include "quake3_msg.h"\n\n#include <stddef.h>\n')
     c.append("const uint16_t zdem_q3_huff_decode[2048] = {\n%s\n};\n" % fmt_array(decode, 16))
+    fast = [(e >> 8 & 15) | (e & 0xFF) << 8 | (0x10000 if e & 0x8000 else 0) | (e >> 8 & 15) << 24
+            for e in decode]
+    c.append("const uint32_t zdem_q3_huff_fast[2048] = {\n%s\n};\n"
+             % fmt_array(["0x%08x" % e for e in fast], 8))
     c.append("const uint16_t zdem_q3_huff_encode[256] = {\n%s\n};\n" % fmt_array(encode, 12))
     c.append("const int16_t zdem_q3_huff_tree[ZDEM_Q3_HUFF_TREE_NODES][2] = {\n%s\n};\n"
              % fmt_array(["{%d, %d}" % (a, b) for a, b in tree], 8))

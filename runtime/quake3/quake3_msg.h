@@ -234,6 +234,7 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 #if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
 int32_t zdem_q3__huff_float(zdem_q3_msg *m);
 uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
+#define ZDEM_Q3__BAD(bad) (bad)
 #define ZDEM_Q3__CALL(m, bit, dst, call)                                        \
     do {                                                                        \
         (m)->bit = (bit);                                                       \
@@ -271,8 +272,11 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
 #else
 /* Each field is decoded from one 64-bit window at its first bit (at least
  * 57 bits; the longest field, flags and a full float, takes 47): the flag
- * bits are tests of the window, the value reads shift it. `at` counts the
- * window bits used; bit advances by it once. */
+ * bits are tests of the window, the value reads shift it (by the table
+ * entry itself: zdem_q3_huff_fast). `at` counts the window bits used; bit
+ * advances by it once. bad collects zdem_q3_huff_fast's 0x10000 flag
+ * (ZDEM_Q3__BAD makes it the message's 0x8000). */
+#define ZDEM_Q3__BAD(bad) ((bad) >> 1)
 #define ZDEM_Q3__WIN(w, d, bit)                                                 \
     do {                                                                        \
         ZDEM_Q3__LOAD64(w, (d) + ((bit) >> 3));                                 \
@@ -291,45 +295,49 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
            (uint64_t)(p)[5] << 40 | (uint64_t)(p)[6] << 48 | (uint64_t)(p)[7] << 56)
 #endif
 
-/* n (a constant, 1..32) Huffman-coded bits from window bit `at` on:
- * n % 8 raw bits, then n / 8 coded bytes. */
+/* n (a constant, 1..32) Huffman-coded bits from the window (bit 0 next):
+ * n % 8 raw bits, then n / 8 coded bytes; the window is shifted past
+ * them. The entries are summed: their top bytes add up to the lengths. */
 #define ZDEM_Q3__WBITS(w, at, bad, n, dst)                                      \
     do {                                                                        \
         unsigned k_;                                                            \
-        uint32_t v_ = (uint32_t)((w) >> (at)) & ((1u << ((n) & 7u)) - 1u);      \
-        (at) += (n) & 7u;                                                       \
+        uint32_t v_ = (uint32_t)(w) & ((1u << ((n) & 7u)) - 1u), s_ = 0;        \
+        (w) >>= (n) & 7u;                                                       \
         for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
-            unsigned e_ = zdem_q3_huff_decode[((w) >> (at)) & 0x7FFu];          \
+            uint32_t e_ = zdem_q3_huff_fast[(w) & 0x7FFu];                      \
+            (w) >>= e_ & 63u;                                                   \
+            s_ += e_;                                                           \
             (bad) |= e_;                                                        \
-            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
-            (at) += (e_ >> 8) & 15u;                                            \
+            v_ |= ((e_ >> 8) & 0xFFu) << (((n) & 7u) + k_ - 8u);                \
         }                                                                       \
+        (at) += ((n) & 7u) + (s_ >> 24);                                        \
         (dst) = v_;                                                             \
     } while (0)
 
-/* A float from window bit `at` on: a flag bit, then the full 32 bits or
- * a 13-bit integer (5 raw bits and one coded byte, biased by 4096). */
+/* A float from the window: a flag bit, then the full 32 bits or a 13-bit
+ * integer (5 raw bits and one coded byte, biased by 4096). */
 #define ZDEM_Q3__WFLOAT(w, at, bad, dst)                                        \
     do {                                                                        \
-        if (((w) >> (at)) & 1u) {                                               \
+        if ((w) & 1u) {                                                         \
             uint32_t f_;                                                        \
+            (w) >>= 1;                                                          \
             (at) += 1u;                                                         \
             ZDEM_Q3__WBITS(w, at, bad, 32u, f_);                                \
             (dst) = (int32_t)f_;                                                \
         } else {                                                                \
-            unsigned e_ = zdem_q3_huff_decode[((w) >> ((at) + 6u)) & 0x7FFu];   \
-            int32_t i_ = (int32_t)(((uint32_t)((w) >> ((at) + 1u)) & 31u) |     \
-                                   ((e_ & 0xFFu) << 5)) - 4096;                  \
+            uint32_t e_ = zdem_q3_huff_fast[((w) >> 6) & 0x7FFu];               \
+            int32_t i_ = (int32_t)((((uint32_t)(w) >> 1) & 31u) |               \
+                                   (((e_ >> 8) & 0xFFu) << 5)) - 4096;          \
             float fl_ = (float)i_;                                              \
             uint32_t b_;                                                        \
             memcpy(&b_, &fl_, sizeof b_);                                       \
             (bad) |= e_;                                                        \
-            (at) += 6u + ((e_ >> 8) & 15u);                                     \
+            (at) += 6u + (e_ & 63u);                                            \
             (dst) = (int32_t)b_;                                                \
         }                                                                       \
     } while (0)
 
-/* An entity field: changed bit, zero bit, then `read` (at = 2). */
+/* An entity field: changed bit, zero bit, then `read` of the rest. */
 #define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
     do {                                                                        \
         uint64_t w_;                                                            \
@@ -338,6 +346,7 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
         if (w_ & 1u) {                                                          \
             at_ = 2u;                                                           \
             if (w_ & 2u) {                                                      \
+                w_ >>= 2;                                                       \
                 read;                                                           \
             } else {                                                            \
                 (dst) = 0;                                                      \
@@ -345,14 +354,16 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
         }                                                                       \
         (bit) += at_;                                                           \
     } while (0)
-/* A playerstate field: changed bit, then `read` (at = 1). */
+/* A playerstate field: changed bit, then `read` of the rest. */
 #define ZDEM_Q3__PFIELD(d, bit, read)                                           \
     do {                                                                        \
         uint64_t w_;                                                            \
         unsigned at_ = 1u;                                                      \
         ZDEM_Q3__WIN(w_, d, bit);                                               \
-        if (w_ & 1u)                                                            \
+        if (w_ & 1u) {                                                          \
+            w_ >>= 1;                                                           \
             read;                                                               \
+        }                                                                       \
         (bit) += at_;                                                           \
     } while (0)
 #define ZDEM_Q3__WINT(bad, n, dst)                                              \
