@@ -223,8 +223,11 @@ def gen_decoder(kind, name, fields):
     out.append("static void %s(zdem_q3_msg *m, zdem_q3_%s *to, unsigned lc)" % (fn, kind))
     out.append("{")
     out.append(LOCALS)
+    out.append("    ZDEM_Q3_FIELDS_BEGIN(d, bit);")
     for i, (field, bits) in enumerate(fields):
         out.append("    if (lc <= %du)\n        goto done;" % i)
+        if i and i % 57 == 0:
+            out.append("    ZDEM_Q3_FIELDS_RELOAD(d, bit);")
         # entity: changed bit, zero bit, value; player: changed bit, value
         e = "E" if kind == "entity" else "P"
         if bits == 0:

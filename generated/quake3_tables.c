@@ -474,6 +474,7 @@ static void zdem_q3_delta_entity_q3(zdem_q3_msg *m, zdem_q3_entity *to, unsigned
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
@@ -641,6 +642,7 @@ static void zdem_q3_delta_entity_ql73(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
@@ -814,6 +816,7 @@ static void zdem_q3_delta_entity_ql90(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
@@ -993,6 +996,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_EINT(m, d, bit, bad, 32u, to->pos_trTime);
@@ -1166,6 +1170,7 @@ static void zdem_q3_delta_entity_ql91(zdem_q3_msg *m, zdem_q3_entity *to, unsign
     ZDEM_Q3_EINT(m, d, bit, bad, 16u, to->armor);
     if (lc <= 57u)
         goto done;
+    ZDEM_Q3_FIELDS_RELOAD(d, bit);
     ZDEM_Q3_EINT(m, d, bit, bad, 8u, to->location);
 done:
     m->bit = bit;
@@ -1181,6 +1186,7 @@ static void zdem_q3_delta_player_q3(zdem_q3_msg *m, zdem_q3_player *to, unsigned
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
@@ -1339,6 +1345,7 @@ static void zdem_q3_delta_player_ql90(zdem_q3_msg *m, zdem_q3_player *to, unsign
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
@@ -1503,6 +1510,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     const uint8_t *d = m->data;
     size_t bit = m->bit;
     unsigned bad = 0;
+    ZDEM_Q3_FIELDS_BEGIN(d, bit);
     if (lc <= 0u)
         goto done;
     ZDEM_Q3_PINT(m, d, bit, bad, 32u, to->commandTime);
@@ -1676,6 +1684,7 @@ static void zdem_q3_delta_player_ql91(zdem_q3_msg *m, zdem_q3_player *to, unsign
     ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->rightmove);
     if (lc <= 57u)
         goto done;
+    ZDEM_Q3_FIELDS_RELOAD(d, bit);
     ZDEM_Q3_PINT(m, d, bit, bad, 8u, to->upmove);
 done:
     m->bit = bit;

@@ -223,7 +223,9 @@ static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
 int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 
 /* One netfield of a generated delta decoder, as a statement on its
- * locals d, bit and bad: ZDEM_Q3_E* an entity field (changed bit, zero
+ * locals d, bit and bad (and what ZDEM_Q3_FIELDS_BEGIN declares, once
+ * before the first field; ZDEM_Q3_FIELDS_RELOAD before field 57 and
+ * every 57th after): ZDEM_Q3_E* an entity field (changed bit, zero
  * bit, value), ZDEM_Q3_P* a playerstate field (changed bit, value);
  * FLOAT a float (integral 13-bit or full 32-bit), INT n bits, SINT n bits
  * sign-extended (n a constant, 1..32). Macros, so that they are inlined
@@ -235,6 +237,8 @@ int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 int32_t zdem_q3__huff_float(zdem_q3_msg *m);
 uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
 #define ZDEM_Q3__BAD(bad) (bad)
+#define ZDEM_Q3_FIELDS_BEGIN(d, bit) (void)0
+#define ZDEM_Q3_FIELDS_RELOAD(d, bit) (void)0
 #define ZDEM_Q3__CALL(m, bit, dst, call)                                        \
     do {                                                                        \
         (m)->bit = (bit);                                                       \
@@ -337,34 +341,62 @@ uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
         }                                                                       \
     } while (0)
 
+/* The changed bits: f_ is the window at the next field's changed bit,
+ * fv_ how many of its bits are still the message's. An unchanged field
+ * only shifts it; a changed one decodes from it when it still holds the
+ * whole field (at most 47 bits), else from a new window, and reloads it
+ * after. 57 unchanged fields in a row empty it: FIELDS_RELOAD before
+ * field 57. */
+#define ZDEM_Q3_FIELDS_BEGIN(d, bit)                                            \
+    uint64_t f_;                                                                \
+    unsigned fv_ = 57u;                                                         \
+    ZDEM_Q3__WIN(f_, d, bit)
+#define ZDEM_Q3_FIELDS_RELOAD(d, bit)                                           \
+    do {                                                                        \
+        ZDEM_Q3__WIN(f_, d, bit);                                               \
+        fv_ = 57u;                                                              \
+    } while (0)
 /* An entity field: changed bit, zero bit, then `read` of the rest. */
 #define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
     do {                                                                        \
-        uint64_t w_;                                                            \
-        unsigned at_ = 1u;                                                      \
-        ZDEM_Q3__WIN(w_, d, bit);                                               \
-        if (w_ & 1u) {                                                          \
-            at_ = 2u;                                                           \
+        if (f_ & 1u) {                                                          \
+            uint64_t w_ = f_;                                                   \
+            unsigned at_ = 2u;                                                  \
+            if (fv_ < 47u)                                                      \
+                ZDEM_Q3__WIN(w_, d, bit);                                       \
             if (w_ & 2u) {                                                      \
                 w_ >>= 2;                                                       \
                 read;                                                           \
             } else {                                                            \
                 (dst) = 0;                                                      \
             }                                                                   \
+            (bit) += at_;                                                       \
+            ZDEM_Q3__WIN(f_, d, bit);                                           \
+            fv_ = 57u;                                                          \
+        } else {                                                                \
+            f_ >>= 1;                                                           \
+            fv_--;                                                              \
+            (bit)++;                                                            \
         }                                                                       \
-        (bit) += at_;                                                           \
     } while (0)
 /* A playerstate field: changed bit, then `read` of the rest. */
 #define ZDEM_Q3__PFIELD(d, bit, read)                                           \
     do {                                                                        \
-        uint64_t w_;                                                            \
-        unsigned at_ = 1u;                                                      \
-        ZDEM_Q3__WIN(w_, d, bit);                                               \
-        if (w_ & 1u) {                                                          \
+        if (f_ & 1u) {                                                          \
+            uint64_t w_ = f_;                                                   \
+            unsigned at_ = 1u;                                                  \
+            if (fv_ < 46u)                                                      \
+                ZDEM_Q3__WIN(w_, d, bit);                                       \
             w_ >>= 1;                                                           \
             read;                                                               \
+            (bit) += at_;                                                       \
+            ZDEM_Q3__WIN(f_, d, bit);                                           \
+            fv_ = 57u;                                                          \
+        } else {                                                                \
+            f_ >>= 1;                                                           \
+            fv_--;                                                              \
+            (bit)++;                                                            \
         }                                                                       \
-        (bit) += at_;                                                           \
     } while (0)
 #define ZDEM_Q3__WINT(bad, n, dst)                                              \
     do {                                                                        \
