@@ -80,8 +80,8 @@ struct zdem_q3_parser {
     int32_t event_src;   /* message_num of the snapshot event_prev is of */
     int event_have;      /* event_src is of this gamestate */
     /* the entities a snapshot changed or removed (entity number | pool
-     * slot << 10 | removed << 31): a snapshot's event entities are its
-     * delta source's (ev_bits) updated with these */
+     * slot << 10 | event entity << 30 | removed << 31): a snapshot's
+     * event entities are its delta source's (ev_bits) updated with these */
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
@@ -1185,7 +1185,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     }
     if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
         p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
-                          (removed ? 0x80000000u : 0u);
+                          (removed ? 0x80000000u
+                                   : to->eType > p->proto->et_events ? 0x40000000u : 0u);
     p->nchg++;
     if (st != ZDEM_OK || removed) {
         p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
@@ -1445,8 +1446,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
         for (w = 0; w < p->nchg; w++) {
             uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
             uint64_t bit = UINT64_C(1) << (num & 63u);
-            const zdem_q3_entity *e = &p->pool[(c >> 10) & 0x1FFFFFu];
-            if ((c & 0x80000000u) || e->eType <= et_events)
+            if (!(c & 0x40000000u)) /* removed, or no event entity (its eType) */
                 now[num >> 6] &= ~bit;
             else
                 now[num >> 6] |= bit;
@@ -1469,7 +1469,7 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
             if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
                 continue;
             p->event_prev[num >> 6] |= bit; /* fired */
-            if (fire_event(p, &p->pool[(c >> 10) & 0x1FFFFFu]))
+            if (fire_event(p, &p->pool[(c >> 10) & 0xFFFFu]))
                 return 1;
         }
     } else {
