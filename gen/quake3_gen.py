@@ -165,21 +165,12 @@ LOCALS = ("    const uint8_t *d = m->data;\n"
           "    size_t bit = m->bit;\n"
           "    unsigned bad = 0;")
 STORE = ("    m->bit = bit;\n"
-         "    m->bad |= bad;\n"
+         "    m->bad |= ZDEM_Q3__BAD(bad);\n"
          "    zdem_q3__settle(m);")
 
 
 def value(lv, bits, legacy, indent):
-    if bits == 0 and not legacy:  # the most frequent read: inline
-        return "%sZDEM_Q3_FLOAT(m, d, bit, bad, %s);" % (indent, lv)
-    if not legacy:
-        out = "%s{\n%s    uint32_t u;\n%s    ZDEM_Q3_BITS(m, d, bit, bad, %du, u);\n" % (
-            indent, indent, indent, abs(bits))
-        if bits < 0:
-            out += "%s    %s = zdem_q3__sext(u, %du);\n" % (indent, lv, -bits)
-        else:
-            out += "%s    %s = (int32_t)u;\n" % (indent, lv)
-        return out + "%s}" % indent
+    """A legacy field read (the modern decoders use the field macros)."""
     return ("%sm->bit = bit;\n%s%s = %s;\n%sbit = m->bit;"
             % (indent, indent, lv, read_expr(bits, legacy), indent))
 
@@ -232,17 +223,18 @@ def gen_decoder(kind, name, fields):
     out.append("static void %s(zdem_q3_msg *m, zdem_q3_%s *to, unsigned lc)" % (fn, kind))
     out.append("{")
     out.append(LOCALS)
+    out.append("    ZDEM_Q3_FIELDS_BEGIN(d, bit);")
     for i, (field, bits) in enumerate(fields):
-        lv = lvalue(field)
         out.append("    if (lc <= %du)\n        goto done;" % i)
-        val = read_expr(bits, False)
-        if kind == "entity":
-            # changed bit, then a zero bit (field set to 0) or the value
-            out.append("    if (zdem_q3_lbit(d, &bit)) {\n"
-                       "        if (zdem_q3_lbit(d, &bit)) {\n%s\n        } else {\n"
-                       "            %s = 0;\n        }\n    }" % (value(lv, bits, False, "            "), lv))
+        if i and i % 57 == 0:
+            out.append("    ZDEM_Q3_FIELDS_RELOAD(d, bit);")
+        # entity: changed bit, zero bit, value; player: changed bit, value
+        e = "E" if kind == "entity" else "P"
+        if bits == 0:
+            out.append("    ZDEM_Q3_%sFLOAT(m, d, bit, bad, %s);" % (e, lvalue(field)))
         else:
-            out.append("    if (zdem_q3_lbit(d, &bit)) {\n%s\n    }" % value(lv, bits, False, "        "))
+            out.append("    ZDEM_Q3_%s%s(m, d, bit, bad, %du, %s);"
+                       % (e, "SINT" if bits < 0 else "INT", abs(bits), lvalue(field)))
     out.append("done:")
     out.append(STORE)
     out.append("}")
@@ -274,6 +266,12 @@ def generate(schema_dir):
              " * in bit 0): symbol in bits 0-7, code length in bits 8-11, 0x8000 on\n"
              " * the one 11-bit pattern that is not a code (ioquake3's NYT node). */")
     h.append("extern const uint16_t zdem_q3_huff_decode[2048];")
+    h.append("/* The same for the inline field reads (quake3_msg.h): code length in\n"
+             " * bits 0-3 (a shift by the entry masked to 6 bits is a shift by it),\n"
+             " * symbol in bits 8-15, 0x10000 on the pattern that is not a code, and\n"
+             " * the length again in bits 24-31 (sums of up to five entries add up\n"
+             " * the lengths there). */")
+    h.append("extern const uint32_t zdem_q3_huff_fast[2048];")
     h.append("/* Encode table: code (stream order, first bit in bit 0) in bits 0-10,\n"
              " * length in bits 11-15. */")
     h.append("extern const uint16_t zdem_q3_huff_encode[256];")
@@ -322,6 +320,10 @@ def generate(schema_dir):
     c = [HEADER]
     c.append('#include "quake3_tables.h"\n#include "quake3_msg.h"\n\n#include <stddef.h>\n')
     c.append("const uint16_t zdem_q3_huff_decode[2048] = {\n%s\n};\n" % fmt_array(decode, 16))
+    fast = [(e >> 8 & 15) | (e & 0xFF) << 8 | (0x10000 if e & 0x8000 else 0) | (e >> 8 & 15) << 24
+            for e in decode]
+    c.append("const uint32_t zdem_q3_huff_fast[2048] = {\n%s\n};\n"
+             % fmt_array(["0x%08x" % e for e in fast], 8))
     c.append("const uint16_t zdem_q3_huff_encode[256] = {\n%s\n};\n" % fmt_array(encode, 12))
     c.append("const int16_t zdem_q3_huff_tree[ZDEM_Q3_HUFF_TREE_NODES][2] = {\n%s\n};\n"
              % fmt_array(["{%d, %d}" % (a, b) for a, b in tree], 8))

@@ -9,6 +9,12 @@
  * in bit 0): symbol in bits 0-7, code length in bits 8-11, 0x8000 on
  * the one 11-bit pattern that is not a code (ioquake3's NYT node). */
 extern const uint16_t zdem_q3_huff_decode[2048];
+/* The same for the inline field reads (quake3_msg.h): code length in
+ * bits 0-3 (a shift by the entry masked to 6 bits is a shift by it),
+ * symbol in bits 8-15, 0x10000 on the pattern that is not a code, and
+ * the length again in bits 24-31 (sums of up to five entries add up
+ * the lengths there). */
+extern const uint32_t zdem_q3_huff_fast[2048];
 /* Encode table: code (stream order, first bit in bit 0) in bits 0-10,
  * length in bits 11-15. */
 extern const uint16_t zdem_q3_huff_encode[256];

@@ -137,7 +137,7 @@ static void test_a4(void)
         static const uint8_t ff[8] = {0};
         zdem_q3_msg mm;
         zdem_q3_msg_init(&mm, ff, 8);
-        CHECK_EQ_INT(zdem_q3_read_sbits(&mm, 1), 0);
+        CHECK_EQ_INT(zdem_q3__sext(zdem_q3_read_bits(&mm, 1), 1), 0);
     }
     free(d);
 }

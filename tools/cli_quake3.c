@@ -12,6 +12,7 @@ typedef struct q3cli {
     const zdem_cli_file *f;
     zdem_q3_parser *p;
     const zdem_q3_frame *frame;   /* message being parsed */
+    int dump, events;             /* the command (compared once, not per callback) */
     /* summary */
     int32_t first_sequence;
     uint32_t snapshots;
@@ -108,7 +109,7 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
         }
     }
     update_players(c, p);
-    if (strcmp(c->a->command, "dump") == 0) {
+    if (c->dump) {
         if (c->a->json)
             printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
                    "\"baselines\":%lu,\"protocol\":%d}\n",
@@ -134,7 +135,7 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
     c->last_time = s->server_time;
     if (c->players_dirty)
         update_players(c, p);
-    if (strcmp(c->a->command, "dump") == 0) {
+    if (c->dump) {
         if (c->a->json)
             printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
                    "\"delta\":%ld,\"snap_flags\":%ld,\"entities\":%ld,"
@@ -156,7 +157,7 @@ static int on_command(void *user, const zdem_q3_parser *p, int32_t seq, const ch
     c->commands++;
     if (n > 3 && (memcmp(s, "cs ", 3) == 0 || memcmp(s, "bcs", 3) == 0))
         c->players_dirty = 1;
-    if (strcmp(c->a->command, "dump") == 0) {
+    if (c->dump) {
         if (c->a->json) {
             printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
                    (long)c->frame->sequence, (long)seq);
@@ -180,7 +181,7 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
         c->chats++;
         c->chat_kinds[(unsigned)ev->chat_kind % ZDEM_Q3_CHAT_KIND_COUNT]++;
     }
-    if (strcmp(c->a->command, "events") != 0)
+    if (!c->events)
         return 0;
     printf("{\"type\":\"%s\",\"server_time\":%ld,\"gamestate\":%lu",
            zdem_q3_event_type_name(ev->type), (long)ev->server_time,
@@ -223,7 +224,7 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     /* Warnings that lose data are events too (the rest are counted in
      * info): a configstring dropped at MAX_GAMESTATE_CHARS means later
      * names and scores are missing. */
-    if (strcmp(c->a->command, "events") == 0 &&
+    if (c->events &&
         (w->code == ZDEM_ERR_NO_SPACE || strncmp(w->msg, "limit max_", 10) == 0)) {
         printf("{\"type\":\"warning\",\"server_time\":%ld,\"gamestate\":%lu,\"offset\":%llu,"
                "\"message\":",
@@ -234,7 +235,7 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     }
     /* In the dump's own stream (stdout): stderr carries only the one
      * error line of a damaged file. */
-    if (strcmp(c->a->command, "dump") == 0) {
+    if (c->dump) {
         unsigned long long off = c->frame->offset + 8 + w->offset / 8;
         if (c->a->json) {
             printf("{\"type\":\"warning\",\"index\":%lu,\"offset\":%llu,\"bit\":%llu,"
@@ -350,7 +351,7 @@ static void skipped(q3cli *c, unsigned long long offset, const char *msg)
 {
     add_warning(c, "damaged messages skipped", 1);
     c->skipped++;
-    if (strcmp(c->a->command, "dump") == 0) {
+    if (c->dump) {
         if (c->a->json) {
             printf("{\"type\":\"skipped\",\"index\":%lu,\"offset\":%llu,\"message\":",
                    (unsigned long)c->frame->index, offset);
@@ -398,6 +399,8 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     memset(&c, 0, sizeof c);
     c.a = a;
     c.f = f;
+    c.dump = strcmp(a->command, "dump") == 0;
+    c.events = strcmp(a->command, "events") == 0;
     c.client_num = -1;
     memset(&cb, 0, sizeof cb);
     cb.gamestate = on_gamestate;
@@ -450,7 +453,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         if (fr.index == 0)
             c.first_sequence = fr.sequence;
         c.frame = &fr;
-        if (strcmp(a->command, "dump") == 0) {
+        if (c.dump) {
             if (a->json)
                 printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
                        "\"length\":%lu}\n",

@@ -84,8 +84,8 @@ struct zdem_q3_parser {
     int32_t event_src;   /* message_num of the snapshot event_prev is of */
     int event_have;      /* event_src is of this gamestate */
     /* the entities a snapshot changed or removed (entity number | pool
-     * slot << 10 | removed << 31): a snapshot's event entities are its
-     * delta source's (ev_bits) updated with these */
+     * slot << 10 | event entity << 30 | removed << 31): a snapshot's
+     * event entities are its delta source's (ev_bits) updated with these */
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
 
@@ -1176,8 +1176,10 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
 
 static zdem_status parse_server_command(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
-    int32_t seq = zdem_q3_read_long(m);
-    size_t n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS, p->str, sizeof p->str);
+    int32_t seq = (int32_t)zdem_q3_pread_bits(m, 32); /* the padded copy */
+    size_t n;
+    zdem_q3__settle(m);
+    n = read_string(p, m, ZDEM_Q3_MAX_STRING_CHARS, p->str, sizeof p->str);
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "server command runs past the end of the message");
@@ -1319,7 +1321,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
 {
     uint16_t slot;
     zdem_status st;
-    int s;
+    zdem_q3_entity *to;
+    int s, removed;
     if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
     s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
@@ -1329,12 +1332,48 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
                               "limit max_entity_states: entity pool full");
     }
     slot = (uint16_t)s;
-    st = read_delta_entity(p, m, old, &p->pool[slot], number, err);
+    to = &p->pool[slot];
+    if (m->raw) {
+        st = read_delta_entity(p, m, old, to, number, err);
+        removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
+    } else {
+        /* read_delta_entity on the padded copy (parse_message): the two
+         * flag bits and the field count from one unchecked window, the
+         * position settled after each step as a checked read leaves it;
+         * a removed entity's slot is freed unwritten (nothing reads it) */
+        uint64_t w = zdem_q3__pwindow(m);
+        st = ZDEM_OK;
+        removed = (int)(w & 1u);
+        if (removed) {
+            m->bit += 1u;
+        } else {
+            if (old)
+                memcpy(to, old, sizeof *to);
+            else
+                memset(to, 0, sizeof *to);
+            to->number = number;
+            if (w & 2u) {
+                unsigned e = zdem_q3_huff_decode[(w >> 2) & 0x7FFu], lc = e & 0xFFu;
+                m->bad |= e;
+                m->bit += 2u + ((e >> 8) & 15u);
+                zdem_q3__settle(m);
+                if (lc > p->proto->entity_fields)
+                    st = zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
+                                        "entity delta: field count above the table size");
+                else
+                    p->proto->delta_entity(m, to, lc);
+            } else {
+                m->bit += 2u; /* unchanged */
+            }
+        }
+        zdem_q3__settle(m);
+    }
     if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
         p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
-                          (p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE ? 0x80000000u : 0u);
+                          (removed ? 0x80000000u
+                                   : to->eType > p->proto->et_events ? 0x40000000u : 0u);
     p->nchg++;
-    if (st != ZDEM_OK || p->pool[slot].number == ZDEM_Q3_ENTITYNUM_NONE) {
+    if (st != ZDEM_OK || removed) {
         p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
         return st;
     }
@@ -1344,17 +1383,34 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     return ZDEM_OK;
 }
 
-/* Entities oldindex.. of the old frame whose numbers are below `below`
- * (at most 0xFFFF: the list's sentinel stops the run) are unchanged:
- * their list entries are copied. */
+/* Entities oldindex.. of the old frame (lists nums/ents) whose numbers are
+ * below `below` (at most 0xFFFF: the list's sentinel stops the run) are
+ * unchanged: their list entries are copied. Four at a time while all four
+ * numbers pass: the numbers are below 1024 or the 0xFFFF sentinel, so one
+ * 64-bit subtraction compares the four 16-bit lanes with a bound of at
+ * most 0x7FFF (no borrow crosses a lane); runs are short and many. */
 static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                  int keep, uint32_t *oldindex, uint32_t below, zdem_error *err)
+                                  const uint16_t *nums, const uint16_t *ents, uint32_t oldcount,
+                                  uint32_t *oldindex, uint32_t below, zdem_error *err)
 {
-    const uint16_t *nums = SNAP_NUMS(p, keep), *ents = SNAP_ENTS(p, keep);
+    const uint64_t hi = UINT64_C(0x8000800080008000);
+    uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
+    uint16_t *cn = p->cur_nums, *ce = p->cur_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    while (j + 3u <= oldcount) { /* the four lanes end at the sentinel at most */
+        uint64_t x, y;
+        memcpy(&x, nums + j, sizeof x);
+        if (((x | hi) - lanes) & hi)
+            break; /* one of them is >= below */
+        memcpy(&y, ents + j, sizeof y); /* all four are entities: j + 3 < oldcount */
+        memcpy(cn + n, &x, sizeof x);
+        memcpy(ce + n, &y, sizeof y);
+        j += 4u;
+        n += 4u;
+    }
     while (nums[j] < below) {
-        p->cur_nums[n] = nums[j];
-        p->cur_ents[n++] = ents[j++];
+        cn[n] = nums[j];
+        ce[n++] = ents[j++];
     }
     if (n > p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
@@ -1373,90 +1429,98 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     uint32_t oldindex = 0, oldcount = 0, newnum;
     int keep = -1;
     zdem_status st;
+    const uint16_t *nums = NULL, *ents = NULL;
     if (oldframe) {
         keep = (int)(oldframe - p->snaps);
         oldcount = p->snap_nents[keep];
+        nums = SNAP_NUMS(p, keep);
+        ents = SNAP_ENTS(p, keep);
     }
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
     p->nchg = 0;
     for (;;) {
-        newnum = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
+        const zdem_q3_entity *from;
+        newnum = zdem_q3_pread_bits(m, ZDEM_Q3_GENTITYNUM_BITS); /* the padded copy */
+        zdem_q3__settle(m);
         if (m->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
-        if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
-            break;
-        if (keep >= 0) {
-            st = copy_unchanged(p, m, newframe, keep, &oldindex, newnum, err);
+        /* one call site, so that it is inlined: at the end the rest of
+         * the old frame is unchanged; most runs are empty (checked here) */
+        if (keep >= 0 && nums[oldindex] < (newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum)) {
+            st = copy_unchanged(p, m, newframe, nums, ents, oldcount, &oldindex,
+                                newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum, err);
             if (st != ZDEM_OK)
                 return st;
-            if (oldindex < oldcount && SNAP_NUMS(p, keep)[oldindex] == newnum) {
-                /* delta from the old frame */
-                uint16_t slot = SNAP_ENTS(p, keep)[oldindex];
-                st = delta_entity(p, m, newframe, (int)newnum, &p->pool[slot], keep, err);
-                if (st != ZDEM_OK)
-                    return st;
-                oldindex++;
-                continue;
-            }
         }
-        /* new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, (int)newnum, baseline_of(p, (int)newnum), keep, err);
+        if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
+            break;
+        if (keep >= 0 && oldindex < oldcount && nums[oldindex] == newnum)
+            from = &p->pool[ents[oldindex++]]; /* delta from the old frame */
+        else
+            from = baseline_of(p, (int)newnum); /* new entity, delta from its baseline */
+        st = delta_entity(p, m, newframe, (int)newnum, from, keep, err);
         if (st != ZDEM_OK)
             return st;
     }
-    if (keep >= 0) /* the rest of the old frame is unchanged */
-        return copy_unchanged(p, m, newframe, keep, &oldindex, 0xFFFFu, err);
     return ZDEM_OK;
 }
 
-/* MSG_ReadDeltaPlayerstate */
+/* One changed playerstate array of MSG_ReadDeltaPlayerstate (its change
+ * bit read): a 16-bit mask, the entries it names (16 bits signed;
+ * powerups 32), read unchecked from the padded copy (at most 726 bits)
+ * and settled. */
+static void read_player_array(zdem_q3_msg *m, int32_t *a, unsigned bits)
+{
+    uint32_t mask = zdem_q3_pread_bits(m, 16);
+    while (mask) { /* set bits, lowest first */
+        unsigned i = zdem_q3__low_bit(mask);
+        mask &= mask - 1u;
+        a[i] = bits == 32u ? (int32_t)zdem_q3_pread_bits(m, 32)
+                           : zdem_q3__sext(zdem_q3_pread_bits(m, 16), 16);
+    }
+    zdem_q3__settle(m);
+}
+
+/* MSG_ReadDeltaPlayerstate, on the padded copy (parse_message) */
 static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
                                      const zdem_q3_player *from, zdem_q3_player *to,
                                      zdem_error *err)
 {
-    unsigned lc, i;
-    if (from)
-        *to = *from;
-    else
+    unsigned lc;
+    if (from) { /* in two halves, each copied inline (whole: a rep movs) */
+        size_t h = sizeof *to / 2u;
+        memcpy(to, from, h);
+        memcpy((uint8_t *)to + h, (const uint8_t *)from + h, sizeof *to - h);
+    } else
         memset(to, 0, sizeof *to);
     if (p->proto->legacy) {
         /* every field with its changed bit; no "any array" bit */
         p->proto->legacy_player(m, to);
     } else {
-        lc = zdem_q3_read_byte(m);
+        lc = zdem_q3_pread_bits(m, 8);
+        zdem_q3__settle(m);
         if (lc > p->proto->player_fields)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                   "playerstate delta: field count above the table size");
         p->proto->delta_player(m, to, lc);
-        if (!zdem_q3_read_bit(m))
+        lc = zdem_q3_pbit(m);
+        zdem_q3__settle(m);
+        if (!lc)
             return ZDEM_OK; /* no array changed */
     }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->stats[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->persistant[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->ammo[i] = zdem_q3_read_sbits(m, 16);
-    }
-    if (zdem_q3_read_bit(m)) {
-        uint32_t mask = zdem_q3_read_bits(m, 16);
-        for (i = 0; i < 16; i++)
-            if (mask & (1u << i))
-                to->powerups[i] = zdem_q3_read_long(m); /* 32 bits, not 16 */
-    }
+    /* each array's change bit (mostly clear) tested here; four bits at
+     * most past the end before the settle */
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->stats, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->persistant, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->ammo, 16);
+    if (zdem_q3_pbit(m))
+        read_player_array(m, to->powerups, 32);
+    zdem_q3__settle(m);
     return ZDEM_OK;
 }
 
@@ -1553,23 +1617,27 @@ static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3
 static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                            const zdem_q3_snapshot *old)
 {
-    uint64_t now[ZDEM_Q3_MAX_GENTITIES / 64];
+    /* built in place in the snapshot's ring slot (its old bits are
+     * garbage; when it is also the delta source's slot they are the
+     * start) */
+    uint64_t *now = p->ev_bits[s->first_entity];
     uint32_t w, j = 0;
     int i, et_events = p->proto->et_events;
     int incremental = old && p->nchg <= sizeof p->chg / sizeof p->chg[0];
     if (incremental) {
-        memcpy(now, p->ev_bits[old - p->snaps], sizeof now);
+        const uint64_t *src = p->ev_bits[old - p->snaps];
+        if (src != now)
+            memcpy(now, src, sizeof p->event_prev);
         for (w = 0; w < p->nchg; w++) {
             uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
             uint64_t bit = UINT64_C(1) << (num & 63u);
-            const zdem_q3_entity *e = &p->pool[(c >> 10) & 0x1FFFFFu];
-            if ((c & 0x80000000u) || e->eType <= et_events)
+            if (!(c & 0x40000000u)) /* removed, or no event entity (its eType) */
                 now[num >> 6] &= ~bit;
             else
                 now[num >> 6] |= bit;
         }
     } else {
-        memset(now, 0, sizeof now);
+        memset(now, 0, sizeof p->event_prev);
         for (i = 0; i < s->num_entities; i++) {
             const zdem_q3_entity *e = &p->pool[SNAP_ENTS(p, s->first_entity)[i]];
             uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
@@ -1577,7 +1645,6 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                 now[num >> 6] |= UINT64_C(1) << (num & 63u);
         }
     }
-    memcpy(p->ev_bits[s->first_entity], now, sizeof now);
     if (incremental && p->event_have && old->message_num == p->event_src) {
         /* the delta source is the snapshot the last pass saw: only the
          * entities changed since can be new event entities */
@@ -1587,24 +1654,24 @@ static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
             if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
                 continue;
             p->event_prev[num >> 6] |= bit; /* fired */
-            if (fire_event(p, &p->pool[(c >> 10) & 0x1FFFFFu]))
+            if (fire_event(p, &p->pool[(c >> 10) & 0xFFFFu]))
                 return 1;
         }
     } else {
-        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
+        uint64_t any = 0;
+        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) /* mostly none: one pass */
+            any |= now[w] & ~p->event_prev[w];
+        for (w = 0; any && w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
             uint64_t c = now[w] & ~p->event_prev[w];
-            uint32_t b;
-            for (b = 0; c; b++, c >>= 1) {
-                const zdem_q3_entity *e;
-                if (!(c & 1u))
-                    continue;
-                e = frame_entity(p, s, w * 64u + b, &j);
+            while (c) { /* set bits, lowest first */
+                const zdem_q3_entity *e = frame_entity(p, s, w * 64u + zdem_q3__low_bit(c), &j);
+                c &= c - 1u;
                 if (e && fire_event(p, e))
                     return 1;
             }
         }
     }
-    memcpy(p->event_prev, now, sizeof now);
+    memcpy(p->event_prev, now, sizeof p->event_prev);
     p->event_src = s->message_num;
     p->event_have = 1;
     return 0;
@@ -1620,10 +1687,12 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 
     if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    /* the padded copy (parse_message): unchecked reads, settled where a
+     * checked read's position or overflow flag is looked at */
     if (p->proto->protocol == 3)
-        (void)zdem_q3_read_long(m); /* dm3: the client command sequence first */
-    server_time = zdem_q3_read_long(m);
-    delta = (int32_t)zdem_q3_read_byte(m);
+        (void)zdem_q3_pread_bits(m, 32); /* dm3: the client command sequence first */
+    server_time = (int32_t)zdem_q3_pread_bits(m, 32);
+    delta = (int32_t)zdem_q3_pread_bits(m, 8);
     /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
     delta_num = delta && (int64_t)p->message_sequence - delta >= INT32_MIN
                     ? (int32_t)((int64_t)p->message_sequence - delta) : -1;
@@ -1641,7 +1710,8 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     bp->server_time = server_time;
     bp->message_num = p->message_sequence;
     bp->delta_num = delta_num;
-    bp->snap_flags = (int32_t)zdem_q3_read_byte(m);
+    bp->snap_flags = (int32_t)zdem_q3_pread_bits(m, 8);
+    zdem_q3__settle(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */
         if (m->overflow)
@@ -1692,14 +1762,16 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         }
     }
     p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
-    len = zdem_q3_read_byte(m);
+    len = zdem_q3_pread_bits(m, 8);
+    zdem_q3__settle(m);
     if (len > sizeof bp->areamask)
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
     bp->areamask_len = (uint8_t)len;
     {
         uint32_t i;
-        for (i = 0; i < len; i++)
-            bp->areamask[i] = (uint8_t)zdem_q3_read_byte(m);
+        for (i = 0; i < len; i++) /* at most 32 bytes: within the pad */
+            bp->areamask[i] = (uint8_t)zdem_q3_pread_bits(m, 8);
+        zdem_q3__settle(m);
     }
     st = read_delta_player(p, m, old ? &old->ps : NULL, &bp->ps, err);
     if (st != ZDEM_OK)
@@ -1794,7 +1866,9 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     p->message_sequence = f->sequence;
     m.raw = legacy;
     /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
-    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : zdem_q3_read_long(&m);
+    /* reads on the padded copy are unchecked, settled after each */
+    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : (int32_t)zdem_q3_pread_bits(&m, 32);
+    zdem_q3__settle(&m);
     for (;;) {
         uint32_t cmd;
         if (m.overflow)
@@ -1802,15 +1876,19 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                                         "read past the end of the message"));
         if (legacy && m.bit >= m.end)
             break; /* the legacy layout may end without svc_EOF */
-        cmd = zdem_q3_read_byte(&m);
+        cmd = zdem_q3_pread_bits(&m, 8);
+        zdem_q3__settle(&m);
         if (legacy && cmd == SVC_BAD)
             break; /* legacy: a zero byte ends the message too */
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
             /* dm_90+: svc_extension after EOF carries more commands that
              * old clients ignore */
             zdem_q3_msg save = m;
-            if (zdem_q3_read_byte(&m) == SVC_EXTENSION && !m.overflow) {
-                cmd = zdem_q3_read_byte(&m);
+            uint32_t ext = zdem_q3_pread_bits(&m, 8);
+            zdem_q3__settle(&m);
+            if (ext == SVC_EXTENSION && !m.overflow) {
+                cmd = zdem_q3_pread_bits(&m, 8);
+                zdem_q3__settle(&m);
                 if (m.overflow)
                     cmd = SVC_EOF;
             } else {

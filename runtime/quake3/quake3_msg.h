@@ -114,11 +114,6 @@ static inline uint32_t zdem_q3_read_bits(zdem_q3_msg *m, unsigned n)
     return m->raw ? zdem_q3_raw_bits(m, n) : zdem_q3_huff_bits(m, n);
 }
 
-static inline int32_t zdem_q3_read_sbits(zdem_q3_msg *m, unsigned n)
-{
-    return zdem_q3__sext(zdem_q3_read_bits(m, n), n);
-}
-
 static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
 {
     uint64_t w;
@@ -135,6 +130,19 @@ static inline uint32_t zdem_q3_read_byte(zdem_q3_msg *m)
 static inline int32_t zdem_q3_read_long(zdem_q3_msg *m)
 {
     return (int32_t)zdem_q3_read_bits(m, 32);
+}
+
+/* Index of the lowest set bit of c (c != 0), in plain C11: the isolated
+ * bit times a de Bruijn constant puts a unique 6-bit pattern on top
+ * (compilers turn this into one instruction where they can). */
+static inline unsigned zdem_q3__low_bit(uint64_t c)
+{
+    static const uint8_t idx[64] = {
+        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6};
+    return idx[((c & (0u - c)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
 }
 
 static inline int32_t zdem_q3__int_float(uint32_t v)
@@ -198,66 +206,222 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
     return v;
 }
 
+/* Either coding on the padded copy, unchecked: the caller settles
+ * (zdem_q3__settle) before ZDEM_Q3_MSG_PAD bytes are passed. */
+static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
+{
+    if (m->raw) {
+        uint64_t w = zdem_q3__pwindow(m);
+        m->bit += n;
+        return (uint32_t)(w & ((UINT64_C(1) << n) - 1u));
+    }
+    return zdem_q3_phuff_bits(m, n);
+}
+
 /* The full 32-bit float (flag bit set): four Huffman bytes, out of line
- * (quake3_demo.c); the common 13-bit case is ZDEM_Q3_FLOAT below. */
+ * (quake3_demo.c), for the build for size below. */
 int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 
-/* Reads as statements for the generated decoders, on their locals d, bit
- * and bad: macros, so that they are inlined into the large unrolled
- * decoders (compilers stop inlining functions into those). A build for
- * size (ZDEM_SMALL, or the compiler's -Os) makes them calls instead:
- * about 40 KiB less code on a Cortex-M4, at some speed. */
+/* One netfield of a generated delta decoder, as a statement on its
+ * locals d, bit and bad (and what ZDEM_Q3_FIELDS_BEGIN declares, once
+ * before the first field; ZDEM_Q3_FIELDS_RELOAD before field 57 and
+ * every 57th after): ZDEM_Q3_E* an entity field (changed bit, zero
+ * bit, value), ZDEM_Q3_P* a playerstate field (changed bit, value);
+ * FLOAT a float (integral 13-bit or full 32-bit), INT n bits, SINT n bits
+ * sign-extended (n a constant, 1..32). Macros, so that they are inlined
+ * into the large unrolled decoders (compilers stop inlining functions
+ * into those). A build for size (ZDEM_SMALL, or the compiler's -Os)
+ * reads each value with a call instead: about 40 KiB less code on a
+ * Cortex-M4, at some speed. */
 #if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
 int32_t zdem_q3__huff_float(zdem_q3_msg *m);
 uint32_t zdem_q3__huff_bits(zdem_q3_msg *m, unsigned n);
-#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+#define ZDEM_Q3__BAD(bad) (bad)
+#define ZDEM_Q3_FIELDS_BEGIN(d, bit) (void)0
+#define ZDEM_Q3_FIELDS_RELOAD(d, bit) (void)0
+#define ZDEM_Q3__CALL(m, bit, dst, call)                                        \
     do {                                                                        \
         (m)->bit = (bit);                                                       \
-        (dst) = zdem_q3__huff_float(m);                                         \
+        (dst) = (call);                                                         \
         (bit) = (m)->bit;                                                       \
     } while (0)
-#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+#define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
     do {                                                                        \
-        (m)->bit = (bit);                                                       \
-        (dst) = zdem_q3__huff_bits(m, n);                                       \
-        (bit) = (m)->bit;                                                       \
+        if (zdem_q3_lbit(d, &(bit))) {                                          \
+            if (zdem_q3_lbit(d, &(bit))) {                                      \
+                read;                                                           \
+            } else {                                                            \
+                (dst) = 0;                                                      \
+            }                                                                   \
+        }                                                                       \
     } while (0)
+#define ZDEM_Q3__PFIELD(d, bit, read)                                           \
+    do {                                                                        \
+        if (zdem_q3_lbit(d, &(bit)))                                            \
+            read;                                                               \
+    } while (0)
+#define ZDEM_Q3_EFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__huff_float(m)))
+#define ZDEM_Q3_EINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__CALL(m, bit, dst, (int32_t)zdem_q3__huff_bits(m, n)))
+#define ZDEM_Q3_ESINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__EFIELD(d, bit, dst,                                                \
+                    ZDEM_Q3__CALL(m, bit, dst, zdem_q3__sext(zdem_q3__huff_bits(m, n), n)))
+#define ZDEM_Q3_PFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__huff_float(m)))
+#define ZDEM_Q3_PINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, (int32_t)zdem_q3__huff_bits(m, n)))
+#define ZDEM_Q3_PSINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__CALL(m, bit, dst, zdem_q3__sext(zdem_q3__huff_bits(m, n), n)))
 #else
-#define ZDEM_Q3_FLOAT(m, d, bit, bad, dst)                                      \
+/* Each field is decoded from one 64-bit window at its first bit (at least
+ * 57 bits; the longest field, flags and a full float, takes 47): the flag
+ * bits are tests of the window, the value reads shift it (by the table
+ * entry itself: zdem_q3_huff_fast). `at` counts the window bits used; bit
+ * advances by it once. bad collects zdem_q3_huff_fast's 0x10000 flag
+ * (ZDEM_Q3__BAD makes it the message's 0x8000). */
+#define ZDEM_Q3__BAD(bad) ((bad) >> 1)
+#define ZDEM_Q3__WIN(w, d, bit)                                                 \
     do {                                                                        \
-        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
-        if (w_ & 1u) {                                                          \
-            (m)->bit = (bit);                                                   \
-            (dst) = zdem_q3__huff_float32(m);                                   \
-            (bit) = (m)->bit;                                                   \
-        } else {                                                                \
-            unsigned e_ = zdem_q3_huff_decode[(w_ >> 6) & 0x7FFu];              \
-            int32_t i_ = (int32_t)(((uint32_t)(w_ >> 1) & 31u) | ((e_ & 0xFFu) << 5)) - 4096; \
-            float f_ = (float)i_;                                               \
-            uint32_t u_;                                                        \
-            memcpy(&u_, &f_, sizeof u_);                                        \
+        ZDEM_Q3__LOAD64(w, (d) + ((bit) >> 3));                                 \
+        (w) >>= (bit) & 7u;                                                     \
+    } while (0)
+/* zdem_load_le64 as a statement: one load, and unlike the function never
+ * left out of line in the large decoders (the byte-wise form is not
+ * always merged there); a copy where the byte order is known to match */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ZDEM_Q3__LOAD64(w, p) memcpy(&(w), (p), 8)
+#else
+#define ZDEM_Q3__LOAD64(w, p)                                                   \
+    ((w) = (uint64_t)(p)[0] | (uint64_t)(p)[1] << 8 | (uint64_t)(p)[2] << 16 | \
+           (uint64_t)(p)[3] << 24 | (uint64_t)(p)[4] << 32 |                    \
+           (uint64_t)(p)[5] << 40 | (uint64_t)(p)[6] << 48 | (uint64_t)(p)[7] << 56)
+#endif
+
+/* n (a constant, 1..32) Huffman-coded bits from the window (bit 0 next):
+ * n % 8 raw bits, then n / 8 coded bytes; the window is shifted past
+ * them. The entries are summed: their top bytes add up to the lengths. */
+#define ZDEM_Q3__WBITS(w, at, bad, n, dst)                                      \
+    do {                                                                        \
+        unsigned k_;                                                            \
+        uint32_t v_ = (uint32_t)(w) & ((1u << ((n) & 7u)) - 1u), s_ = 0;        \
+        (w) >>= (n) & 7u;                                                       \
+        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
+            uint32_t e_ = zdem_q3_huff_fast[(w) & 0x7FFu];                      \
+            (w) >>= e_ & 63u;                                                   \
+            s_ += e_;                                                           \
             (bad) |= e_;                                                        \
-            (bit) += 6u + ((e_ >> 8) & 15u);                                    \
-            (dst) = (int32_t)u_;                                                \
+            v_ |= ((e_ >> 8) & 0xFFu) << (((n) & 7u) + k_ - 8u);                \
+        }                                                                       \
+        (at) += ((n) & 7u) + (s_ >> 24);                                        \
+        (dst) = v_;                                                             \
+    } while (0)
+
+/* A float from the window: a flag bit, then the full 32 bits or a 13-bit
+ * integer (5 raw bits and one coded byte, biased by 4096). */
+#define ZDEM_Q3__WFLOAT(w, at, bad, dst)                                        \
+    do {                                                                        \
+        if ((w) & 1u) {                                                         \
+            uint32_t f_;                                                        \
+            (w) >>= 1;                                                          \
+            (at) += 1u;                                                         \
+            ZDEM_Q3__WBITS(w, at, bad, 32u, f_);                                \
+            (dst) = (int32_t)f_;                                                \
+        } else {                                                                \
+            uint32_t e_ = zdem_q3_huff_fast[((w) >> 6) & 0x7FFu];               \
+            int32_t i_ = (int32_t)((((uint32_t)(w) >> 1) & 31u) |               \
+                                   (((e_ >> 8) & 0xFFu) << 5)) - 4096;          \
+            float fl_ = (float)i_;                                              \
+            uint32_t b_;                                                        \
+            memcpy(&b_, &fl_, sizeof b_);                                       \
+            (bad) |= e_;                                                        \
+            (at) += 6u + (e_ & 63u);                                            \
+            (dst) = (int32_t)b_;                                                \
         }                                                                       \
     } while (0)
 
-/* n (a constant, 1..32) Huffman-coded bits: n % 8 raw bits, then n / 8
- * coded bytes. */
-#define ZDEM_Q3_BITS(m, d, bit, bad, n, dst)                                    \
+/* The changed bits: f_ is the window at the next field's changed bit,
+ * fv_ how many of its bits are still the message's. An unchanged field
+ * only shifts it; a changed one decodes from it when it still holds the
+ * whole field (at most 47 bits), else from a new window, and reloads it
+ * after. 57 unchanged fields in a row empty it: FIELDS_RELOAD before
+ * field 57. */
+#define ZDEM_Q3_FIELDS_BEGIN(d, bit)                                            \
+    uint64_t f_;                                                                \
+    unsigned fv_ = 57u;                                                         \
+    ZDEM_Q3__WIN(f_, d, bit)
+#define ZDEM_Q3_FIELDS_RELOAD(d, bit)                                           \
     do {                                                                        \
-        uint64_t w_ = zdem_load_le64((d) + ((bit) >> 3)) >> ((bit) & 7u);       \
-        unsigned used_ = (n) & 7u, k_;                                          \
-        uint32_t v_ = (uint32_t)(w_ & ((1u << ((n) & 7u)) - 1u));               \
-        for (k_ = 8u; k_ <= (unsigned)(n); k_ += 8u) {                         \
-            unsigned e_ = zdem_q3_huff_decode[(w_ >> used_) & 0x7FFu];          \
-            (bad) |= e_;                                                        \
-            v_ |= (uint32_t)(e_ & 0xFFu) << (((n) & 7u) + k_ - 8u);             \
-            used_ += (e_ >> 8) & 15u;                                           \
-        }                                                                       \
-        (bit) += used_;                                                         \
-        (dst) = v_;                                                             \
+        ZDEM_Q3__WIN(f_, d, bit);                                               \
+        fv_ = 57u;                                                              \
     } while (0)
+/* An entity field: changed bit, zero bit, then `read` of the rest. */
+#define ZDEM_Q3__EFIELD(d, bit, dst, read)                                      \
+    do {                                                                        \
+        if (f_ & 1u) {                                                          \
+            uint64_t w_ = f_;                                                   \
+            unsigned at_ = 2u;                                                  \
+            if (fv_ < 47u)                                                      \
+                ZDEM_Q3__WIN(w_, d, bit);                                       \
+            if (w_ & 2u) {                                                      \
+                w_ >>= 2;                                                       \
+                read;                                                           \
+            } else {                                                            \
+                (dst) = 0;                                                      \
+            }                                                                   \
+            (bit) += at_;                                                       \
+            ZDEM_Q3__WIN(f_, d, bit);                                           \
+            fv_ = 57u;                                                          \
+        } else {                                                                \
+            f_ >>= 1;                                                           \
+            fv_--;                                                              \
+            (bit)++;                                                            \
+        }                                                                       \
+    } while (0)
+/* A playerstate field: changed bit, then `read` of the rest. */
+#define ZDEM_Q3__PFIELD(d, bit, read)                                           \
+    do {                                                                        \
+        if (f_ & 1u) {                                                          \
+            uint64_t w_ = f_;                                                   \
+            unsigned at_ = 1u;                                                  \
+            if (fv_ < 46u)                                                      \
+                ZDEM_Q3__WIN(w_, d, bit);                                       \
+            w_ >>= 1;                                                           \
+            read;                                                               \
+            (bit) += at_;                                                       \
+            ZDEM_Q3__WIN(f_, d, bit);                                           \
+            fv_ = 57u;                                                          \
+        } else {                                                                \
+            f_ >>= 1;                                                           \
+            fv_--;                                                              \
+            (bit)++;                                                            \
+        }                                                                       \
+    } while (0)
+#define ZDEM_Q3__WINT(bad, n, dst)                                              \
+    do {                                                                        \
+        uint32_t u_;                                                            \
+        ZDEM_Q3__WBITS(w_, at_, bad, n, u_);                                    \
+        (dst) = (int32_t)u_;                                                    \
+    } while (0)
+#define ZDEM_Q3__WSINT(bad, n, dst)                                             \
+    do {                                                                        \
+        uint32_t u_;                                                            \
+        ZDEM_Q3__WBITS(w_, at_, bad, n, u_);                                    \
+        (dst) = zdem_q3__sext(u_, n);                                           \
+    } while (0)
+#define ZDEM_Q3_EFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WFLOAT(w_, at_, bad, dst))
+#define ZDEM_Q3_EINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WINT(bad, n, dst))
+#define ZDEM_Q3_ESINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__EFIELD(d, bit, dst, ZDEM_Q3__WSINT(bad, n, dst))
+#define ZDEM_Q3_PFLOAT(m, d, bit, bad, dst)                                     \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WFLOAT(w_, at_, bad, dst))
+#define ZDEM_Q3_PINT(m, d, bit, bad, n, dst)                                    \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WINT(bad, n, dst))
+#define ZDEM_Q3_PSINT(m, d, bit, bad, n, dst)                                   \
+    ZDEM_Q3__PFIELD(d, bit, ZDEM_Q3__WSINT(bad, n, dst))
 #endif
 
 static inline uint32_t zdem_q3_praw_bits(zdem_q3_msg *m, unsigned n)
