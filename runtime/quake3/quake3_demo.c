@@ -1214,10 +1214,17 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
         uint32_t s = p->cur_ents[i];
         p->pool_mark[s >> 5] |= 1u << (s & 31u);
     }
+    /* the clear bits of each mark word, lowest first (slot order) */
     p->nfree = 0;
-    for (i = 0; i < p->lim.entity_states; i++)
-        if (!(p->pool_mark[i >> 5] & (1u << (i & 31u))))
-            p->free_slots[p->nfree++] = (uint16_t)i;
+    for (k = 0; k * 32u < p->lim.entity_states; k++) {
+        uint32_t c = ~p->pool_mark[k];
+        if (p->lim.entity_states - k * 32u < 32u)
+            c &= (1u << (p->lim.entity_states - k * 32u)) - 1u; /* past the pool */
+        while (c) {
+            p->free_slots[p->nfree++] = (uint16_t)(k * 32u + zdem_q3__low_bit(c));
+            c &= c - 1u;
+        }
+    }
 }
 
 /* The oldest valid ring snapshots other than `keep` stop being delta
@@ -1397,6 +1404,13 @@ static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_sna
     uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
     uint16_t *cn = p->cur_nums, *ce = p->cur_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    if (below == 0xFFFFu && j < oldcount) {
+        /* the rest of the list (its numbers are below 1024): one copy */
+        memcpy(cn + n, nums + j, (oldcount - j) * sizeof *cn);
+        memcpy(ce + n, ents + j, (oldcount - j) * sizeof *ce);
+        n += oldcount - j;
+        j = oldcount;
+    }
     while (j + 3u <= oldcount) { /* the four lanes end at the sentinel at most */
         uint64_t x, y;
         memcpy(&x, nums + j, sizeof x);
@@ -1426,10 +1440,13 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
                                          const zdem_q3_snapshot *oldframe,
                                          zdem_q3_snapshot *newframe, zdem_error *err)
 {
+    /* without a delta source, an empty list (its sentinel): nothing is
+     * below it, so the tests below need not look at keep */
+    static const uint16_t no_nums[1] = {0xFFFFu};
     uint32_t oldindex = 0, oldcount = 0, newnum;
     int keep = -1;
     zdem_status st;
-    const uint16_t *nums = NULL, *ents = NULL;
+    const uint16_t *nums = no_nums, *ents = NULL;
     if (oldframe) {
         keep = (int)(oldframe - p->snaps);
         oldcount = p->snap_nents[keep];
@@ -1441,6 +1458,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     p->nchg = 0;
     for (;;) {
         const zdem_q3_entity *from;
+        uint32_t below;
         newnum = zdem_q3_pread_bits(m, ZDEM_Q3_GENTITYNUM_BITS); /* the padded copy */
         zdem_q3__settle(m);
         if (m->overflow)
@@ -1448,15 +1466,15 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
                                   "packet entities run past the end of the message");
         /* one call site, so that it is inlined: at the end the rest of
          * the old frame is unchanged; most runs are empty (checked here) */
-        if (keep >= 0 && nums[oldindex] < (newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum)) {
-            st = copy_unchanged(p, m, newframe, nums, ents, oldcount, &oldindex,
-                                newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum, err);
+        below = newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum;
+        if (nums[oldindex] < below) {
+            st = copy_unchanged(p, m, newframe, nums, ents, oldcount, &oldindex, below, err);
             if (st != ZDEM_OK)
                 return st;
         }
         if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
             break;
-        if (keep >= 0 && oldindex < oldcount && nums[oldindex] == newnum)
+        if (oldindex < oldcount && nums[oldindex] == newnum)
             from = &p->pool[ents[oldindex++]]; /* delta from the old frame */
         else
             from = baseline_of(p, (int)newnum); /* new entity, delta from its baseline */
