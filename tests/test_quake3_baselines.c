@@ -21,12 +21,11 @@ typedef struct bl_count {
     unsigned long counted; /* zdem_q3_baseline_count, summed */
 } bl_count;
 
-static int on_gamestate(void *user, const zdem_q3_parser *cp)
+static int on_gamestate(void *user, const zdem_q3_parser *p)
 {
     bl_count *c = user;
-    zdem_q3_parser *p = (zdem_q3_parser *)(void *)(uintptr_t)cp; /* the test's own parser */
     int n;
-    c->counted += zdem_q3_baseline_count(cp);
+    c->counted += zdem_q3_baseline_count(p);
     for (n = 0; n < ZDEM_Q3_MAX_GENTITIES; n++) {
         zdem_q3_entity a;
         const zdem_q3_entity *e = zdem_q3_baseline(p, n);

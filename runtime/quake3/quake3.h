@@ -275,9 +275,10 @@ const char *zdem_q3_configstring(const zdem_q3_parser *p, int i, size_t *len);
 const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
                                               const zdem_q3_snapshot *s, int i);
 /* Baseline of entity number n decoded into the parser's scratch state
- * (valid until the next call or message), or NULL if the current
- * gamestate sent none (a delta from it starts from zero). */
-const zdem_q3_entity *zdem_q3_baseline(zdem_q3_parser *p, int n);
+ * (valid until the next call or message; callable from callbacks), or
+ * NULL if the current gamestate sent none (a delta from it starts from
+ * zero). */
+const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n);
 
 /* Value of key in an info string "\k\v\k\v"; NULL if absent. */
 const char *zdem_q3_info_value(const char *info, size_t len, const char *key,

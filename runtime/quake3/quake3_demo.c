@@ -557,16 +557,20 @@ static void unset_configstring(zdem_q3_parser *p, int i)
     }
 }
 
-/* A value of n characters that cannot be kept: -1 when it would take the
- * content past MAX_GAMESTATE_CHARS (where the client errors out), -2 when
- * it does not fit the store (a limit). */
+/* A value of n characters would take the content past MAX_GAMESTATE_CHARS
+ * (where the client errors out). */
+static int over_gamestate_chars(const zdem_q3_parser *p, size_t n)
+{
+    return n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS;
+}
+
+/* A value of n characters that cannot be kept: -1 past
+ * MAX_GAMESTATE_CHARS, -2 when it does not fit the store (a limit). */
 static int drop_configstring(zdem_q3_parser *p, int i, size_t n)
 {
     unset_configstring(p, i);
     p->cs_dropped++;
-    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS)
-        return -1;
-    return -2;
+    return over_gamestate_chars(p, n) ? -1 : -2;
 }
 
 /* Store configstring i (replacing any previous value); s may lie in the
@@ -579,10 +583,9 @@ static int set_configstring(zdem_q3_parser *p, int i, const char *s, size_t n)
     unset_configstring(p, i);
     if (n == 0)
         return 0; /* the engine stores empty strings as unset */
-    if (n > ZDEM_Q3_GAMESTATE_CHARS || p->cs_live + n + 1u > ZDEM_Q3_GAMESTATE_CHARS)
-        return drop_configstring(p, i, n);
     need = CS_HEAD + (uint32_t)n + 1u;
-    if (!cs_make_room(p, need)) /* at the default store the live records fit in half of it */
+    /* at the default store the live records fit in half of it */
+    if (over_gamestate_chars(p, n) || !cs_make_room(p, need))
         return drop_configstring(p, i, n);
     {
         uint8_t *h = (uint8_t *)p->cs_data + p->cs_used;
@@ -840,7 +843,6 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
         } else if (cmd == SVC_BASELINE) {
             uint32_t num = zdem_q3_read_bits(m, ZDEM_Q3_GENTITYNUM_BITS);
             size_t b0;
-            int r;
             st = resolve_protocol(p, err, m->bit);
             if (st != ZDEM_OK)
                 return st;
@@ -854,17 +856,10 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
             if (m->overflow) /* only whole baselines are kept: they decode again alike */
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                       "gamestate runs past the end of the message");
-            r = store_baseline(p, num, m, b0);
-            if (p->lim.baseline_cache) { /* decoded already: cached as stored */
-                uint32_t k = num & (p->lim.baseline_cache - 1u);
-                if (r == 0) {
-                    p->base_cache[k] = p->base_tmp;
-                    p->base_cache_num[k] = (uint16_t)num;
-                } else if (p->base_cache_num[k] == num) {
-                    p->base_cache_num[k] = 0xFFFFu;
-                }
-            }
-            if (r != 0) {
+            /* a number sent twice: its cached decode is stale */
+            if (p->lim.baseline_cache && p->base_cache_num[num & (p->lim.baseline_cache - 1u)] == num)
+                p->base_cache_num[num & (p->lim.baseline_cache - 1u)] = 0xFFFFu;
+            if (store_baseline(p, num, m, b0) != 0) {
                 /* the gamestate's snapshots would decode from wrong ones */
                 if (!p->baselines_over && warn_limit(p, m->bit,
                         "limit max_baseline_store: baselines over the baseline store, "
@@ -2031,9 +2026,13 @@ const zdem_q3_entity *zdem_q3_snapshot_entity(const zdem_q3_parser *p,
     return &p->pool[slot < p->lim.entity_states ? slot : 0u];
 }
 
-const zdem_q3_entity *zdem_q3_baseline(zdem_q3_parser *p, int n)
+const zdem_q3_entity *zdem_q3_baseline(const zdem_q3_parser *p, int n)
 {
-    return baseline_of(p, (int)((unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)));
+    /* the decode goes to the parser's scratch and cache (memory the
+     * caller gave as writable): callbacks, which get a const parser, can
+     * ask for baselines too */
+    zdem_q3_parser *w = (zdem_q3_parser *)(uintptr_t)p;
+    return baseline_of(w, (int)((unsigned)n & (ZDEM_Q3_MAX_GENTITIES - 1)));
 }
 
 int zdem_q3_protocol_from_path(const char *path)

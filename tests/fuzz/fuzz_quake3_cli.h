@@ -41,7 +41,7 @@ static int fuzz_q3_gamestate(void *user, const zdem_q3_parser *p)
     }
     fuzz_q3_sink += zdem_q3_baseline_count(p) + (size_t)zdem_q3_client_num(p);
     for (i = 0; i < ZDEM_Q3_MAX_GENTITIES; i++) { /* each stored baseline decoded again */
-        const zdem_q3_entity *b = zdem_q3_baseline((zdem_q3_parser *)(void *)(uintptr_t)p, i);
+        const zdem_q3_entity *b = zdem_q3_baseline(p, i);
         if (b)
             fuzz_q3_sink += (size_t)b->number + (size_t)b->eType;
     }

@@ -14,20 +14,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const player[] = {"origin", "viewangles.1", "stats.0", "weapon"};
     static const char *const entity[] = {"pos.trBase", "eType", "modelindex"};
     static const int32_t times[] = {0, 1000, 50000, 100000};
-    static uint8_t *mem, *tmem;
+    static uint8_t *mem;
     zdem_q3_rows_config c = {0};
     zdem_table *t;
     zdem_error err;
-    size_t tsize = zdem_table_size(16, 64, 4096);
     if (!mem)
         mem = malloc(zdem_q3_rows_size());
-    if (!tmem)
-        tmem = malloc(tsize);
-    if (!mem || !tmem)
+    if (!mem || !(t = fuzz_table_open()))
         return 0;
     zdem_error_clear(&err);
-    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, fuzz_table_flush, NULL, &err) != ZDEM_OK)
-        return 0;
     c.kind = (zdem_q3_rows_kind)(size % 5);
     c.props = c.kind == ZDEM_Q3_ROWS_PLAYER ? player : entity;
     c.nprops = c.kind == ZDEM_Q3_ROWS_PLAYER ? 4 : 3;

@@ -16,20 +16,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const props[] = {"X", "Y", "Z", "health", "team_num", "name",
                                         "steamid", "yaw", "m_iClip1", "m_vecOrigin"};
     static const int32_t ticks[] = {0, 1, 64, 128, 1000};
-    static uint8_t *arena, *tmem;
+    static uint8_t *arena;
     zdem_s2_ticks_config tc = {0};
     zdem_table *t;
     zdem_error err;
-    size_t tsize = zdem_table_size(16, 64, 4096);
     if (!arena)
         arena = malloc(ARENA_SIZE);
-    if (!tmem)
-        tmem = malloc(tsize);
-    if (!arena || !tmem)
+    if (!arena || !(t = fuzz_table_open()))
         return 0;
     zdem_error_clear(&err);
-    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, fuzz_table_flush, NULL, &err) != ZDEM_OK)
-        return 0;
     tc.props = props;
     tc.nprops = sizeof props / sizeof props[0];
     switch (size % 4) {

@@ -12,20 +12,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const character[] = {"x", "y", "health", "weapon"};
     static const char *const info[] = {"name", "clan", "country"};
     static const int32_t ticks[] = {0, 50, 100, 1000000};
-    static uint8_t *mem, *tmem;
+    static uint8_t *mem;
     zdem_tw_rows_config c = {0};
     zdem_table *t;
     zdem_error err;
-    size_t tsize = zdem_table_size(16, 64, 4096);
     if (!mem)
         mem = malloc(zdem_tw_rows_size());
-    if (!tmem)
-        tmem = malloc(tsize);
-    if (!mem || !tmem)
+    if (!mem || !(t = fuzz_table_open()))
         return 0;
     zdem_error_clear(&err);
-    if (zdem_table_init(&t, tmem, tsize, 16, 64, 4096, fuzz_table_flush, NULL, &err) != ZDEM_OK)
-        return 0;
     c.kind = (zdem_tw_rows_kind)(size % 5 == 4 ? 0 : size % 5);
     if (size % 5 == 4) {
         c.object = "client_info";
