@@ -110,14 +110,16 @@ struct zdem_q3_parser {
     zdem_q3_snapshot *snaps;                             /* [ring] */
     uint16_t *snap_nents;                                /* [ring] */
     uint16_t *snap_ents;       /* [ring][snapshot_entities]: SNAP_ENTS */
-    /* the frame being built: room for a whole old frame copied after 256
-     * new entities, so a run is copied before its length is checked */
-    uint16_t cur_ents[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* the entity numbers of those lists, each ended by 0xFFFF: the merge
      * with the next frame walks runs of unchanged entities without
      * touching their states */
     uint16_t *snap_nums;       /* [ring][snapshot_entities + 1]: SNAP_NUMS */
-    uint16_t cur_nums[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* The frame being built: its ring slot's lists (no copy after), or
+     * these when that slot is its delta source (a delta of the ring's
+     * size), copied once stored */
+    uint16_t *build_ents, *build_nums;
+    uint16_t cur_ents[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    uint16_t cur_nums[ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
     /* per ring snapshot: the entity numbers that are event entities in it
      * (written when a valid snapshot is stored, read only from those) */
     uint64_t (*ev_bits)[ZDEM_Q3_MAX_GENTITIES / 64];      /* [ring] */
@@ -1206,7 +1208,7 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
         }
     }
     for (i = 0; i < ncur; i++) {
-        uint32_t s = p->cur_ents[i];
+        uint32_t s = p->build_ents[i];
         p->pool_mark[s >> 5] |= 1u << (s & 31u);
     }
     /* the clear bits of each mark word, lowest first (slot order) */
@@ -1379,8 +1381,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
         return st;
     }
-    p->cur_nums[frame->num_entities] = (uint16_t)number;
-    p->cur_ents[frame->num_entities++] = slot;
+    p->build_nums[frame->num_entities] = (uint16_t)number;
+    p->build_ents[frame->num_entities++] = slot;
     p->parse_entities_num++;
     return ZDEM_OK;
 }
@@ -1390,39 +1392,47 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
  * unchanged: their list entries are copied. Four at a time while all four
  * numbers pass: the numbers are below 1024 or the 0xFFFF sentinel, so one
  * 64-bit subtraction compares the four 16-bit lanes with a bound of at
- * most 0x7FFF (no borrow crosses a lane); runs are short and many. */
+ * most 0x7FFF (no borrow crosses a lane); runs are short and many. The
+ * new lists have room for the limit only: when the rest of the old frame
+ * could pass it, each entry is counted against it (rare). */
 static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
                                   const uint16_t *nums, const uint16_t *ents, uint32_t oldcount,
                                   uint32_t *oldindex, uint32_t below, zdem_error *err)
 {
     const uint64_t hi = UINT64_C(0x8000800080008000);
     uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
-    uint16_t *cn = p->cur_nums, *ce = p->cur_ents;
+    uint16_t *cn = p->build_nums, *ce = p->build_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
-    if (below == 0xFFFFu && j < oldcount) {
+    if (n + (oldcount - j) > p->lim.snapshot_entities) {
+        while (nums[j] < below) {
+            if (n == p->lim.snapshot_entities)
+                return snapshot_entities_over(p, m, err);
+            cn[n] = nums[j];
+            ce[n++] = ents[j++];
+        }
+    } else if (below == 0xFFFFu) {
         /* the rest of the list (its numbers are below 1024): one copy */
         memcpy(cn + n, nums + j, (oldcount - j) * sizeof *cn);
         memcpy(ce + n, ents + j, (oldcount - j) * sizeof *ce);
         n += oldcount - j;
         j = oldcount;
+    } else {
+        while (j + 3u <= oldcount) { /* the four lanes end at the sentinel at most */
+            uint64_t x, y;
+            memcpy(&x, nums + j, sizeof x);
+            if (((x | hi) - lanes) & hi)
+                break; /* one of them is >= below */
+            memcpy(&y, ents + j, sizeof y); /* all four are entities: j + 3 < oldcount */
+            memcpy(cn + n, &x, sizeof x);
+            memcpy(ce + n, &y, sizeof y);
+            j += 4u;
+            n += 4u;
+        }
+        while (nums[j] < below) {
+            cn[n] = nums[j];
+            ce[n++] = ents[j++];
+        }
     }
-    while (j + 3u <= oldcount) { /* the four lanes end at the sentinel at most */
-        uint64_t x, y;
-        memcpy(&x, nums + j, sizeof x);
-        if (((x | hi) - lanes) & hi)
-            break; /* one of them is >= below */
-        memcpy(&y, ents + j, sizeof y); /* all four are entities: j + 3 < oldcount */
-        memcpy(cn + n, &x, sizeof x);
-        memcpy(ce + n, &y, sizeof y);
-        j += 4u;
-        n += 4u;
-    }
-    while (nums[j] < below) {
-        cn[n] = nums[j];
-        ce[n++] = ents[j++];
-    }
-    if (n > p->lim.snapshot_entities)
-        return snapshot_entities_over(p, m, err);
     frame->num_entities = (int32_t)n;
     p->parse_entities_num += (int32_t)(n - n0);
     *oldindex = j;
@@ -1792,26 +1802,39 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "playerstate runs past the end of the message");
+    if (bp == &p->snaps[k] && bp->valid) {
+        /* slot k's old list is dead (its snapshot can no longer be
+         * named): no sweep marks it while the new one is built there.
+         * A snapshot that will be dropped is built aside: the slot's
+         * list stays what a later delta from it reads, as before. */
+        p->snap_nents[k] = 0;
+        p->build_ents = SNAP_ENTS(p, k);
+        p->build_nums = SNAP_NUMS(p, k);
+    } else {
+        p->build_ents = p->cur_ents;
+        p->build_nums = p->cur_nums;
+    }
     st = parse_packet_entities(p, m, old, bp, err);
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
     if (st != ZDEM_OK || !bp->valid) {
-        /* its new states are garbage for the next sweep */
+        /* its new states are garbage for the next sweep; a list built in
+         * place is ended empty (a delta from the dropped slot reads it) */
+        if (p->build_nums != p->cur_nums)
+            p->build_nums[0] = 0xFFFFu;
         bp->valid = 0;
         if (st != ZDEM_OK)
             return st;
         p->snapshots_invalid++;
         return ZDEM_OK; /* read and dropped, as the engine does */
     }
-    {
-        /* the ring slot takes the new frame's list (its old list is
-         * garbage for the next sweep) */
+    if (p->build_nums == p->cur_nums) { /* built aside: the ring slot takes it */
         memcpy(SNAP_ENTS(p, k), p->cur_ents, (size_t)bp->num_entities * sizeof p->cur_ents[0]);
         memcpy(SNAP_NUMS(p, k), p->cur_nums, (size_t)bp->num_entities * sizeof p->cur_nums[0]);
-        SNAP_NUMS(p, k)[bp->num_entities] = 0xFFFFu; /* run sentinel */
-        p->snap_nents[k] = (uint16_t)bp->num_entities;
-        bp->first_entity = (int32_t)k;
     }
+    SNAP_NUMS(p, k)[bp->num_entities] = 0xFFFFu; /* run sentinel */
+    p->snap_nents[k] = (uint16_t)bp->num_entities;
+    bp->first_entity = (int32_t)k;
     /* Invalidate ring slots between the previous valid snapshot and this
      * one, so a dropped message is never used as a delta source. */
     if (p->have_snapshot) {
