@@ -1704,7 +1704,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
 {
     const zdem_q3_snapshot *old = NULL;
     int32_t delta, server_time, delta_num;
-    uint32_t len, k = (uint32_t)p->message_sequence & p->ring_mask;
+    uint32_t len, flags, k = (uint32_t)p->message_sequence & p->ring_mask;
     zdem_status st;
     zdem_q3_snapshot *ns, *bp;
 
@@ -1714,8 +1714,16 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
      * checked read's position or overflow flag is looked at */
     if (p->proto->protocol == 3)
         (void)zdem_q3_pread_bits(m, 32); /* dm3: the client command sequence first */
-    server_time = (int32_t)zdem_q3_pread_bits(m, 32);
-    delta = (int32_t)zdem_q3_pread_bits(m, 8);
+    if (m->raw) {
+        server_time = (int32_t)zdem_q3_pread_bits(m, 32);
+        delta = (int32_t)zdem_q3_pread_bits(m, 8);
+        flags = zdem_q3_pread_bits(m, 8);
+    } else { /* the same codes, fewer windows */
+        server_time = (int32_t)(uint32_t)zdem_q3_phuff_bytes(m, 4);
+        flags = (uint32_t)zdem_q3_phuff_bytes(m, 2);
+        delta = (int32_t)(flags & 0xFFu);
+        flags >>= 8;
+    }
     /* 64-bit: a hostile sequence near INT32_MIN must not overflow */
     delta_num = delta && (int64_t)p->message_sequence - delta >= INT32_MIN
                     ? (int32_t)((int64_t)p->message_sequence - delta) : -1;
@@ -1733,7 +1741,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     bp->server_time = server_time;
     bp->message_num = p->message_sequence;
     bp->delta_num = delta_num;
-    bp->snap_flags = (int32_t)zdem_q3_pread_bits(m, 8);
+    bp->snap_flags = (int32_t)flags;
     zdem_q3__settle(m);
     if (p->time_only) {
         /* netfields unknown: report the header, skip the rest */

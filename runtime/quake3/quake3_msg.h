@@ -206,6 +206,23 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
     return v;
 }
 
+/* n (<= 5) Huffman-coded bytes from one window of the padded copy,
+ * unchecked (5 codes of at most 11 bits fit in the 57 bits it holds):
+ * byte i in bits 8i..8i+7 of the result. */
+static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m), v = 0;
+    unsigned used = 0, i;
+    for (i = 0; i < n; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        v |= (uint64_t)(e & 0xFFu) << (8u * i);
+        used += (e >> 8) & 15u;
+    }
+    m->bit += used;
+    return v;
+}
+
 /* Either coding on the padded copy, unchecked: the caller settles
  * (zdem_q3__settle) before ZDEM_Q3_MSG_PAD bytes are passed. */
 static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
