@@ -81,6 +81,11 @@ struct zdem_q3_parser {
     /* event entities present in the previous valid snapshot: an event
      * fires when its entity appears (as in cgame's CG_CheckEvents) */
     uint64_t event_prev[ZDEM_Q3_MAX_GENTITIES / 64];
+    /* which words of event_prev and of each ring slot's ev_bits hold
+     * bits (the others read as zero, whatever is in memory): event
+     * entities are few, so the sets are copied and compared by these */
+    uint16_t prev_nz;
+    uint16_t ev_nz[ZDEM_Q3_PACKET_BACKUP];
     int32_t event_src;   /* message_num of the snapshot event_prev is of */
     int event_have;      /* event_src is of this gamestate */
     /* the entities a snapshot changed or removed (entity number | pool
@@ -305,7 +310,8 @@ static void clear_gamestate(zdem_q3_parser *p)
     memset(p->snaps, 0, p->lim.snapshot_ring * sizeof p->snaps[0]);
     p->evicted = 0;
     memset(&p->cur, 0, sizeof p->cur);
-    memset(p->event_prev, 0, sizeof p->event_prev);
+    p->prev_nz = 0;
+    memset(p->ev_nz, 0, sizeof p->ev_nz);
     p->event_have = 0;
     p->baselines = 0;
     p->parse_entities_num = 0;
@@ -1640,61 +1646,90 @@ static const zdem_q3_entity *frame_entity(const zdem_q3_parser *p, const zdem_q3
 static int snapshot_events(zdem_q3_parser *p, const zdem_q3_snapshot *s,
                            const zdem_q3_snapshot *old)
 {
-    /* built in place in the snapshot's ring slot (its old bits are
-     * garbage; when it is also the delta source's slot they are the
-     * start) */
+    /* built in place in the snapshot's ring slot; only the words in nz
+     * count (the rest of the slot is garbage; when it is also the delta
+     * source's slot its words are the start) */
     uint64_t *now = p->ev_bits[s->first_entity];
-    uint32_t w, j = 0;
+    uint32_t w, j = 0, nz = 0;
     int i, et_events = p->proto->et_events;
     int incremental = old && p->nchg <= sizeof p->chg / sizeof p->chg[0];
     if (incremental) {
-        const uint64_t *src = p->ev_bits[old - p->snaps];
+        uint32_t k = (uint32_t)(old - p->snaps);
+        const uint64_t *src = p->ev_bits[k];
+        nz = p->ev_nz[k];
         if (src != now)
-            memcpy(now, src, sizeof p->event_prev);
+            for (w = nz; w; w &= w - 1u) {
+                uint32_t x = zdem_q3__low_bit(w);
+                now[x] = src[x];
+            }
         for (w = 0; w < p->nchg; w++) {
-            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1), x = num >> 6;
             uint64_t bit = UINT64_C(1) << (num & 63u);
-            if (!(c & 0x40000000u)) /* removed, or no event entity (its eType) */
-                now[num >> 6] &= ~bit;
-            else
-                now[num >> 6] |= bit;
+            if (!(c & 0x40000000u)) { /* removed, or no event entity (its eType) */
+                if (nz & (1u << x))
+                    now[x] &= ~bit;
+            } else {
+                if (!(nz & (1u << x))) {
+                    now[x] = 0;
+                    nz |= 1u << x;
+                }
+                now[x] |= bit;
+            }
         }
     } else {
-        memset(now, 0, sizeof p->event_prev);
         for (i = 0; i < s->num_entities; i++) {
             const zdem_q3_entity *e = &p->pool[SNAP_ENTS(p, s->first_entity)[i]];
-            uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1);
-            if (e->eType > et_events)
-                now[num >> 6] |= UINT64_C(1) << (num & 63u);
+            uint32_t num = (uint32_t)e->number & (ZDEM_Q3_MAX_GENTITIES - 1), x = num >> 6;
+            if (e->eType > et_events) {
+                if (!(nz & (1u << x))) {
+                    now[x] = 0;
+                    nz |= 1u << x;
+                }
+                now[x] |= UINT64_C(1) << (num & 63u);
+            }
         }
     }
+    /* (ev_nz is stored at the end: a callback's stop drops the slot) */
     if (incremental && p->event_have && old->message_num == p->event_src) {
         /* the delta source is the snapshot the last pass saw: only the
-         * entities changed since can be new event entities */
+         * entities changed since can be new event entities (those are
+         * set in now: their words are in nz) */
         for (w = 0; w < p->nchg; w++) {
-            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1);
+            uint32_t c = p->chg[w], num = c & (ZDEM_Q3_MAX_GENTITIES - 1), x = num >> 6;
             uint64_t bit = UINT64_C(1) << (num & 63u);
-            if ((c & 0x80000000u) || !(now[num >> 6] & bit) || (p->event_prev[num >> 6] & bit))
+            if ((c & 0x80000000u) || !(nz & (1u << x)) || !(now[x] & bit))
                 continue;
-            p->event_prev[num >> 6] |= bit; /* fired */
+            if (p->prev_nz & (1u << x)) {
+                if (p->event_prev[x] & bit)
+                    continue;
+            } else {
+                p->event_prev[x] = 0;
+                p->prev_nz |= 1u << x;
+            }
+            p->event_prev[x] |= bit; /* fired */
             if (fire_event(p, &p->pool[(c >> 10) & 0xFFFFu]))
                 return 1;
         }
     } else {
-        uint64_t any = 0;
-        for (w = 0; w < ZDEM_Q3_MAX_GENTITIES / 64; w++) /* mostly none: one pass */
-            any |= now[w] & ~p->event_prev[w];
-        for (w = 0; any && w < ZDEM_Q3_MAX_GENTITIES / 64; w++) {
-            uint64_t c = now[w] & ~p->event_prev[w];
+        for (w = nz; w; w &= w - 1u) { /* set bits, lowest word first */
+            uint32_t x = zdem_q3__low_bit(w);
+            uint64_t c = now[x] & ((p->prev_nz & (1u << x)) ? ~p->event_prev[x] : ~UINT64_C(0));
             while (c) { /* set bits, lowest first */
-                const zdem_q3_entity *e = frame_entity(p, s, w * 64u + zdem_q3__low_bit(c), &j);
+                const zdem_q3_entity *e = frame_entity(p, s, x * 64u + zdem_q3__low_bit(c), &j);
                 c &= c - 1u;
                 if (e && fire_event(p, e))
                     return 1;
             }
         }
     }
-    memcpy(p->event_prev, now, sizeof p->event_prev);
+    for (w = nz; w; w &= w - 1u) { /* words emptied since leave the set */
+        uint32_t x = zdem_q3__low_bit(w);
+        p->event_prev[x] = now[x];
+        if (!now[x])
+            nz &= ~(1u << x);
+    }
+    p->ev_nz[s->first_entity] = (uint16_t)nz;
+    p->prev_nz = (uint16_t)nz;
     p->event_src = s->message_num;
     p->event_have = 1;
     return 0;
