@@ -153,8 +153,9 @@ void zdem_q3_reader_init(zdem_q3_reader *r, const uint8_t *data, size_t size)
     r->trailing = 0;
 }
 
-zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
-                                zdem_error *err)
+/* inline in zdem_q3_parse_file's loop (a call per message otherwise) */
+static inline zdem_status reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
+                                      zdem_error *err)
 {
     size_t left;
     int32_t seq, len;
@@ -192,6 +193,12 @@ zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
     r->index++;
     *got = 1;
     return ZDEM_OK;
+}
+
+zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
+                                zdem_error *err)
+{
+    return reader_next(r, f, got, err);
 }
 
 /* ================================================================ parser */
@@ -2027,7 +2034,7 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
     for (;;) {
         zdem_status st;
         zdem_error_clear(&e);
-        st = zdem_q3_reader_next(r, &f, &got, &e);
+        st = reader_next(r, &f, &got, &e);
         if (st == ZDEM_OK && !got)
             break;
         if (st == ZDEM_OK) {
