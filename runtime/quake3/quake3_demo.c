@@ -34,7 +34,6 @@ struct zdem_q3_parser {
     zdem_q3_callbacks cb;
     void *user;
 
-    int32_t reliable_ack;
     int32_t server_command_sequence; /* last command number seen */
     int32_t client_num;
     int32_t checksum_feed;
@@ -1953,7 +1952,14 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     m.raw = legacy;
     /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
     /* reads on the padded copy are unchecked, settled after each */
-    p->reliable_ack = p->proto && p->proto->protocol == 3 ? 0 : (int32_t)zdem_q3_pread_bits(&m, 32);
+    /* the reliable acknowledge (32 bits) is not reported: skipped, its
+     * codes checked */
+    if (!(p->proto && p->proto->protocol == 3)) {
+        if (m.raw)
+            m.bit += 32u;
+        else
+            zdem_q3_pskip_bytes(&m, 4);
+    }
     zdem_q3__settle(&m);
     for (;;) {
         uint32_t cmd;
