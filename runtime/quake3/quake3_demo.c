@@ -1331,9 +1331,11 @@ static zdem_status snapshot_entities_over(zdem_q3_parser *p, zdem_q3_msg *m, zde
 
 /* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
  * a baseline) into a new pool slot, added to the new frame unless the
- * delta removes it. */
+ * delta removes it. was_event: old is the delta source frame's state of
+ * an event entity. */
 static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int keep, zdem_error *err)
+                                int number, const zdem_q3_entity *old, int keep, int was_event,
+                                zdem_error *err)
 {
     uint16_t slot;
     zdem_status st;
@@ -1384,11 +1386,17 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         }
         zdem_q3__settle(m);
     }
-    if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
-        p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
-                          (removed ? 0x80000000u
-                                   : to->eType > p->proto->et_events ? 0x40000000u : 0u);
-    p->nchg++;
+    /* the event pass updates the source frame's event-entity set by the
+     * changes: only an entity that is or was an event entity can change
+     * it (the set holds the source frame's event entities), so only those
+     * are listed */
+    if (removed ? was_event : was_event || to->eType > p->proto->et_events) {
+        if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
+            p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
+                              (removed ? 0x80000000u
+                                       : to->eType > p->proto->et_events ? 0x40000000u : 0u);
+        p->nchg++;
+    }
     if (st != ZDEM_OK || removed) {
         p->free_slots[p->nfree++] = slot; /* removed (or failed): not in the frame */
         return st;
@@ -1461,7 +1469,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
      * below it, so the tests below need not look at keep */
     static const uint16_t no_nums[1] = {0xFFFFu};
     uint32_t oldindex = 0, oldcount = 0, newnum;
-    int keep = -1;
+    int keep = -1, et_events = p->proto->et_events;
     zdem_status st;
     const uint16_t *nums = no_nums, *ents = NULL;
     if (oldframe) {
@@ -1476,6 +1484,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     for (;;) {
         const zdem_q3_entity *from;
         uint32_t below;
+        int was_event;
         newnum = zdem_q3_pread_bits(m, ZDEM_Q3_GENTITYNUM_BITS); /* the padded copy */
         zdem_q3__settle(m);
         if (m->overflow)
@@ -1491,11 +1500,14 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
         }
         if (newnum == ZDEM_Q3_ENTITYNUM_NONE)
             break;
-        if (oldindex < oldcount && nums[oldindex] == newnum)
+        was_event = 0;
+        if (oldindex < oldcount && nums[oldindex] == newnum) {
             from = &p->pool[ents[oldindex++]]; /* delta from the old frame */
-        else
+            was_event = from->eType > et_events;
+        } else {
             from = baseline_of(p, (int)newnum); /* new entity, delta from its baseline */
-        st = delta_entity(p, m, newframe, (int)newnum, from, keep, err);
+        }
+        st = delta_entity(p, m, newframe, (int)newnum, from, keep, was_event, err);
         if (st != ZDEM_OK)
             return st;
     }
