@@ -1486,10 +1486,12 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
         uint32_t below;
         int was_event;
         newnum = zdem_q3_pread_bits(m, ZDEM_Q3_GENTITYNUM_BITS); /* the padded copy */
-        zdem_q3__settle(m);
-        if (m->overflow)
+        /* one test for both: an overflow leaves the position past the end */
+        if (m->bit > m->end) {
+            zdem_q3__settle(m);
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                                   "packet entities run past the end of the message");
+        }
         /* one call site, so that it is inlined: at the end the rest of
          * the old frame is unchanged; most runs are empty (checked here) */
         below = newnum == ZDEM_Q3_ENTITYNUM_NONE ? 0xFFFFu : newnum;
@@ -1981,7 +1983,10 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
         if (legacy && m.bit >= m.end)
             break; /* the legacy layout may end without svc_EOF */
         cmd = zdem_q3_pread_bits(&m, 8);
-        zdem_q3__settle(&m);
+        if (m.bit > m.end)
+            break; /* Quake Live may cut the last byte, which holds the end
+                    * of svc_EOF's code: the message is complete anyway
+                    * (and so is any other that ends inside a command byte) */
         if (legacy && cmd == SVC_BAD)
             break; /* legacy: a zero byte ends the message too */
         if (cmd == SVC_EOF && p->proto && p->proto->protocol >= 90) {
@@ -2000,8 +2005,7 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
             }
         }
         if (m.overflow)
-            break; /* Quake Live may cut the last byte, which holds the end
-                    * of svc_EOF's code: the message is complete anyway */
+            break; /* svc_EOF, then a cut svc_extension */
         if (cmd == SVC_EOF)
             break;
         switch (cmd) {
