@@ -1356,9 +1356,11 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
     } else {
         /* read_delta_entity on the padded copy (parse_message): the two
-         * flag bits and the field count from one unchecked window, the
-         * position settled after each step as a checked read leaves it;
-         * a removed entity's slot is freed unwritten (nothing reads it) */
+         * flag bits and the field count from one unchecked window; past
+         * the end it reads zeros, as a checked read would, and the
+         * position is settled where it is reported (the decoder settles,
+         * the next entity number tests it); a removed entity's slot is
+         * freed unwritten (nothing reads it) */
         uint64_t w = zdem_q3__pwindow(m);
         st = ZDEM_OK;
         removed = (int)(w & 1u);
@@ -1374,17 +1376,18 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
                 unsigned e = zdem_q3_huff_decode[(w >> 2) & 0x7FFu], lc = e & 0xFFu;
                 m->bad |= e;
                 m->bit += 2u + ((e >> 8) & 15u);
-                zdem_q3__settle(m);
-                if (lc > p->proto->entity_fields)
+                if (lc > p->proto->entity_fields) {
+                    zdem_q3__settle(m);
                     st = zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                         "entity delta: field count above the table size");
-                else
-                    p->proto->delta_entity(m, to, lc);
+                } else {
+                    p->proto->delta_entity(m, to, lc); /* settles */
+                }
             } else {
                 m->bit += 2u; /* unchanged */
             }
         }
-        zdem_q3__settle(m);
+        /* a position past the end is caught at the next entity number */
     }
     /* the event pass updates the source frame's event-entity set by the
      * changes: only an entity that is or was an event entity can change
@@ -1549,15 +1552,15 @@ static zdem_status read_delta_player(zdem_q3_parser *p, zdem_q3_msg *m,
         p->proto->legacy_player(m, to);
     } else {
         lc = zdem_q3_pread_bits(m, 8);
-        zdem_q3__settle(m);
-        if (lc > p->proto->player_fields)
+        if (lc > p->proto->player_fields) {
+            zdem_q3__settle(m);
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                   "playerstate delta: field count above the table size");
-        p->proto->delta_player(m, to, lc);
+        }
+        p->proto->delta_player(m, to, lc); /* reads on past the end as zeros */
         lc = zdem_q3_pbit(m);
-        zdem_q3__settle(m);
         if (!lc)
-            return ZDEM_OK; /* no array changed */
+            return ZDEM_OK; /* no array changed (the caller settles) */
     }
     /* each array's change bit (mostly clear) tested here; four bits at
      * most past the end before the settle */
@@ -1849,9 +1852,10 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     }
     p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
     len = zdem_q3_pread_bits(m, 8);
-    zdem_q3__settle(m);
-    if (len > sizeof bp->areamask)
+    if (len > sizeof bp->areamask) {
+        zdem_q3__settle(m);
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
+    }
     bp->areamask_len = (uint8_t)len;
     {
         uint32_t i;
@@ -1862,9 +1866,11 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     st = read_delta_player(p, m, old ? &old->ps : NULL, &bp->ps, err);
     if (st != ZDEM_OK)
         return st;
-    if (m->overflow)
+    if (m->bit > m->end) { /* past the end: an overflow (settled here) */
+        zdem_q3__settle(m);
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "playerstate runs past the end of the message");
+    }
     if (bp == &p->snaps[k] && bp->valid) {
         /* slot k's old list is dead (its snapshot can no longer be
          * named): no sweep marks it while the new one is built there.
