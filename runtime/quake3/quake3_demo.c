@@ -1988,7 +1988,7 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                                         "read past the end of the message"));
         if (legacy && m.bit >= m.end)
             break; /* the legacy layout may end without svc_EOF */
-        cmd = zdem_q3_pread_bits(&m, 8);
+        cmd = legacy ? zdem_q3_praw_bits(&m, 8) : (uint32_t)zdem_q3_phuff_bytes(&m, 1);
         if (m.bit > m.end)
             break; /* Quake Live may cut the last byte, which holds the end
                     * of svc_EOF's code: the message is complete anyway
@@ -2059,9 +2059,9 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
     zdem_status first = ZDEM_OK;
     int got;
     zdem_q3_reader_init(r, data, size);
+    zdem_error_clear(&e); /* written only by a failure, cleared after one */
     for (;;) {
         zdem_status st;
-        zdem_error_clear(&e);
         st = reader_next(r, &f, &got, &e);
         if (st == ZDEM_OK && !got)
             break;
@@ -2078,6 +2078,7 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
                     err->offset_is_bits = 0;
                     err->offset = f.offset + 8u + e.offset / 8u;
                 }
+                zdem_error_clear(&e);
                 continue;
             }
         }

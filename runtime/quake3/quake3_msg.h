@@ -212,14 +212,17 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
 static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__pwindow(m), v = 0;
-    unsigned used = 0, i;
-    for (i = 0; i < n; i++) {
-        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
-        m->bad |= e;
-        v |= (uint64_t)(e & 0xFFu) << (8u * i);
-        used += (e >> 8) & 15u;
+    uint32_t s = 0, bad = 0;
+    unsigned i;
+    for (i = 0; i < n; i++) { /* zdem_q3_huff_fast: shift by the entry */
+        uint32_t e = zdem_q3_huff_fast[w & 0x7FFu];
+        w >>= e & 63u;
+        s += e;
+        bad |= e;
+        v |= (uint64_t)((e >> 8) & 0xFFu) << (8u * i);
     }
-    m->bit += used;
+    m->bad |= bad >> 1; /* 0x10000 -> the message's 0x8000 */
+    m->bit += s >> 24;  /* the entries' top bytes sum to the lengths */
     return v;
 }
 
