@@ -1851,15 +1851,34 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         }
     }
     p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
-    len = zdem_q3_pread_bits(m, 8);
-    if (len > sizeof bp->areamask) {
-        zdem_q3__settle(m);
-        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
-    }
-    bp->areamask_len = (uint8_t)len;
     {
-        uint32_t i;
-        for (i = 0; i < len; i++) /* at most 32 bytes: within the pad */
+        uint32_t i = 0;
+        if (m->raw) {
+            len = zdem_q3_praw_bits(m, 8);
+        } else {
+            /* the length and up to four bytes (most masks are one or two)
+             * from one window: five codes take at most 55 bits */
+            uint64_t w = zdem_q3__pwindow(m);
+            uint32_t e = zdem_q3_huff_fast[w & 0x7FFu], sum = e, bad = e;
+            len = (e >> 8) & 0xFFu;
+            w >>= e & 63u;
+            if (len <= sizeof bp->areamask)
+                for (; i < len && i < 4u; i++) {
+                    e = zdem_q3_huff_fast[w & 0x7FFu];
+                    w >>= e & 63u;
+                    sum += e;
+                    bad |= e;
+                    bp->areamask[i] = (uint8_t)(e >> 8);
+                }
+            m->bad |= bad >> 1;
+            m->bit += sum >> 24;
+        }
+        if (len > sizeof bp->areamask) {
+            zdem_q3__settle(m);
+            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
+        }
+        bp->areamask_len = (uint8_t)len;
+        for (; i < len; i++) /* at most 32 bytes: within the pad */
             bp->areamask[i] = (uint8_t)zdem_q3_pread_bits(m, 8);
         zdem_q3__settle(m);
     }
