@@ -1525,12 +1525,22 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
  * and settled. */
 static void read_player_array(zdem_q3_msg *m, int32_t *a, unsigned bits)
 {
-    uint32_t mask = zdem_q3_pread_bits(m, 16);
-    while (mask) { /* set bits, lowest first */
-        unsigned i = zdem_q3__low_bit(mask);
-        mask &= mask - 1u;
-        a[i] = bits == 32u ? (int32_t)zdem_q3_pread_bits(m, 32)
-                           : zdem_q3__sext(zdem_q3_pread_bits(m, 16), 16);
+    uint32_t mask;
+    if (m->raw) {
+        mask = zdem_q3_praw_bits(m, 16);
+        while (mask) { /* set bits, lowest first */
+            unsigned i = zdem_q3__low_bit(mask);
+            mask &= mask - 1u;
+            a[i] = bits == 32u ? (int32_t)zdem_q3_praw_bits(m, 32) : zdem_q3_praw_sbits(m, 16);
+        }
+    } else { /* whole Huffman-coded bytes */
+        mask = (uint32_t)zdem_q3_phuff_bytes(m, 2);
+        while (mask) {
+            unsigned i = zdem_q3__low_bit(mask);
+            mask &= mask - 1u;
+            a[i] = bits == 32u ? (int32_t)(uint32_t)zdem_q3_phuff_bytes(m, 4)
+                               : zdem_q3__sext((uint32_t)zdem_q3_phuff_bytes(m, 2), 16);
+        }
     }
     zdem_q3__settle(m);
 }
