@@ -1863,6 +1863,7 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
     {
         uint32_t i = 0;
+#if ZDEM_Q3_FAST_TABLE
         if (m->raw) {
             len = zdem_q3_praw_bits(m, 8);
         } else {
@@ -1883,6 +1884,9 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
             m->bad |= bad >> 1;
             m->bit += sum >> 24;
         }
+#else
+        len = zdem_q3_pread_bits(m, 8);
+#endif
         if (len > sizeof bp->areamask) {
             zdem_q3__settle(m);
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");

@@ -19,6 +19,15 @@
 #include "zdem_varint.h"
 #include "quake3_tables.h"
 
+/* The 8 KiB zdem_q3_huff_fast table serves the inline reads of a build for
+ * speed; a build for size (ZDEM_SMALL, or the compiler's -Os) reads with
+ * the 4 KiB zdem_q3_huff_decode only, and links no other table. */
+#if defined(ZDEM_SMALL) || defined(__OPTIMIZE_SIZE__)
+#define ZDEM_Q3_FAST_TABLE 0
+#else
+#define ZDEM_Q3_FAST_TABLE 1
+#endif
+
 typedef struct zdem_q3_msg {
     const uint8_t *data;
     size_t len;       /* bytes */
@@ -209,6 +218,7 @@ static inline uint32_t zdem_q3_phuff_bits(zdem_q3_msg *m, unsigned n)
 /* n (<= 5) Huffman-coded bytes from one window of the padded copy,
  * unchecked (5 codes of at most 11 bits fit in the 57 bits it holds):
  * byte i in bits 8i..8i+7 of the result. */
+#if ZDEM_Q3_FAST_TABLE
 static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__pwindow(m), v = 0;
@@ -225,10 +235,26 @@ static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
     m->bit += s >> 24;  /* the entries' top bytes sum to the lengths */
     return v;
 }
+#else
+static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m), v = 0;
+    unsigned used = 0, i;
+    for (i = 0; i < n; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        v |= (uint64_t)(e & 0xFFu) << (8u * i);
+        used += (e >> 8) & 15u;
+    }
+    m->bit += used;
+    return v;
+}
+#endif
 
 /* Skips n (<= 5) Huffman-coded bytes of the padded copy, unchecked: only
  * the code lengths are needed (zdem_q3_huff_fast's shift), so each code
  * costs a lookup and a shift; a bad code is flagged as a read would. */
+#if ZDEM_Q3_FAST_TABLE
 static inline void zdem_q3_pskip_bytes(zdem_q3_msg *m, unsigned n)
 {
     uint64_t w = zdem_q3__pwindow(m);
@@ -243,6 +269,19 @@ static inline void zdem_q3_pskip_bytes(zdem_q3_msg *m, unsigned n)
     m->bad |= bad >> 1; /* 0x10000 -> the message's 0x8000 */
     m->bit += s >> 24;  /* the entries' top bytes sum to the lengths */
 }
+#else
+static inline void zdem_q3_pskip_bytes(zdem_q3_msg *m, unsigned n)
+{
+    uint64_t w = zdem_q3__pwindow(m);
+    unsigned used = 0, i;
+    for (i = 0; i < n; i++) {
+        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
+        m->bad |= e;
+        used += (e >> 8) & 15u;
+    }
+    m->bit += used;
+}
+#endif
 
 /* Either coding on the padded copy, unchecked: the caller settles
  * (zdem_q3__settle) before ZDEM_Q3_MSG_PAD bytes are passed. */
