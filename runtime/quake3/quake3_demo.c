@@ -1340,7 +1340,7 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
     uint16_t slot;
     zdem_status st;
     zdem_q3_entity *to;
-    int s, removed;
+    int s, removed, is_event;
     if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
         return snapshot_entities_over(p, m, err);
     s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
@@ -1393,11 +1393,11 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
      * changes: only an entity that is or was an event entity can change
      * it (the set holds the source frame's event entities), so only those
      * are listed */
-    if (removed ? was_event : was_event || to->eType > p->proto->et_events) {
+    is_event = !removed && to->eType > p->proto->et_events;
+    if (was_event || is_event) {
         if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
             p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
-                              (removed ? 0x80000000u
-                                       : to->eType > p->proto->et_events ? 0x40000000u : 0u);
+                              (removed ? 0x80000000u : is_event ? 0x40000000u : 0u);
         p->nchg++;
     }
     if (st != ZDEM_OK || removed) {
@@ -1861,38 +1861,15 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
         }
     }
     p->evicted &= ~(1u << k); /* slot k holds a new snapshot */
+    len = zdem_q3_pread_bits(m, 8);
+    if (len > sizeof bp->areamask) {
+        zdem_q3__settle(m);
+        return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
+    }
+    bp->areamask_len = (uint8_t)len;
     {
-        uint32_t i = 0;
-#if ZDEM_Q3_FAST_TABLE
-        if (m->raw) {
-            len = zdem_q3_praw_bits(m, 8);
-        } else {
-            /* the length and up to four bytes (most masks are one or two)
-             * from one window: five codes take at most 55 bits */
-            uint64_t w = zdem_q3__pwindow(m);
-            uint32_t e = zdem_q3_huff_fast[w & 0x7FFu], sum = e, bad = e;
-            len = (e >> 8) & 0xFFu;
-            w >>= e & 63u;
-            if (len <= sizeof bp->areamask)
-                for (; i < len && i < 4u; i++) {
-                    e = zdem_q3_huff_fast[w & 0x7FFu];
-                    w >>= e & 63u;
-                    sum += e;
-                    bad |= e;
-                    bp->areamask[i] = (uint8_t)(e >> 8);
-                }
-            m->bad |= bad >> 1;
-            m->bit += sum >> 24;
-        }
-#else
-        len = zdem_q3_pread_bits(m, 8);
-#endif
-        if (len > sizeof bp->areamask) {
-            zdem_q3__settle(m);
-            return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot: areamask longer than 32 bytes");
-        }
-        bp->areamask_len = (uint8_t)len;
-        for (; i < len; i++) /* at most 32 bytes: within the pad */
+        uint32_t i;
+        for (i = 0; i < len; i++) /* at most 32 bytes: within the pad */
             bp->areamask[i] = (uint8_t)zdem_q3_pread_bits(m, 8);
         zdem_q3__settle(m);
     }
@@ -2003,15 +1980,14 @@ zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
     m.lim = f->len + ZDEM_Q3_MSG_PAD; /* zero bytes follow: loads need no check */
     p->message_sequence = f->sequence;
     m.raw = legacy;
-    /* dm3 has no reliable acknowledge; UberDemoTools reads the same */
-    /* reads on the padded copy are unchecked, settled after each */
-    /* the reliable acknowledge (32 bits) is not reported: skipped, its
-     * codes checked */
+    /* reads on the padded copy are unchecked, settled where looked at;
+     * the reliable acknowledge is not reported (its codes are checked);
+     * dm3 has none, and UberDemoTools reads the same */
     if (!(p->proto && p->proto->protocol == 3)) {
         if (m.raw)
             m.bit += 32u;
         else
-            zdem_q3_pskip_bytes(&m, 4);
+            (void)zdem_q3_phuff_bytes(&m, 4);
     }
     zdem_q3__settle(&m);
     for (;;) {

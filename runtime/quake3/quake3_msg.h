@@ -251,38 +251,6 @@ static inline uint64_t zdem_q3_phuff_bytes(zdem_q3_msg *m, unsigned n)
 }
 #endif
 
-/* Skips n (<= 5) Huffman-coded bytes of the padded copy, unchecked: only
- * the code lengths are needed (zdem_q3_huff_fast's shift), so each code
- * costs a lookup and a shift; a bad code is flagged as a read would. */
-#if ZDEM_Q3_FAST_TABLE
-static inline void zdem_q3_pskip_bytes(zdem_q3_msg *m, unsigned n)
-{
-    uint64_t w = zdem_q3__pwindow(m);
-    uint32_t s = 0, bad = 0;
-    unsigned i;
-    for (i = 0; i < n; i++) {
-        uint32_t e = zdem_q3_huff_fast[w & 0x7FFu];
-        w >>= e & 63u;
-        s += e;
-        bad |= e;
-    }
-    m->bad |= bad >> 1; /* 0x10000 -> the message's 0x8000 */
-    m->bit += s >> 24;  /* the entries' top bytes sum to the lengths */
-}
-#else
-static inline void zdem_q3_pskip_bytes(zdem_q3_msg *m, unsigned n)
-{
-    uint64_t w = zdem_q3__pwindow(m);
-    unsigned used = 0, i;
-    for (i = 0; i < n; i++) {
-        unsigned e = zdem_q3_huff_decode[(w >> used) & 0x7FFu];
-        m->bad |= e;
-        used += (e >> 8) & 15u;
-    }
-    m->bit += used;
-}
-#endif
-
 /* Either coding on the padded copy, unchecked: the caller settles
  * (zdem_q3__settle) before ZDEM_Q3_MSG_PAD bytes are passed. */
 static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
