@@ -30,7 +30,7 @@ int main(int argc, char **argv)
         return fprintf(stderr, "usage: quake3_events FILE.dm_68\n"), 1;
     size = (size_t)ftell(f);
     rewind(f);
-    if (!(file = malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
+    if (!(file = (uint8_t *)malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
         return fprintf(stderr, "%s: cannot read\n", argv[1]), 1;
     fclose(f);
     cb.event = on_event;

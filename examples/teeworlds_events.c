@@ -20,7 +20,7 @@ int main(int argc, char **argv)
         return fprintf(stderr, "usage: teeworlds_events FILE.demo\n"), 1;
     size = (size_t)ftell(f);
     rewind(f);
-    if (!(file = malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
+    if (!(file = (uint8_t *)malloc(size ? size : 1)) || fread(file, 1, size, f) != size)
         return fprintf(stderr, "%s: cannot read\n", argv[1]), 1;
     fclose(f);
     if (zdem_tw_reader_init(&r, NULL, mem, mem_size, &err) != ZDEM_OK ||

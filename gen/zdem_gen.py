@@ -46,6 +46,21 @@ def main():
                 write(layer, mod, args)
 
 
+CXX_OPEN = '#ifdef __cplusplus\nextern "C" {\n#endif\n'
+CXX_CLOSE = '#ifdef __cplusplus\n}\n#endif\n'
+
+
+def cxx_guard(text):
+    """A header's declarations in extern "C" (after its includes, so that
+    system headers stay out of it), so C++ code can include and link it."""
+    lines = text.splitlines(keepends=True)
+    incs = [i for i, l in enumerate(lines) if l.startswith("#include")]
+    last_inc = incs[-1] if incs else next(i for i, l in enumerate(lines) if l.startswith("#define"))
+    end = max(i for i, l in enumerate(lines) if l.startswith("#endif"))
+    return ("".join(lines[:last_inc + 1]) + "\n" + CXX_OPEN + "".join(lines[last_inc + 1:end])
+            + CXX_CLOSE + "\n" + "".join(lines[end:]))
+
+
 def write(layer, mod, args):
     files = mod.generate(os.path.abspath(args.schema))
     expected = set(mod.outputs())
@@ -55,7 +70,8 @@ def write(layer, mod, args):
     os.makedirs(args.out, exist_ok=True)
     for name in sorted(files):
         path = os.path.join(args.out, name)
-        data = files[name].encode("utf-8")
+        text = cxx_guard(files[name]) if name.endswith(".h") else files[name]
+        data = text.encode("utf-8")
         try:
             with open(path, "rb") as f:
                 if f.read() == data:

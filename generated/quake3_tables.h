@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Huffman decode table indexed by the next 11 stream bits (first bit
  * in bit 0): symbol in bits 0-7, code length in bits 8-11, 0x8000 on
  * the one 11-bit pattern that is not a code (ioquake3's NYT node). */
@@ -151,5 +155,9 @@ extern const uint64_t zdem_q3_legacy_masks[31];
 
 #define ZDEM_Q3_PROTOCOL_COUNT 9
 extern const zdem_q3_protocol_info zdem_q3_protocols[ZDEM_Q3_PROTOCOL_COUNT];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

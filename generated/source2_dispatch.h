@@ -13,6 +13,10 @@
 #include "source2_ids.h"
 #include "source2_pb.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_s2_demo_handlers {
     /* DEM_Stop = 0 */
     zdem_status (*on_CDemoStop)(void *user, const zdem_pb_CDemoStop *m, zdem_view raw);
@@ -246,5 +250,9 @@ typedef struct zdem_s2_inner_handlers {
 zdem_status zdem_s2_dispatch_inner(zdem_s2_game game, uint32_t id,
     const uint8_t *buf, size_t len, const zdem_s2_inner_handlers *h,
     void *user, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Value decoders selected by base type name. */
 typedef enum zdem_s2_dec {
     ZDEM_S2_DEC_UNKNOWN = 0,
@@ -109,5 +113,9 @@ zdem_s2_enc zdem_s2_var_serializer_kind(const char *name, size_t len);
 zdem_s2_enc zdem_s2_name_encoder(const char *name, size_t len);
 /* Value of a symbolic array bound; 0 if unknown. */
 uint32_t zdem_s2_array_size(const char *name, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

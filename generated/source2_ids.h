@@ -6,6 +6,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* EBaseEntityMessages (schema/source2/ids/base_entitymessages.tsv) */
 typedef enum zdem_s2_EBaseEntityMessages {
     ZDEM_S2_EM_PlayJingle = 136,
@@ -506,5 +510,9 @@ zdem_s2_game zdem_s2_game_from_dir(const uint8_t *dir, uint32_t len);
 
 /* "dota2", "cs2", "deadlock" or "unknown". */
 const char *zdem_s2_game_name(zdem_s2_game game);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

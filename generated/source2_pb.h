@@ -22,6 +22,10 @@
 #include "zdem_error.h"
 #include "zdem_pb.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Upper bound of sizeof() of every zdem_pb_* struct (checked at compile
  * time), so callers can decode any message into a stack buffer. */
 #define ZDEM_S2_MAX_MSG_STRUCT_SIZE 1352
@@ -2440,5 +2444,9 @@ typedef struct zdem_pb_s2_field {
 
 #define ZDEM_PB_S2_CMsgDOTACombatLogEntry_FIELD_COUNT 79
 extern const zdem_pb_s2_field zdem_pb_s2_CMsgDOTACombatLogEntry_fields[79];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

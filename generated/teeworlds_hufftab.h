@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_TW_HUFF_EOF 256
 #define ZDEM_TW_HUFF_NSYM 257
 #define ZDEM_TW_HUFF_ROOT 512        /* node ids < NSYM are symbols */
@@ -19,5 +23,9 @@ extern const uint16_t zdem_tw_huff_child[256][2];
 /* Code bits (first bit in bit 0) and length of every symbol. */
 extern const uint32_t zdem_tw_huff_code[ZDEM_TW_HUFF_NSYM];
 extern const uint8_t zdem_tw_huff_len[ZDEM_TW_HUFF_NSYM];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "teeworlds_msg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum zdem_tw_field_kind {
     ZDEM_TW_FIELD_INT,        /* one int */
     ZDEM_TW_FIELD_PACKED_STR, /* object: string packed in `ints` ints */
@@ -946,5 +950,9 @@ typedef struct zdem_tw_sys_pong_ex {
     zdem_tw_str id;
 } zdem_tw_sys_pong_ex;
 zdem_status zdem_tw_sys_pong_ex_decode(const uint8_t *body, size_t n, zdem_tw_sys_pong_ex *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,10 +17,8 @@
 #ifndef ZDEM_H
 #define ZDEM_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
+/* Each header wraps its own declarations in extern "C" (after its system
+ * includes), so C++ can include this one or any single header. */
 #include "zdem_version.h"
 #include "zdem_error.h"
 #include "zdem_snappy.h"
@@ -38,9 +36,5 @@ extern "C" {
 #include "teeworlds_reader.h"
 #include "teeworlds_push.h"
 #include "teeworlds_rows.h"
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

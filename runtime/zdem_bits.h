@@ -11,6 +11,10 @@
 #include <string.h>
 #include "zdem_varint.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_bits {
     const uint8_t *data;
     size_t len;      /* bytes */
@@ -197,5 +201,9 @@ static inline void zdem_bits_read_bytes(zdem_bits *br, uint8_t *out, size_t n)
         br->pos += n * 8u;
     }
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

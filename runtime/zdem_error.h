@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum zdem_status {
     ZDEM_OK = 0,
     ZDEM_ERR_TRUNCATED,    /* input ended inside a field or frame */
@@ -77,5 +81,9 @@ static inline void zdem_error_in_frame(zdem_error *err, uint64_t frame_offset)
         err->in_payload = 1;
     }
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "zdem_error.h"
 #include "zdem_varint.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bytes or string field: points into the caller's input, never copied,
  * not NUL-terminated. */
 typedef struct {
@@ -104,5 +108,9 @@ static inline zdem_status zdem_pb_key(const uint8_t *base, const uint8_t **p,
         return zdem_pb_fail(err, ZDEM_ERR_CORRUPT, base, s, "field number 0");
     return ZDEM_OK;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Length of the frame at p: 1 and *len (>= 1) when known, 0 when more
  * bytes are needed to tell, -1 on error (err offset relative to p; the
  * assembler makes it a file offset). ZDEM_PUSH_SKIP and *len: a frame the
@@ -62,5 +66,9 @@ zdem_status zdem_push_end(zdem_push *ps, zdem_error *err);
  * frame cut off by the end is not gathered, only reported. */
 zdem_status zdem_push_feed_last(zdem_push *ps, const uint8_t *data, size_t n,
                                 zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads the varint preamble (the uncompressed length). */
 zdem_status zdem_snappy_uncompressed_length(const uint8_t *src, size_t n,
                                             size_t *out_len, zdem_error *err);
@@ -22,5 +26,9 @@ zdem_status zdem_snappy_uncompressed_length(const uint8_t *src, size_t n,
 zdem_status zdem_snappy_decompress(const uint8_t *src, size_t n, uint8_t *dst,
                                    size_t dst_cap, size_t *out_len,
                                    zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

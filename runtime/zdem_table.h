@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum zdem_cell_kind {
     ZDEM_CELL_NONE = 0,  /* no value in this row */
     ZDEM_CELL_INT = 1,   /* int64 */
@@ -75,5 +79,9 @@ const uint8_t *zdem_table_pool(const zdem_table *t);
 uint64_t zdem_table_total(const zdem_table *t);
 uint64_t zdem_table_dropped(const zdem_table *t);
 uint64_t zdem_table_cut(const zdem_table *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

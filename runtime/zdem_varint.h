@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads a varint of at most 5 bytes whose value fits 32 bits.
  * Returns ZDEM_OK, ZDEM_ERR_TRUNCATED or ZDEM_ERR_VARINT; *p advances only
  * on success. */
@@ -84,5 +88,9 @@ static inline uint32_t zdem_load_be32(const uint8_t *p)
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
            ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

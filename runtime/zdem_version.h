@@ -3,6 +3,10 @@
 #ifndef ZDEM_VERSION_H
 #define ZDEM_VERSION_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_VERSION_MAJOR 0
 #define ZDEM_VERSION_MINOR 2
 #define ZDEM_VERSION_PATCH 0
@@ -11,5 +15,9 @@
 /* The version of the library linked at run time (may differ from the
  * header's when a shared library is swapped). */
 const char *zdem_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

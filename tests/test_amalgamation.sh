@@ -3,7 +3,9 @@
 # with nothing but a C compiler, warning-free under
 # -std=c11 -Wall -Wextra -pedantic, with gcc, clang and arm-none-eabi-gcc
 # (those installed); the examples built from it alone give the output the
-# peers' references give (tests/examples_check.py). The QEMU firmware is
+# peers' references give (tests/examples_check.py). Its zdem.h is C++ too:
+# the examples built as C++11, 14, 17 and 20 with g++ and clang++ against it
+# (zdem.c compiled as C) print what the C builds print. The QEMU firmware is
 # built from it too (tests/mcu/build.sh, test_mcu_qemu).
 set -euo pipefail
 SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -59,5 +61,34 @@ for e in source2_events quake3_events teeworlds_events; do
         bad "$e does not build from the amalgamation"
 done
 [ $fail = 0 ] && { "$PY" "$SRC/tests/examples_check.py" "$W/bin" "$CORPUS" "${ZDEM_BIN:-}" || bad "examples' output"; }
+
+# C++ through the amalgamated zdem.h (`= {0}` in the examples is C's idiom,
+# all -Wmissing-field-initializers objects to in C++).
+if [ $fail = 0 ]; then
+    for cxx in g++ clang++; do
+        command -v $cxx >/dev/null 2>&1 || { bad "$cxx not installed (sh tests/deps.sh)"; continue; }
+        for std in 11 14 17 20; do
+            for e in source2_events quake3_events teeworlds_events; do
+                # shellcheck disable=SC2086
+                $cxx -std=c++$std -Wall -Wextra -pedantic -Werror -Wno-missing-field-initializers \
+                    -I"$W/inc" -x c++ "$SRC/examples/$e.c" -x none "$obj" -lm -o "$W/bin/$e-$cxx-$std" \
+                    2> "$W/cxx.log" || { head -20 "$W/cxx.log"; bad "$cxx -std=c++$std: $e does not build from the amalgamation"; }
+            done
+        done
+    done
+    for ed in "source2_events source2/cs2_demofile-net-gotv-14011-cs-italy.dem" \
+              "quake3_events $(cd "$CORPUS" && ls q3/*.dm_68 | head -1)" \
+              "teeworlds_events $(cd "$CORPUS" && ls teeworlds/*.demo | head -1)"; do
+        set -- $ed
+        "$W/bin/$1" "$CORPUS/$2" > "$W/want.txt" 2>&1 || true
+        [ -s "$W/want.txt" ] || bad "$1 $2 prints nothing"
+        for b in "$W/bin/$1"-*; do
+            [ -e "$b" ] || continue
+            "$b" "$CORPUS/$2" > "$W/got.txt" 2>&1 || true
+            cmp -s "$W/want.txt" "$W/got.txt" || bad "$(basename "$b") $2 differs from the C build"
+        done
+    done
+    [ $fail = 0 ] && echo "ok: the examples as C++11/14/17/20 with g++ and clang++ on the amalgamation"
+fi
 [ $fail = 0 ] && echo "PASS: the amalgamation builds alone and gives the references' values"
 exit $fail

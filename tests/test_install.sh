@@ -10,7 +10,11 @@
 #  - `zdem --version` and zdem_version() give runtime/zdem_version.h's;
 #  - two consumers, one with find_package(zdem), one with pkg-config, build
 #    examples/ and run them on corpus demos (tests/examples_check.py checks
-#    their output against the peers' references).
+#    their output against the peers' references);
+#  - C++: every installed header alone, and examples/ (C that is also C++)
+#    through <zdem/zdem.h> linked with libzdem.a, compile warning-free as
+#    C++11, 14, 17 and 20 with g++ and clang++, and print what the C builds
+#    print.
 set -euo pipefail
 SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 CORPUS=${ZDEM_CORPUS:-$SRC/../shared/corpus}
@@ -130,5 +134,52 @@ if [ $fail = 0 ]; then
     "$PY" "$SRC/tests/examples_check.py" "$W/consumer-pc" "$CORPUS" "$P/bin/zdem" ||
         bad "pkg-config consumer's output"
 fi
-[ $fail = 0 ] && echo "PASS: install, find_package and pkg-config consumers, one prefix"
+
+# C++ consumers. Every header alone (each wraps its declarations in
+# extern "C"), then the examples as C++ through the umbrella, linked with the
+# static library: a declaration outside extern "C" would not link. `= {0}`,
+# the C idiom of the examples, is all -Wmissing-field-initializers objects to.
+mkdir -p "$W/cxx"
+for h in "$P"/include/zdem/*.h; do
+    b=$(basename "$h")
+    [ "$b" = zdem.h ] || grep -q 'extern "C"' "$h" || bad "$b has no extern \"C\" guard"
+    printf '#include <zdem/%s>\n' "$b" > "$W/cxx/h_${b%.h}.cpp"
+done
+CXXFLAGS_W="-Wall -Wextra -pedantic -Werror"
+cxx_ok=0
+for cxx in g++ clang++; do
+    if ! command -v $cxx >/dev/null 2>&1; then
+        bad "$cxx not installed (sh tests/deps.sh)"
+        continue
+    fi
+    for std in 11 14 17 20; do
+        # shellcheck disable=SC2086
+        (cd "$W/cxx" && $cxx -std=c++$std $CXXFLAGS_W -I"$P/include" -fsyntax-only h_*.cpp) \
+            > "$W/cxx.log" 2>&1 || { head -20 "$W/cxx.log"; bad "$cxx -std=c++$std: a header alone does not compile"; }
+        for e in source2_events quake3_events teeworlds_events; do
+            # shellcheck disable=SC2086
+            $cxx -std=c++$std $CXXFLAGS_W -Wno-missing-field-initializers -I"$P/include" \
+                -x c++ "$SRC/examples/$e.c" -x none "$LIBDIR/libzdem.a" -lm -o "$W/cxx/$e-$cxx-$std" \
+                > "$W/cxx.log" 2>&1 || { head -20 "$W/cxx.log"; bad "$cxx -std=c++$std: $e does not build"; }
+        done
+    done
+    cxx_ok=$((cxx_ok + 1))
+done
+# The C++ builds print what the C build (checked above against the
+# references) prints, on one demo of each format.
+if [ $fail = 0 ]; then
+    for ed in "source2_events source2/cs2_demofile-net-gotv-14011-cs-italy.dem" \
+              "quake3_events $(cd "$CORPUS" && ls q3/*.dm_68 | head -1)" \
+              "teeworlds_events $(cd "$CORPUS" && ls teeworlds/*.demo | head -1)"; do
+        set -- $ed
+        "$W/consumer-pc/$1" "$CORPUS/$2" > "$W/cxx/want.txt" 2>&1 || true
+        [ -s "$W/cxx/want.txt" ] || bad "$1 $2 prints nothing"
+        for b in "$W/cxx/$1"-*; do
+            "$b" "$CORPUS/$2" > "$W/cxx/got.txt" 2>&1 || true
+            cmp -s "$W/cxx/want.txt" "$W/cxx/got.txt" || bad "$(basename "$b") $2 differs from the C build"
+        done
+    done
+    [ $fail = 0 ] && echo "ok: every header and the examples as C++11/14/17/20 with $cxx_ok C++ compilers"
+fi
+[ $fail = 0 ] && echo "PASS: install, find_package and pkg-config consumers, C++, one prefix"
 exit $fail

@@ -21,6 +21,10 @@
 #include "zdem_error.h"
 #include "quake3_tables.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_Q3_MAX_MSGLEN 16384
 #define ZDEM_Q3_MAX_CONFIGSTRINGS 1024
 #define ZDEM_Q3_GENTITYNUM_BITS 10
@@ -291,5 +295,9 @@ const char *zdem_q3_chat_kind_name(zdem_q3_chat_kind k);
 
 /* Extension-based hint: ".dm_68" -> 68, ".dm3" -> 3; 0 if none. */
 int zdem_q3_protocol_from_path(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "quake3.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_q3_push {
     zdem_q3_parser *parser;
     uint8_t head[8];     /* the frame header being gathered */
@@ -35,5 +39,9 @@ zdem_status zdem_q3_push_feed(zdem_q3_push *s, const uint8_t *data, size_t n,
  * damaged message is skipped as zdem_q3_parse_file skips it; the first
  * fault (damaged message or framing) is what feed/end return. */
 zdem_status zdem_q3_push_end(zdem_q3_push *s, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

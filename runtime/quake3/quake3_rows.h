@@ -15,6 +15,10 @@
 #include "zdem_error.h"
 #include "zdem_table.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum zdem_q3_rows_kind {
     ZDEM_Q3_ROWS_PLAYER = 0, /* the recorded player's playerstate, per snapshot */
     ZDEM_Q3_ROWS_ENTITY,     /* every entity of every snapshot */
@@ -52,5 +56,9 @@ int zdem_q3_rows_field_known(int player, const char *name);
 zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

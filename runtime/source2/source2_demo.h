@@ -12,6 +12,10 @@
 #include "zdem_bits.h"
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_S2_HEADER_SIZE 16u
 #define ZDEM_S2_CMD_COMPRESSED 0x40u /* DEM_IsCompressed flag in the command */
 
@@ -192,5 +196,9 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                                       uint8_t *scratch, size_t scratch_cap,
                                       zdem_s2_inner_fn fn, void *user,
                                       zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include "zdem_error.h"
 #include "source2_fields.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum zdem_s2_vkind {
     ZDEM_S2_V_NONE = 0,
     ZDEM_S2_V_BOOL,
@@ -101,5 +105,9 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
 float zdem_s2_read_coord(zdem_bits *br);
 float zdem_s2_read_normal(zdem_bits *br);
 float zdem_s2_read_angle(zdem_bits *br, unsigned bits);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

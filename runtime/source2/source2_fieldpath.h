@@ -8,6 +8,10 @@
 #include "zdem_bits.h"
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_S2_FP_MAX_DEPTH 7
 /* Largest path component kept (a component's full 16 bits; real
  * serializers stay far below). A larger one, which only an array of more
@@ -29,5 +33,9 @@ int zdem_s2_fp_read_op(zdem_bits *br);
  * of range; ZDEM_ERR_TRUNCATED when the bits run out. */
 zdem_status zdem_s2_fp_read_all(zdem_bits *br, zdem_s2_fp *out, uint32_t cap,
                                 uint32_t *n, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "source2_dispatch.h"
 #include "source2_push.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_s2_parse_cbs {
     /* Every outer frame, before its payload is touched. */
     zdem_status (*on_outer)(void *user, const zdem_s2_outer *m);
@@ -67,5 +71,9 @@ zdem_status zdem_s2_parse(const uint8_t *file, size_t size,
                           const zdem_s2_parse_cbs *cbs, void *user,
                           uint8_t *scratch, size_t scratch_cap,
                           zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "source2_demo.h"
 #include "zdem_push.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One whole frame (file offsets). A non-OK status stops the input. */
 typedef zdem_status (*zdem_s2_frame_fn)(void *ctx, const zdem_s2_outer *m,
                                         zdem_error *err);
@@ -47,5 +51,9 @@ zdem_status zdem_s2_push_end(zdem_s2_push *s, zdem_error *err);
 /* A whole file in one call: feed + end, nothing gathered. */
 zdem_status zdem_s2_push_file(zdem_s2_push *s, const uint8_t *file,
                               size_t size, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

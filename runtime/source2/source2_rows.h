@@ -15,6 +15,10 @@
 #include "zdem_table.h"
 #include "source2_ticks.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The arena the runs below need at least: the fixed buffers at the
  * default configuration; the demo's state comes on top (the CLI gives
  * 256 MiB in all). */
@@ -41,5 +45,9 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
  * and CDemoFileInfo's playback_ticks, playback_frames, playback_time. */
 zdem_status zdem_s2_rows_header(const uint8_t *file, size_t size, void *arena,
                                 size_t arena_size, zdem_table *t, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

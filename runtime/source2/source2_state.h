@@ -17,6 +17,10 @@
 #include "source2_fielddecode.h"
 #include "source2_ids.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Inner message ids: the generated enums of source2_ids.h. */
 
 typedef struct zdem_s2_state zdem_s2_state;
@@ -277,5 +281,9 @@ uint32_t zdem_s2_event_descriptor_count(const zdem_s2_state *s);
 typedef int (*zdem_s2_player_fn)(void *user, const uint8_t *name, uint32_t len);
 uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
                          void *user, uint32_t *tmp, uint32_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "zdem_table.h"
 #include "source2_state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_S2_TICKS_NAME_MAX 160u /* longest property name */
 
 typedef struct zdem_s2_ticks_config {
@@ -56,5 +60,9 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
 
 /* Entities that matched but did not fit max_rows_per_tick. */
 uint64_t zdem_s2_ticks_untracked(const zdem_s2_ticks *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A byte string inside the input (not NUL-terminated). */
 typedef struct zdem_tw_str {
     const uint8_t *p;
@@ -104,5 +108,9 @@ int zdem_tw_chunks_next(zdem_tw_chunk_reader *r, zdem_tw_chunk *c, zdem_error *e
  * ZDEM_ERR_TRUNCATED. A length of 0 (recording never finished) is never
  * short. */
 zdem_status zdem_tw_chunks_end_check(const zdem_tw_chunk_reader *r, uint64_t end, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Standard CRC-32 (reflected 0xEDB88320, init/xorout 0xFFFFFFFF).
  * Chain calls by passing the previous result as `crc` (start with 0). */
 uint32_t zdem_tw_crc32(uint32_t crc, const uint8_t *data, size_t n);
@@ -23,5 +27,9 @@ void zdem_tw_sha256_update(zdem_tw_sha256 *s, const uint8_t *data, size_t n);
 void zdem_tw_sha256_final(zdem_tw_sha256 *s, uint8_t out[32]);
 /* One-shot helper. */
 void zdem_tw_sha256_once(const uint8_t *data, size_t n, uint8_t out[32]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

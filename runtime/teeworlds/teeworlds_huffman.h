@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Decodes src until the EOF symbol into dst (cap bytes). Table-driven: one
  * lookup per symbol for codes up to ZDEM_TW_HUFF_LUT_BITS bits.
  * Errors (offset = byte in src where the bad code starts):
@@ -40,5 +44,9 @@ zdem_status zdem_tw_int_read(const uint8_t **p, const uint8_t *end, int32_t *out
 /* Packs ints (for tests and fuzzers that build inputs). */
 zdem_status zdem_tw_ints_pack(const int32_t *src, size_t count, uint8_t *dst, size_t cap,
                          size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

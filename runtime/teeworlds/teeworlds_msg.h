@@ -13,6 +13,10 @@
 #include "teeworlds_demo.h"
 #include "teeworlds_huffman.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_tw_unpacker {
     const uint8_t *start, *p, *end;
     int error; /* sticky: a field ran past the end */
@@ -43,7 +47,7 @@ static inline zdem_tw_str zdem_tw_unp_str(zdem_tw_unpacker *u)
         u->error = 1;
         return s;
     }
-    z = memchr(u->p, 0, (size_t)(u->end - u->p));
+    z = (const uint8_t *)memchr(u->p, 0, (size_t)(u->end - u->p));
     if (!z) {
         u->error = 1;
         return s;
@@ -82,5 +86,9 @@ void zdem_tw_ints_to_bytes(const int32_t *ints, size_t n, uint8_t *out);
  * Writes at most 4*n bytes + NUL into out (cap >= 4*n + 1). Returns the
  * length. */
 size_t zdem_tw_ints_to_str(const int32_t *ints, size_t n, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

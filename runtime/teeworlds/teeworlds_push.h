@@ -13,6 +13,10 @@
 #include "teeworlds_reader.h"
 #include "zdem_push.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ZDEM_TW_PUSH_BUFFER (3 + 65535)
 /* With ZDEM_TW_LIMITS_SMALL: a chunk stored in more than max_payload bytes
  * (corpus: at most 1749) stops the input with ZDEM_ERR_NO_SPACE at it; the
@@ -41,5 +45,9 @@ zdem_status zdem_tw_push_feed(zdem_tw_push *s, const uint8_t *data, size_t n,
 /* End of input: TRUNCATED inside the header, the map or a chunk, or short
  * of the header's length (as zdem_tw_chunks_next). */
 zdem_status zdem_tw_push_end(zdem_tw_push *s, zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "teeworlds_proto.h"
 #include "teeworlds_snap.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct zdem_tw_event {
     zdem_tw_chunk chunk;             /* kind, tick, offset, raw payload */
     /* ZDEM_TW_CHUNK_MESSAGE */
@@ -109,5 +113,9 @@ const zdem_tw_obj_desc *zdem_tw_item_desc(const zdem_tw_snap *snap, uint32_t i);
 
 /* UUID registered for an extension type in this snapshot; 0 if none. */
 int zdem_tw_snap_type_uuid(const zdem_tw_snap *snap, int type, uint8_t uuid[16]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "zdem_error.h"
 #include "zdem_table.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum zdem_tw_rows_kind {
     ZDEM_TW_ROWS_OBJECT = 0,
     ZDEM_TW_ROWS_CHAT,
@@ -46,5 +50,9 @@ size_t zdem_tw_rows_size(void);
 zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "zdem_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     ZDEM_TW_SNAP_MAX_SIZE = 65536,  /* serialized snapshot bound, as the game's */
     ZDEM_TW_SNAP_MAX_ITEMS = 1024,  /* the game's item bound */
@@ -87,5 +91,9 @@ int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key);
 static inline int zdem_tw_snap_type(const zdem_tw_snap *snap, uint32_t i) { return (int)(snap->key[i] >> 16); }
 static inline int zdem_tw_snap_id(const zdem_tw_snap *snap, uint32_t i) { return (int)(snap->key[i] & 0xffffu); }
 static inline const int32_t *zdem_tw_snap_data(const zdem_tw_snap *snap, uint32_t i) { return snap->data + snap->off[i]; }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
