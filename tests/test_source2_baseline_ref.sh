@@ -12,6 +12,12 @@
 # decode, and the values must agree: -1, "no name". demoparser2 reports 64
 # there (tests/s2_dp2_compare.js, relation pawn-identity-name-64); this test
 # is what settles that zdem's -1 is right.
+# Creates: both demos restate every entity in a DEM_FullPacket at tick 1
+# (the forward pass has them from the DEM_Packet before it). zdem's creates
+# (all classes) and deletes must equal the reference's, which reads
+# DEM_SignonPacket / DEM_Packet only, and every pawn index must be created
+# as often as the reference creates it (once): a restated entity is an
+# update, not a second create.
 set -euo pipefail
 ROOT=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${ZDEM_BUILD_DIR:-$ROOT/build}
@@ -45,6 +51,18 @@ for d in 14155-de-dust2 14160-de-dust2; do
     echo "$d: reference baseline $FIELD = $ref; zdem: $n pawns created, $other with another value"
     if [ "$n" -eq 0 ] || [ "$other" -ne 0 ]; then
         echo "FAIL: $d: zdem's $FIELD differs from the reference's $ref: $(printf '%s\n' "$vals" | sort | uniq -c | tr '\n' ' ')" >&2
+        status=1
+    fi
+    # creates and deletes against the reference's
+    dump=$("$DUMP" "$demo")
+    rsum=$(printf '%s\n' "$ents" | head -1)
+    rall=$(printf '%s\n' "$rsum" | sed -n 's/.* \([0-9]*\) creates, .* \([0-9]*\) deletes decoded$/\1 \2/p')
+    zall=$(printf '%s\n' "$dump" | awk -F'\t' '$1 == "C" { c++ } $1 == "D" { d++ } END { print c + 0, d + 0 }')
+    rpawns=$(printf '%s\n' "$ents" | awk -F'\t' '$3 == "create" { print $2 }' | sort | uniq -c | tr -s ' \n' ' ')
+    zpawns=$(printf '%s\n' "$dump" | awk -F'\t' '$1 == "C" && $3 == "CCSPlayerPawn" { print $2 }' | sort | uniq -c | tr -s ' \n' ' ')
+    echo "$d: creates and deletes: zdem $zall, reference $rall; creates per pawn index: zdem $zpawns"
+    if [ -z "$rall" ] || [ "$zall" != "$rall" ] || [ "$zpawns" != "$rpawns" ]; then
+        echo "FAIL: $d: creates differ from the reference's (per pawn index: $rpawns)" >&2
         status=1
     fi
     # the reference's alignment, value by value: every field of the first

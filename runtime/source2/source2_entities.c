@@ -375,6 +375,23 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     }
     if ((st = class_baseline(s, cls, &bl, po, err)) != ZDEM_OK)
         return st;
+    if (e->cls == (int32_t)cls && e->serial == serial) {
+        /* The same entity restated (a full snapshot, a return to the
+         * PVS): an update. Its values start again from the baseline, as a
+         * create's do, so the state is what the snapshot says. */
+        vt_free(s, &e->v);
+        if (bl)
+            bl_ptr(s, bl)->refs++;
+        if (e->bl)
+            bl_release(s, e->bl);
+        e->bl = bl;
+        e->active = 1;
+        e->stale = 0;
+        if ((st = read_fields(s, e, br, &nfp, po, err)) != ZDEM_OK)
+            return st;
+        s->stats.entity_updates++;
+        return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, nfp);
+    }
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
     memset(e, 0, sizeof *e); /* a never-used slot holds 0xFF bytes */
@@ -403,14 +420,11 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     if (!s->classes || !s->have_sendtables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "entities before serializers and classes");
     if (!is_delta) {
-        /* A full snapshot: what it does not mention is gone. */
-        while (s->live) {
-            uint32_t idx = s->live_list[s->live - 1u];
-            s->stats.deleted++;
-            if ((st = emit_entity_change(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
-                return st;
-            ent_free(s, idx);
-        }
+        /* A full snapshot: what it does not mention is gone (deleted after
+         * it); what it does is kept (create() on the same class and
+         * serial is an update). */
+        for (i = 0; i < s->live; i++)
+            s->ents[s->live_list[i]].stale = 1;
     }
     zdem_bits_init(&br, data, size);
     for (i = 0; i < updated; i++) {
@@ -427,6 +441,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
         if ((uint32_t)index + 1u > s->usage.max_entity_index)
             s->usage.max_entity_index = (uint32_t)index + 1u;
         e = &s->ents[index];
+        e->stale = 0;
         if ((cmd & 1u) == 0) {
             if (cmd & 2u) {
                 if ((st = create(s, (uint32_t)index, &br, po, err)) != ZDEM_OK)
@@ -460,6 +475,17 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                 s->stats.deleted++;
             }
         }
+    }
+    /* From the end: ent_free moves the last live entity (seen already)
+     * into the freed place. */
+    for (i = is_delta ? 0u : s->live; i > 0; i--) {
+        uint32_t idx = s->live_list[i - 1u];
+        if (!s->ents[idx].stale)
+            continue;
+        s->stats.deleted++;
+        if ((st = emit_entity_change(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
+            return st;
+        ent_free(s, idx);
     }
     return ZDEM_OK;
 }

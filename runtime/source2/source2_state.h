@@ -50,6 +50,10 @@ typedef struct zdem_s2_entity {
     uint32_t class_name_len;
 } zdem_s2_entity;
 
+/* An entity created again while alive with the same class and serial (a
+ * DEM_FullPacket restating the state in a forward pass, an entity coming
+ * back into the PVS) is the same entity: UPDATED, its values those of the
+ * class baseline plus the create's. */
 enum {
     ZDEM_S2_ENT_CREATED = 1,
     ZDEM_S2_ENT_UPDATED = 2,

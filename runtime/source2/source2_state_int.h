@@ -121,6 +121,7 @@ typedef struct s2_ent {
     uint32_t bl;      /* shared baseline underneath, 0 none */
     uint32_t live_pos;
     uint8_t active;
+    uint8_t stale;    /* live before a full snapshot that has not named it yet */
 } s2_ent;
 
 typedef struct s2_evkey {
