@@ -1,7 +1,9 @@
 """Writes Quake III demo messages for the tests: MSG_WriteBits semantics
 (n % 8 raw bits LSB first, then n / 8 bytes of the static Huffman code,
 single bits raw) with the code listed in schema/quake3/huffman_codes.txt.
-Used to put crafted damaged messages into copies of corpus demos."""
+Used to put crafted damaged messages into copies of corpus demos. Reads
+the byte-coded start of a gamestate (its configstrings) with the same
+code, to damage one command byte of a real gamestate in place."""
 import os
 import struct
 
@@ -62,7 +64,69 @@ class Writer:
         return bytes(out)
 
 
-SVC_GAMESTATE, SVC_SERVERCOMMAND, SVC_SNAPSHOT, SVC_EOF = 2, 5, 7, 8
+SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_SNAPSHOT, SVC_EOF = 2, 3, 4, 5, 7, 8
+
+
+class Reader:
+    """MSG_ReadBits for whole bytes (n a multiple of 8: Huffman bytes)."""
+    def __init__(self, payload):
+        self.bits = [(payload[i >> 3] >> (i & 7)) & 1 for i in range(len(payload) * 8)]
+        self.pos = 0
+        self.decode = {code: sym for sym, code in _codes().items()}
+
+    def byte(self):
+        code = ""
+        while code not in self.decode:
+            if self.pos >= len(self.bits) or len(code) > 32:
+                raise ValueError("no Huffman code at bit %d" % self.pos)
+            code += str(self.bits[self.pos])
+            self.pos += 1
+        return self.decode[code]
+
+    def bytes_(self, n):
+        return sum(self.byte() << (8 * i) for i in range(n))
+
+
+def gamestate_configstrings(payload):
+    """The commands of a gamestate message up to its first baseline, as
+    MSG_ReadBigString gives the strings ('%' and bytes over 127 read as
+    '.'): [(kind, start bit, end bit of the command byte, index, text)],
+    kind "configstring", then one "baseline" (index and text None)."""
+    r = Reader(payload)
+    r.bytes_(4)  # reliable acknowledge
+    cmd = r.byte()
+    if cmd != SVC_GAMESTATE:
+        raise ValueError("message starts with command %d, not a gamestate" % cmd)
+    r.bytes_(4)  # server command sequence
+    out = []
+    while True:
+        start = r.pos
+        cmd = r.byte()
+        end = r.pos
+        if cmd == SVC_BASELINE:
+            out.append(("baseline", start, end, None, None))
+            return out
+        if cmd != SVC_CONFIGSTRING:
+            raise ValueError("gamestate command %d before any baseline" % cmd)
+        index = r.bytes_(2)
+        text = bytearray()
+        while True:
+            c = r.byte()
+            if c == 0:
+                break
+            text.append(ord(".") if c == ord("%") or c > 127 else c)
+        out.append(("configstring", start, end, index, bytes(text)))
+
+
+def replace_bits(payload, start, end, byte):
+    """payload with the Huffman code in bits [start, end) replaced by
+    byte's code (the rest of the bits kept as they were)."""
+    bits = [(payload[i >> 3] >> (i & 7)) & 1 for i in range(len(payload) * 8)]
+    w = Writer()
+    w.bits = bits[:start]
+    w.byte(byte)
+    w.bits.extend(bits[end:])
+    return w.payload()
 
 
 def messages(data):

@@ -12,7 +12,10 @@
 # fault. Crafted damaged messages (unknown command byte, area mask over 32
 # bytes, entity field count above the table, a damaged gamestate) put into
 # copies of corpus demos check what comes after them against the intact
-# file: its commands, and its snapshots as the delta rule leaves them.
+# file: its commands, and its snapshots as the delta rule leaves them. A
+# real gamestate damaged part way (one command byte) delivers the
+# configstrings before the damage (read by q3craft's own Huffman reader),
+# as UberDemoTools does, then the warning and exit 2.
 #
 # The expected outputs are computed from the intact file, not from the cut
 # run: the dump's own message/chunk offsets say which lines belong to whole
@@ -290,7 +293,15 @@ def q3_recover(name, index, kind):
     cut = next(i for i, r in enumerate(recs) if r["type"] == "message" and r["index"] == index)
     fcut = next(i for i, r in enumerate(full_recs) if r["type"] == "message" and r["index"] == index)
     check(recs[:cut] == full_recs[:fcut], "%s: everything before the damaged message as intact" % what)
-    check(recs[cut + 1]["type"] == "skipped" and recs[cut + 1]["offset"] == off,
+    nxt = cut + 1
+    if kind.startswith("gamestate"):
+        # the crafted gamestate fails at its first command: delivered
+        # with nothing in it, marked damaged, before the skip
+        check(recs[nxt]["type"] == "gamestate" and recs[nxt].get("damaged") is True
+              and recs[nxt]["baselines"] == 0,
+              "%s: the damaged gamestate is delivered empty, marked damaged (%r)" % (what, recs[nxt]))
+        nxt += 1
+    check(recs[nxt]["type"] == "skipped" and recs[nxt]["offset"] == off,
           "%s: a skipped record follows the damaged message's" % what)
     # after it: every message and server command of the intact file
     later = lambda rs: [(r["type"], r.get("sequence"), r.get("command_seq"), r.get("text"))
@@ -303,7 +314,7 @@ def q3_recover(name, index, kind):
         if r["type"] == "command":
             skipped_cmds.add(r["command_seq"])
     after_full = [r for r in after_full if not (r["type"] == "command" and r["command_seq"] in skipped_cmds)]
-    check(later(recs[cut + 2:]) == later(after_full),
+    check(later(recs[nxt + 1:]) == later(after_full),
           "%s: every later message and server command as in the intact file" % what)
     # snapshots: exactly the intact file's that the delta rule keeps
     want = q3_expected_snapshots(full_dump, k_seq, kind.startswith("gamestate"))
@@ -314,7 +325,7 @@ def q3_recover(name, index, kind):
     if d is not None:
         check(d["snapshots"] == len(want) and d["snapshots"] + d["invalid_snapshots"] >= full_snaps - 1,
               "%s: info counts the kept (%d) and the dropped snapshots (%d)" % (what, d["snapshots"], d["invalid_snapshots"]))
-    print("%s: %d of %d snapshots kept, %d commands after it" % (what, len(got), full_snaps, len(later(recs[cut + 2:]))))
+    print("%s: %d of %d snapshots kept, %d commands after it" % (what, len(got), full_snaps, len(later(recs[nxt + 1:]))))
     # events: the text events of every later command
     rc, ev, _ = run(["events", "--json", path])
     _, fev, _ = run(["events", "--json", src])
@@ -323,6 +334,75 @@ def q3_recover(name, index, kind):
     check(texts(ev) == texts(fev), "%s: every chat/print line of the intact file" % what)
     warnings_ok = False
     return len(got), full_snaps
+
+def json_text(b):
+    """bytes as zdem's JSON strings carry them: UTF-8 where valid, any
+    other byte as Latin-1"""
+    out, i = [], 0
+    while i < len(b):
+        for l in (4, 3, 2, 1):
+            try:
+                out.append(b[i:i + l].decode("utf-8"))
+                i += l
+                break
+            except UnicodeDecodeError:
+                pass
+        else:
+            out.append(chr(b[i]))
+            i += 1
+    return "".join(out)
+
+def q3_gamestate_partial(name, which):
+    """A real gamestate with one command byte damaged in place (77, no
+    command): that of configstring number `which` of it, or that of its
+    first baseline ("baseline"). UberDemoTools keeps the part of the
+    gamestate before the bad byte (its invalid_command_byte.dm_68); zdem
+    delivers it (info's configstrings, dump's gamestate record marked
+    damaged), then warns and exits 2. The configstrings expected are
+    read from the message by q3craft's own Huffman reader."""
+    global warnings_ok
+    src = os.path.join(CORPUS, "q3", name)
+    data = open(src, "rb").read()
+    ref = json.load(open(os.path.join(CORPUS, "peers", name + ".q3-ref.json")))
+    msgs = q3craft.messages(data)
+    cmds = q3craft.gamestate_configstrings(msgs[0][2])
+    k = len(cmds) - 1 if which == "baseline" else which
+    kind, start, end, index, _ = cmds[k]
+    want = {str(c[3]): json_text(c[4]) for c in cmds[:k] if c[4]}
+    payload = q3craft.replace_bits(msgs[0][2], start, end, 77)
+    damaged, m_off = q3craft.replace_message(data, 0, payload)
+    path = write("gs-partial.dm_68", damaged)
+    what = "%s: gamestate command byte %d of %d (%s %s) damaged" % (name, k, len(cmds), kind, index)
+    _, full_info, _ = run(["info", "--json", src])
+    full_cs = json.loads(full_info)["configstrings"]
+    check({i: v for i, v in full_cs.items() if i in want} == want and len(want) > 0,
+          "%s: the reference reader agrees with the intact file's first %d configstrings" % (what, len(want)))
+    warnings_ok = True
+    d, off = check_info(path, 2, what)
+    check(off is not None and m_off < off < m_off + 8 + len(payload),
+          "%s: the verdict's offset %s lies in the gamestate message (%d)" % (what, off, m_off))
+    if d is not None:
+        check(d["configstrings"] == want, "%s: the configstrings before the damage (%d), got %d"
+              % (what, len(want), len(d["configstrings"])))
+        check(d["gamestates"] == ref["gamestates"] and d["baselines"] == 0 and d["client_num"] == -1,
+              "%s: the gamestate counted (%s of UDT's %s), no baselines (%s), no client number (%s)"
+              % (what, d["gamestates"], ref["gamestates"], d["baselines"], d["client_num"]))
+        check(d["map"] == ref["map_name"], "%s: map %r, UDT %r" % (what, d["map"], ref["map_name"]))
+        check(d["warnings"].get("damaged messages skipped") == 1, "%s: info counts one skip" % what)
+    rc, out, err = run(["dump", "--json", path])
+    recs = [json.loads(l) for l in out.splitlines()]
+    g = [i for i, r in enumerate(recs) if r["type"] == "gamestate"]
+    check(rc == 2 and len(g) >= 1 and recs[g[0]].get("damaged") is True and
+          recs[g[0] + 1]["type"] == "skipped" and "gamestate: unknown command byte" in recs[g[0] + 1]["message"],
+          "%s: dump: the gamestate marked damaged, then the skip (exit %d)" % (what, rc))
+    lines = err.splitlines()
+    bit = re.search(r"bit (\d+): gamestate: unknown command byte$", lines[0]) if lines else None
+    check(len(lines) == 2 and "damaged message skipped" in lines[0] and bit is not None
+          and int(bit.group(1)) == start + len(q3craft._codes()[77]),
+          "%s: one warning at the bit after the bad byte (%d), then the verdict (%r)"
+          % (what, start + len(q3craft._codes()[77]), err))
+    print("%s: %d configstrings delivered, exit %d" % (what, len(want), rc))
+    warnings_ok = False
 
 def q3_tiny():
     src = os.path.join(CORPUS, "q3", "q3-osp_udt-chat.dm_68")
@@ -496,6 +576,8 @@ try:
               "are dropped, the rest kept (%d of %d)" % (kept, total))
     q3_recover("q3_udt-team-chat.dm_68", 1000, "unknown server message command byte")
     q3_recover("q3_udt-team-chat.dm_68", 0, "gamestate: unknown command byte")
+    q3_gamestate_partial("q3_udt-team-chat.dm_68", 27)
+    q3_gamestate_partial("q3_udt-team-chat.dm_68", "baseline")
     for name in ("ddnet_webviewer-goat-yeyou3.demo", "ddnet_demo-edit-test2-pepeg-v5.demo",
                  "ddnet_demo-edit-clip-fng.demo"):
         tw_file(name)

@@ -110,15 +110,20 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
     }
     update_players(c, p);
     if (c->dump) {
+        /* a damaged gamestate: what was read before the damage (the
+         * message's "skipped" line follows) */
+        int dmg = zdem_q3_gamestate_damaged(p);
         if (c->a->json)
             printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
-                   "\"baselines\":%lu,\"protocol\":%d}\n",
+                   "\"baselines\":%lu,\"protocol\":%d%s}\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
-                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p),
+                   dmg ? ",\"damaged\":true" : "");
         else
-            printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d\n",
+            printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d%s\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
-                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p),
+                   dmg ? "  damaged (read up to the damage)" : "");
     }
     return 0;
 }

@@ -230,8 +230,9 @@ zdem_q3_parser *zdem_q3_parser_init_limits(void *mem, size_t size, int protocol,
  * before the fault stands. The parser stays usable: the caller may go on
  * with the next message (a damaged one is dropped as the game drops it:
  * snapshots that delta from it are dropped, with a warning, until a valid
- * base or an uncompressed snapshot arrives; after a damaged gamestate,
- * snapshots are dropped until the next gamestate). ZDEM_ERR_ABORTED (a
+ * base or an uncompressed snapshot arrives; a damaged gamestate is
+ * delivered with what was read before the damage, and its snapshots are
+ * dropped until the next gamestate). ZDEM_ERR_ABORTED (a
  * callback asked to stop) is not damage. */
 zdem_status zdem_q3_parse_message(zdem_q3_parser *p, const zdem_q3_frame *f,
                                   zdem_error *err);
@@ -255,6 +256,11 @@ int32_t zdem_q3_client_num(const zdem_q3_parser *p);
 int32_t zdem_q3_checksum_feed(const zdem_q3_parser *p);
 int32_t zdem_q3_server_command_sequence(const zdem_q3_parser *p);
 uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p);
+/* 1 when the current gamestate was damaged part way: the gamestate
+ * callback then has what was read before the damage (configstrings,
+ * whole baselines; client number -1), its message fails after it, and
+ * its snapshots are dropped until the next gamestate. */
+int zdem_q3_gamestate_damaged(const zdem_q3_parser *p);
 uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p);   /* current gamestate */
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p);   /* valid snapshots */
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p);

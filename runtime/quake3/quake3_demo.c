@@ -833,11 +833,9 @@ static zdem_status read_delta_entity(zdem_q3_parser *p, zdem_q3_msg *m,
     return ZDEM_OK;
 }
 
-static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+static zdem_status read_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
 {
     zdem_status st;
-    clear_gamestate(p);
-    p->gamestate_damaged = 1; /* until it is read whole */
     p->server_command_sequence = zdem_q3_read_long(m);
     for (;;) {
         uint32_t cmd = zdem_q3_read_byte(m);
@@ -852,6 +850,11 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit,
                                       "gamestate: configstring index out of range");
             int r = read_gamestate_configstring(p, m, i);
+            if (m->overflow) { /* cut by the end of the message: not kept */
+                unset_configstring(p, i);
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
+                                      "gamestate runs past the end of the message");
+            }
             if (r != 0 && cs_warn(p, r, m->bit))
                 return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
         } else if (cmd == SVC_BASELINE) {
@@ -897,20 +900,40 @@ static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error
     if (m->overflow)
         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, m->bit,
                               "gamestate runs past the end of the message");
-    st = resolve_protocol(p, err, m->bit);
-    if (st != ZDEM_OK)
+    return resolve_protocol(p, err, m->bit);
+}
+
+/* A gamestate damaged part way is delivered with what was read before the
+ * damage (configstrings, whole baselines; zdem_q3_gamestate_damaged says
+ * so), as UberDemoTools keeps it, and then fails its message; its
+ * snapshots are dropped (their baselines may be missing) until the next
+ * gamestate. Without a protocol there is nothing to read it by. */
+static zdem_status parse_gamestate(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+{
+    zdem_status st;
+    zdem_error e2;
+    clear_gamestate(p);
+    p->gamestate_damaged = 1; /* until it is read whole */
+    st = read_gamestate(p, m, err);
+    if (st == ZDEM_ERR_ABORTED)
         return st;
+    if (st != ZDEM_OK) {
+        p->client_num = -1; /* the two longs after the commands were not reached */
+        p->checksum_feed = 0;
+        if (resolve_protocol(p, &e2, m->bit) != ZDEM_OK)
+            return st;
+    }
     {
         size_t n, vn;
         const char *si = zdem_q3_configstring(p, 0, &n);
         const char *g = zdem_q3_info_value(si, n, "gamename", &vn);
         p->time_only = g && vn >= 4 && memcmp(g, "ZEQ2", 4) == 0;
     }
-    p->gamestate_damaged = 0;
+    p->gamestate_damaged = st != ZDEM_OK;
     p->gamestates++;
     if (p->cb.gamestate && p->cb.gamestate(p->user, p))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
-    return ZDEM_OK;
+    return st;
 }
 
 /* ---------------------------------------------------------------- server commands */
@@ -2109,6 +2132,7 @@ int32_t zdem_q3_client_num(const zdem_q3_parser *p) { return p->client_num; }
 int32_t zdem_q3_checksum_feed(const zdem_q3_parser *p) { return p->checksum_feed; }
 int32_t zdem_q3_server_command_sequence(const zdem_q3_parser *p) { return p->server_command_sequence; }
 uint32_t zdem_q3_gamestate_count(const zdem_q3_parser *p) { return p->gamestates; }
+int zdem_q3_gamestate_damaged(const zdem_q3_parser *p) { return p->gamestate_damaged; }
 uint32_t zdem_q3_baseline_count(const zdem_q3_parser *p) { return p->baselines; }
 uint32_t zdem_q3_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_valid; }
 uint32_t zdem_q3_invalid_snapshot_count(const zdem_q3_parser *p) { return p->snapshots_invalid; }
