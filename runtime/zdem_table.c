@@ -38,7 +38,7 @@ zdem_status zdem_table_init(zdem_table **out, void *mem, size_t size,
     uint8_t *p = (uint8_t *)mem;
     *out = NULL;
     if (!mem || ((uintptr_t)mem & 7u) || rows < 1 || pool < 256 || max_cols < 1 ||
-        rows > (1u << 24) || max_cols > (1u << 16))
+        rows > (1u << 24) || max_cols > ZDEM_TABLE_MAX_COLS)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "table: bad shape (rows >= 1, pool >= 256, 8-byte aligned memory)");
     /* the products below must fit a size_t on a 32-bit target too */
     if ((uint64_t)max_cols * rows > (uint64_t)(SIZE_MAX / 16u) ||

@@ -36,6 +36,7 @@ typedef struct zdem_table zdem_table;
 typedef zdem_status (*zdem_table_flush_fn)(void *user, const zdem_table *t);
 
 #define ZDEM_TABLE_NAME_MAX 128u /* column names longer than this are cut */
+#define ZDEM_TABLE_MAX_COLS 65536u /* columns a table can have */
 
 /* Bytes of memory for a table of max_cols columns, chunks of rows rows and
  * a string pool of pool bytes. */

@@ -81,5 +81,25 @@ assert any(r['kind']=='inner' and r['name']=='svc_PacketEntities' for r in rows)
 n=$("$BIN" dump --type DEM_Packet "$C/source2/cs2_demofile-net-gotv-14065-de-nuke.dem" | wc -l)
 [ "$n" -eq 185 ] && ok || bad "dump --type DEM_Packet gave $n lines"
 
+# too many properties is a usage error naming the count and the limit
+# (issue 26: 16384 Source 2 / 4096 Quake III ones exited 2 "out of
+# memory"); exactly the limit is taken (Source 2: a vector property takes
+# 4 of a table's 65536 columns, tick and entity 2: 16383)
+props() { "$PY" -c "import sys; print(','.join([sys.argv[1]] * int(sys.argv[2])))" "$@"; }
+too_many() { # file prop limit: limit+1 refused (exit 1, message, no rows), limit taken
+    local f=$1 p=$2 l=$3 rc
+    "$BIN" ticks --props "$(props "$p" $((l + 1)))" "$f" > "$tmp/out" 2> "$tmp/err"; rc=$?
+    [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "zdem: too many properties: $((l + 1)) (limit $l)" ] &&
+        ok || bad "ticks with $((l + 1)) properties: exit $rc, $(head -c 200 "$tmp/err")"
+    "$BIN" ticks --props "$(props "$p" "$l")" --ticks 5 "$f" > /dev/null 2> "$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && ok || bad "ticks with $l properties: exit $rc, $(head -c 200 "$tmp/err")"
+}
+too_many "$C/source2/cs2_demofile-net-gotv-14155-de-dust2.dem" X 16383
+too_many "$C/q3/q3-osp_udt-chat.dm_68" stats.0 64
+too_many "$C/teeworlds/ddnet_demo-edit-clip-fng.demo" x 64
+"$BIN" ticks --props "$(props origin.0 4096)" "$C/q3/q3-osp_udt-chat.dm_68" 2> "$tmp/err" >/dev/null
+[ $? -eq 1 ] && grep -q '^zdem: too many properties: 4096 (limit 64)$' "$tmp/err" && ok ||
+    bad "Quake III ticks with 4096 properties: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -59,6 +59,10 @@ void zdem_cli_where(FILE *out, const zdem_error *err);
 void zdem_cli_error_json(FILE *out, const zdem_error *err);
 /* Same, for a message without an error record. */
 int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char *msg);
+/* More --props than the format's rows take: "zdem: too many properties:
+ * N (limit L)", ZDEM_EXIT_USAGE (a usage error, found before any memory is
+ * sized by it); 0 when within the limit. */
+int zdem_cli_props_limit(const zdem_cli_args *a, unsigned limit);
 /* "zdem: COMMAND is not supported for FORMAT files"; returns ZDEM_EXIT_USAGE. */
 int zdem_cli_unsupported(const zdem_cli_args *a, const char *format);
 

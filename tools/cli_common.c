@@ -41,6 +41,14 @@ int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char
     return ZDEM_EXIT_BAD_INPUT;
 }
 
+int zdem_cli_props_limit(const zdem_cli_args *a, unsigned limit)
+{
+    if (a->nprops <= limit)
+        return 0;
+    fprintf(stderr, "zdem: too many properties: %u (limit %u)\n", a->nprops, limit);
+    return ZDEM_EXIT_USAGE;
+}
+
 int zdem_cli_unsupported(const zdem_cli_args *a, const char *format)
 {
     fprintf(stderr, "zdem: '%s' is not supported for %s files (see zdem --help)\n",

@@ -19,6 +19,8 @@ int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error err;
     void *mem;
     int rc;
+    if ((rc = zdem_cli_props_limit(a, ZDEM_S2_TICKS_MAX_PROPS)) != 0)
+        return rc;
     memset(&tc, 0, sizeof tc);
     memset(&o, 0, sizeof o);
     o.out = stdout;

@@ -16,7 +16,9 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error err;
     zdem_status st;
     void *mem;
-    int rc = ZDEM_EXIT_OK;
+    int rc = zdem_cli_props_limit(a, ZDEM_TW_ROWS_MAX_PROPS);
+    if (rc != 0)
+        return rc;
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     c.kind = ZDEM_TW_ROWS_OBJECT;

@@ -82,6 +82,13 @@ def test_scores_and_ticks(corpus):
     assert t["origin.0"].dtype == np.float64
     with pytest.raises(ValueError):
         zdem.q3.ticks(os.path.join(corpus, "q3", name), ["nosuchfield"])
+    # too many fields is a usage error naming the count and the limit (4096
+    # ended in a failed allocation); the library takes exactly the limit
+    limit = zdem.q3.lib.ZDEM_Q3_ROWS_MAX_PROPS
+    with pytest.raises(ValueError, match=r"too many properties: 4096 \(limit %d\)" % limit):
+        zdem.q3.ticks(os.path.join(corpus, "q3", name), ["stats.0"] * 4096)
+    assert len(zdem.q3.ticks(os.path.join(corpus, "q3", name), ["stats.0"] * limit,
+                             times=[ioq["first_server_time"]])) == 1
 
 
 def test_truncated_raises_with_rows(corpus):

@@ -117,3 +117,14 @@ def test_damaged_file_raises_with_the_rows_before(corpus, tmp_path):
     assert part.equals(full.iloc[: len(part)].reset_index(drop=True))
     with pytest.raises(zdem.DemoError):
         zdem.parse_events(str(cut))
+
+
+def test_too_many_properties_is_a_usage_error(corpus):
+    # issue 26: 16,384 properties ended in a failed allocation; the limit
+    # (a vector takes 4 columns of a 65536-column table) is a ValueError
+    # naming both numbers, and exactly the limit is accepted by the library
+    path = os.path.join(corpus, "source2", "cs2_demofile-net-gotv-14155-de-dust2.dem")
+    limit = zdem.lib.ZDEM_S2_TICKS_MAX_PROPS
+    with pytest.raises(ValueError, match=r"too many properties: %d \(limit %d\)" % (limit + 1, limit)):
+        zdem.parse_ticks(path, ["X"] * (limit + 1), ticks=[5])
+    assert len(zdem.parse_ticks(path, ["X"] * limit, ticks=[5])) == 10

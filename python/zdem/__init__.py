@@ -19,6 +19,7 @@ import os
 import numpy as np
 
 from ._lib import DemoError, ffi, lib, Mapped, Table, arena, strings, finish, S2_STATE_BYTES
+from ._lib import check_props as _check_props
 
 __all__ = ["DemoError", "parse_header", "parse_events", "parse_ticks", "parse_players",
            "q3", "tw", "dask"]
@@ -83,6 +84,7 @@ def parse_ticks(path, props, ticks=None, classes=None):
 
 
 def _ticks(path, props, ticks, class_name):
+    _check_props(props, lib.ZDEM_S2_TICKS_MAX_PROPS)
     f = Mapped(path)
     t = Table(max_cols=2 + 4 * len(props))
     m, a = _s2_arena()

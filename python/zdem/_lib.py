@@ -41,6 +41,8 @@ const uint8_t *zdem_table_pool(const zdem_table *t);
 uint64_t zdem_table_dropped(const zdem_table *t);
 uint64_t zdem_table_cut(const zdem_table *t);
 
+#define ZDEM_S2_TICKS_MAX_PROPS 16383
+#define ZDEM_Q3_ROWS_MAX_PROPS 64
 typedef struct zdem_s2_ticks_config {
     const char *const *props;
     uint32_t nprops;
@@ -110,6 +112,7 @@ lib = ffi.dlopen(_find_library())
 CELL_NONE, CELL_INT, CELL_UINT, CELL_FLOAT, CELL_BOOL, CELL_STR = range(6)
 ROWS_PER_CHUNK = 1 << 16      # rows per chunk handed over at a time
 POOL_BYTES = 8 << 20          # string bytes per chunk
+CHUNK_CELLS = 1 << 24         # cells per chunk at most (9 bytes each)
 S2_STATE_BYTES = 256 << 20    # Source 2 state arena, as the CLI's --memory default
 
 
@@ -246,6 +249,9 @@ class Table:
 
     def __init__(self, max_cols=256, rows=ROWS_PER_CHUNK, pool=POOL_BYTES):
         self.cols = _Columns()
+        # a wide table (many properties) takes fewer rows per chunk, so
+        # that its mapping stays within CHUNK_CELLS cells
+        rows = min(rows, max(256, CHUNK_CELLS // max_cols))
         size = lib.zdem_table_size(max_cols, rows, pool)
         # an anonymous mapping: page aligned, and pages never written stay
         # unallocated (a small demo does not pay for the whole chunk)
@@ -286,6 +292,12 @@ def arena(size):
     """An anonymous mapping for a parser's state, and its cffi pointer."""
     m = mmap.mmap(-1, size)
     return m, ffi.from_buffer(m)
+
+
+def check_props(props, limit):
+    """Too many properties is a usage error, not a failed allocation."""
+    if len(props) > limit:
+        raise ValueError("too many properties: %d (limit %d)" % (len(props), limit))
 
 
 def strings(items):

@@ -2,11 +2,13 @@
 import numpy as np
 
 from ._lib import ffi, lib, Mapped, Table, arena, strings, finish
+from ._lib import check_props as _check_props
 
 PLAYER, ENTITY, OBITUARY, CHAT, SCORES = range(5)
 
 
 def _run(path, kind, props=(), times=None, every=0, columns=None):
+    _check_props(props, lib.ZDEM_Q3_ROWS_MAX_PROPS)
     f = Mapped(path)
     t = Table(max_cols=2 + 16 * max(1, len(props)))
     m, a = arena(lib.zdem_q3_rows_size())

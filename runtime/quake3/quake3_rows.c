@@ -111,7 +111,7 @@ static const q3_field player_fields[] = {
     {"powerups", offsetof(zdem_q3_player, powerups), 16, 0},
 };
 
-#define MAXP 64
+#define MAXP ZDEM_Q3_ROWS_MAX_PROPS
 #define NAME_MAX_LEN 64
 
 typedef struct q3_prop {

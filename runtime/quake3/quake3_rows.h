@@ -31,6 +31,8 @@ typedef enum zdem_q3_rows_kind {
     ZDEM_Q3_ROWS_SCORES
 } zdem_q3_rows_kind;
 
+#define ZDEM_Q3_ROWS_MAX_PROPS 64u /* fields in one run */
+
 typedef struct zdem_q3_rows_config {
     zdem_q3_rows_kind kind;
     const char *const *props; /* snapshot kinds: field names */
@@ -51,8 +53,8 @@ int zdem_q3_rows_field_known(int player, const char *name);
 
 /* Reads the whole file into t (rows are flushed as chunks fill; the last
  * chunk is flushed too). On damage everything before it is in t and err
- * has a file byte offset. ZDEM_ERR_LIMIT: an unknown field name (err->msg
- * says so; nothing was read). */
+ * has a file byte offset. ZDEM_ERR_LIMIT: an unknown field name or more
+ * than ZDEM_Q3_ROWS_MAX_PROPS (err->msg says so; nothing was read). */
 zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);

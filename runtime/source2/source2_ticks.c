@@ -165,6 +165,8 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
     *out = NULL;
     if (!mem || ((uintptr_t)mem & 7u) || size < zdem_s2_ticks_size(c))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "ticks: memory smaller than zdem_s2_ticks_size()");
+    if (c->nprops > ZDEM_S2_TICKS_MAX_PROPS)
+        return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "ticks: more than ZDEM_S2_TICKS_MAX_PROPS (16383) properties");
     for (i = 1; c->ticks && i < c->nticks; i++)
         if (c->ticks[i] <= c->ticks[i - 1])
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "ticks: the tick list must be ascending");

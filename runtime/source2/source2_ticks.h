@@ -31,6 +31,9 @@ extern "C" {
 #endif
 
 #define ZDEM_S2_TICKS_NAME_MAX 160u /* longest property name */
+/* Most properties in one run: a vector takes up to 4 columns, tick and
+ * entity 2, in a table of at most ZDEM_TABLE_MAX_COLS (16383). */
+#define ZDEM_S2_TICKS_MAX_PROPS ((ZDEM_TABLE_MAX_COLS - 2u) / 4u)
 
 typedef struct zdem_s2_ticks_config {
     const char *const *props; /* property names (copied at init) */
@@ -52,8 +55,9 @@ const char *zdem_s2_ticks_alias(const char *name);
 size_t zdem_s2_ticks_size(const zdem_s2_ticks_config *c);
 
 /* Sets up the rows in mem and hooks cfg (on_entity, on_tick, user: the
- * caller keeps the other callbacks). Rows go to out. ZDEM_ERR_LIMIT for a
- * name longer than ZDEM_S2_TICKS_NAME_MAX or ticks not ascending. */
+ * caller keeps the other callbacks). Rows go to out. ZDEM_ERR_LIMIT for
+ * more than ZDEM_S2_TICKS_MAX_PROPS properties, a name longer than
+ * ZDEM_S2_TICKS_NAME_MAX or ticks not ascending. */
 zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
                                const zdem_s2_ticks_config *c, zdem_table *table,
                                zdem_s2_config *cfg, zdem_error *err);

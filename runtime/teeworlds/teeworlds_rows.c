@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#define MAXP 64
+#define MAXP ZDEM_TW_ROWS_MAX_PROPS
 #define MAX_CLIENTS 64
 
 typedef struct tw_prop {

@@ -30,6 +30,8 @@ typedef enum zdem_tw_rows_kind {
     ZDEM_TW_ROWS_PLAYERS
 } zdem_tw_rows_kind;
 
+#define ZDEM_TW_ROWS_MAX_PROPS 64u /* fields in one run */
+
 typedef struct zdem_tw_rows_config {
     zdem_tw_rows_kind kind;
     const char *object;       /* OBJECT: schema name ("character",
@@ -46,7 +48,8 @@ size_t zdem_tw_rows_size(void);
 
 /* Reads the whole demo into t (the last chunk flushed too). On damage
  * everything before it is in t and err has the file offset. ZDEM_ERR_LIMIT
- * with offset 0: an unknown object or field name (nothing was read). */
+ * with offset 0: an unknown object or field name, or more than
+ * ZDEM_TW_ROWS_MAX_PROPS fields (nothing was read). */
 zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);
