@@ -14,10 +14,50 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # usage and help
 expect_rc 0 "$BIN" --help
-for c in info dump events entities map; do
+for c in $("$BIN" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\)  .*/\1/p'); do
     expect_rc 0 "$BIN" $c --help
     "$BIN" $c --help | grep -q "usage: zdem $c" && ok || bad "$c --help has no usage line"
 done
+# --help and the man page cannot drift: the commands `zdem --help` lists
+# (under "commands:") are those of zdem.1's COMMANDS section, and every
+# option named in `zdem --help` or a command's --help is named in zdem.1
+# (before SEE ALSO) and the other way round; each is an option zdem takes
+# (not "unknown option"). A new command or option goes into both.
+MAN=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}/tools/zdem.1
+{ "$BIN" --help; for c in $("$BIN" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\)  .*/\1/p'); do
+      echo "== $c"; "$BIN" $c --help; done; } > "$tmp/help.txt"
+"$PY" - "$tmp/help.txt" "$MAN" "$BIN" <<'PYEOF' && ok || bad "zdem --help and zdem.1 differ"
+import re, subprocess, sys
+help_text = open(sys.argv[1]).read()
+man = open(sys.argv[2]).read()
+OPT = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?![\w-])")
+main = help_text.split("\n== ")[0]
+block = main.split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
+help_cmds = set(re.findall(r"^  ([a-z][a-z0-9-]*)  ", block, re.M))
+sec = man.split("\n.SH COMMANDS\n", 1)[1].split("\n.SH ", 1)[0]
+man_cmds = set()
+for entry in ("\n" + sec).split("\n.TP\n")[1:]:
+    first = entry.split("\n", 1)[0]
+    man_cmds.add(re.sub(r'^\.[A-Z]+\s+"?', "", first).split()[0])
+man_text = man.split("\n.SH SEE ALSO", 1)[0].replace("\\-", "-")  # not other tools' options
+help_opts, man_opts = set(OPT.findall(help_text)), set(OPT.findall(man_text))
+bad = []
+if help_cmds != man_cmds:
+    bad.append("commands: only in --help %s, only in zdem.1 %s"
+               % (sorted(help_cmds - man_cmds), sorted(man_cmds - help_cmds)))
+if help_opts != man_opts:
+    bad.append("options: only in --help %s, only in zdem.1 %s"
+               % (sorted(help_opts - man_opts), sorted(man_opts - help_opts)))
+for o in sorted(help_opts | man_opts):
+    errs = [subprocess.run(args, capture_output=True, text=True).stderr
+            for args in ([sys.argv[3], o], [sys.argv[3], "info", o, "x.dem"])]
+    if all("unknown option" in e or "unknown command" in e for e in errs):
+        bad.append("%s is documented but zdem does not take it" % o)
+print("help/man: %d commands, %d options" % (len(help_cmds), len(help_opts)))
+if not help_cmds or not help_opts or bad:
+    print("\n".join(bad))
+    sys.exit(1)
+PYEOF
 expect_rc 1 "$BIN"
 expect_rc 1 "$BIN" frobnicate x
 expect_rc 1 "$BIN" info
@@ -25,6 +65,10 @@ expect_rc 1 "$BIN" info --bogus "$C/source2/dota2_haste-nekit-pov.dem"
 expect_rc 1 "$BIN" dump --type
 expect_rc 1 "$BIN" entities --tick abc x
 expect_rc 2 "$BIN" info "$tmp/does-not-exist.dem"
+# ticks has no small limits in any format: never read with other limits than asked
+expect_rc 1 "$BIN" ticks --small --props x "$C/teeworlds/ddnet_demo-edit-clip-fng.demo"
+expect_rc 1 "$BIN" ticks --small --props origin "$C/q3/q3-osp_udt-chat.dm_68"
+expect_rc 0 "$BIN" events --small "$C/q3/q3-osp_udt-chat.dm_68"
 
 # bad input: wrong magic, truncation, an out-of-range FileInfo offset
 printf 'PBDEMS2\0' > "$tmp/short.dem"
@@ -100,6 +144,41 @@ too_many "$C/teeworlds/ddnet_demo-edit-clip-fng.demo" x 64
 "$BIN" ticks --props "$(props origin.0 4096)" "$C/q3/q3-osp_udt-chat.dm_68" 2> "$tmp/err" >/dev/null
 [ $? -eq 1 ] && grep -q '^zdem: too many properties: 4096 (limit 64)$' "$tmp/err" && ok ||
     bad "Quake III ticks with 4096 properties: $(cat "$tmp/err")"
+
+# events --format csv runs the command in a worker process: one that is
+# killed is named with its signal and the command, exit 3 (zdem failed,
+# not the input; issue 26: it was exit 2 and silent). The worker is kept
+# alive by a demo with 2 MB of events (5000 prints appended to a corpus
+# demo, tests/q3craft.py) and a reader that does not read until it has
+# been killed.
+"$PY" - "$C/q3/q3-osp_udt-chat.dm_68" "$tmp/prints.dm_68" "$(dirname "$0")" <<'PYEOF' || bad "crafting the prints demo"
+import sys
+sys.path.insert(0, sys.argv[3])
+import q3craft
+data = open(sys.argv[1], "rb").read()  # its last server command is number 7
+cmds = ['print "%d %s\n"' % (k, "x" * 400) for k in range(5000)]
+open(sys.argv[2], "wb").write(q3craft.append_messages(data, q3craft.command_messages(cmds, 8)))
+PYEOF
+mkfifo "$tmp/fifo"
+"$BIN" events --format csv "$tmp/prints.dm_68" > "$tmp/fifo" 2> "$tmp/err" &
+zpid=$!
+exec 3< "$tmp/fifo"
+worker=
+for _ in $(seq 300); do # the worker is forked once the file is open
+    worker=$(pgrep -P "$zpid" || true)
+    [ -n "$worker" ] && break
+    sleep 0.1
+done
+[ -n "$worker" ] && kill -KILL "$worker"
+rows=$(cat <&3 | wc -l)
+exec 3<&-
+wait "$zpid"; rc=$?
+[ -n "$worker" ] && [ $rc -eq 3 ] && [ "$rows" -lt 5000 ] &&
+    grep -qx "zdem: worker for 'events --format csv $tmp/prints.dm_68' killed by signal 9 (.*)" "$tmp/err" &&
+    ok || bad "killed csv worker (pid '$worker'): exit $rc, $rows rows, stderr: $(head -c 300 "$tmp/err")"
+# untouched, the same demo gives every print, exit 0
+n=$("$BIN" events --format csv "$tmp/prints.dm_68" | grep -c '"print"' ); rc=$?
+[ "$n" -ge 5000 ] && ok || bad "csv events of the prints demo: $n rows with print"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

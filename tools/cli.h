@@ -35,7 +35,12 @@ typedef struct zdem_cli_args {
 } zdem_cli_args;
 
 /* Exit statuses. */
-enum { ZDEM_EXIT_OK = 0, ZDEM_EXIT_USAGE = 1, ZDEM_EXIT_BAD_INPUT = 2 };
+enum {
+    ZDEM_EXIT_OK = 0,
+    ZDEM_EXIT_USAGE = 1,
+    ZDEM_EXIT_BAD_INPUT = 2,
+    ZDEM_EXIT_FAILURE = 3 /* zdem itself failed (a worker killed), not the input */
+};
 
 /* Per-format entry points: return an exit status. */
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -147,7 +148,23 @@ int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *)
     free(line);
     fclose(in);
     fflush(stdout);
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-        return ZDEM_EXIT_BAD_INPUT;
+    /* A worker that did not exit (killed: by the OOM killer, by hand, a
+     * crash) says nothing of the input: named, with its signal, and a
+     * status of its own. */
+    if (waitpid(pid, &status, 0) < 0) {
+        fprintf(stderr, "zdem: worker for '%s --format csv %s' lost: %s\n", a->command, f->path,
+                strerror(errno));
+        return ZDEM_EXIT_FAILURE;
+    }
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "zdem: worker for '%s --format csv %s' killed by signal %d (%s)\n",
+                a->command, f->path, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return ZDEM_EXIT_FAILURE;
+    }
+    if (!WIFEXITED(status)) {
+        fprintf(stderr, "zdem: worker for '%s --format csv %s' ended without an exit status\n",
+                a->command, f->path);
+        return ZDEM_EXIT_FAILURE;
+    }
     return WEXITSTATUS(status);
 }

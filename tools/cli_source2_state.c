@@ -152,9 +152,11 @@ void zdem_cli_s2_warnings_text(FILE *out, const zdem_s2_warnings *w)
     for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
         if (!w->count[k])
             continue;
-        /* the first place of each is on stderr */
-        fprintf(out, "warning:           %s: %lu\n", zdem_s2_warn_name((zdem_s2_warn_kind)k),
-                (unsigned long)w->count[k]);
+        /* what it means, here where it is read (the first place of each
+         * is on stderr, but unknown types and encoders are not: they lose
+         * nothing else) */
+        fprintf(out, "warning:           %s: %lu (%s)\n", zdem_s2_warn_name((zdem_s2_warn_kind)k),
+                (unsigned long)w->count[k], zdem_s2_warn_text((zdem_s2_warn_kind)k));
     }
 }
 

@@ -17,7 +17,8 @@ static const char usage_main[] =
     "       zdem --version\n"
     "\n"
     "Reads game demo files: Source 2 (.dem: Dota 2, CS2, Deadlock),\n"
-    "Quake III / Quake Live (.dm_66 .. .dm_91), Teeworlds/DDNet (.demo).\n"
+    "Quake III / Quake Live (.dm3, .dm_48, .dm_66 .. .dm_91), Teeworlds/DDNet\n"
+    "(.demo).\n"
     "The format is detected from the file's contents.\n"
     "\n"
     "commands:\n"
@@ -29,9 +30,27 @@ static const char usage_main[] =
     "            (JSON lines or CSV)\n"
     "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
     "\n"
-    "Run 'zdem COMMAND --help' for a command's options.\n"
+    "options ('zdem COMMAND --help' says which a command takes):\n"
+    "  --json             JSON: one object (info), one per line (dump, events,\n"
+    "                     entities)\n"
+    "  --format jsonl|csv events, ticks: JSON lines (default) or CSV\n"
+    "  --type NAME        dump: only the messages named (or numbered) NAME\n"
+    "  --tick N           entities: the state at tick N\n"
+    "  --class NAME       entities, ticks: only entities of class NAME\n"
+    "  --props P1,P2,...  ticks: the properties, one column each\n"
+    "  --ticks A,B,...    ticks: only these ticks\n"
+    "  --every K          ticks: only ticks divisible by K\n"
+    "  --small            microcontroller limits: Teeworlds and Quake III info,\n"
+    "                     dump, events; Source 2 events (the events mode)\n"
+    "  --memory MIB       Source 2: the state arena (default 256)\n"
+    "  --max-frame MIB    Source 2: the largest decompressed frame (default 16)\n"
+    "  -o OUT.map         map: the file to write\n"
+    "  -h, --help         this help, or a command's\n"
+    "  --version          the version\n"
+    "\n"
     "exit status: 0 ok, 1 usage error, 2 bad, truncated or unreadable input\n"
-    "(everything decoded before the damage is still printed)\n";
+    "(everything decoded before the damage is still printed), 3 zdem itself\n"
+    "failed (a worker process killed)\n";
 
 #define MEMORY_HELP                                                              \
     "Source 2 memory (fixed for the run; see README, Memory):\n"                  \
@@ -62,10 +81,12 @@ static const struct {
      SMALL_HELP
      MEMORY_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] [--max-frame MIB] FILE\n"
+     "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
      "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
-     "--json prints one JSON object per line.\n"},
+     "--json prints one JSON object per line.\n"
+     "--max-frame MIB: Source 2, the largest decompressed frame (default 16).\n"
+     SMALL_HELP},
     {"events",
      "usage: zdem events [--json] [--small] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
@@ -393,6 +414,11 @@ int main(int argc, char **argv)
         rc = csv_events ? zdem_cli_events_csv(zdem_cli_quake3, &a, &f) : zdem_cli_quake3(&a, &f);
         break;
     case FMT_TEEWORLDS:
+        if (a.small && strcmp(a.command, "ticks") == 0) {
+            fprintf(stderr, "zdem: --small: Teeworlds ticks has no small limits\n");
+            rc = ZDEM_EXIT_USAGE;
+            break;
+        }
         rc = csv_events ? zdem_cli_events_csv(zdem_cli_teeworlds, &a, &f) : zdem_cli_teeworlds(&a, &f);
         break;
     default:

@@ -19,8 +19,11 @@ static const struct {
     {"event_key_limit", "game events with keys past the key limit (dropped)", 0},
     {"pending_limit", "game events before their descriptors not kept", 0},
     {"probe_limit", "hash lookups that probed past their limit", 0},
-    {"unknown_types", "fields of an unknown type (generic decoder)", 0},
-    {"unknown_encoders", "fields with an unknown encoder (default decoder)", 0},
+    {"unknown_types", "fields of a type the schema does not know, read by the generic decoder "
+                      "as unsigned varints: right for enums, ids and handles; other fields are "
+                      "not affected", 0},
+    {"unknown_encoders", "fields with an encoder the schema does not know, read by their type's "
+                         "default decoder; other fields are not affected", 0},
     {"unknown_classes", "entities of a class without serializer", 0},
     {"unstored_fields", "field values decoded but not stored", 0},
 };
