@@ -63,6 +63,15 @@ static uint32_t near_dist(const char *a, uint32_t la, const char *b, uint32_t lb
     return prev[lb] < big ? prev[lb] : big;
 }
 
+uint32_t zdem_near_distance(const char *a, size_t la, const char *b, size_t lb, uint32_t bound)
+{
+    if (la > NEAR_N)
+        la = NEAR_N;
+    if (lb > NEAR_N)
+        lb = NEAR_N;
+    return near_dist(a, (uint32_t)la, b, (uint32_t)lb, bound);
+}
+
 void zdem_near_init(zdem_near *n, const char *want, size_t len)
 {
     memset(n, 0, sizeof *n);

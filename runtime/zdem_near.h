@@ -29,6 +29,11 @@ typedef struct zdem_near {
 
 void zdem_near_init(zdem_near *n, const char *want, size_t len);
 
+/* The distance used: edits ignoring case (insert, delete, replace, swap of
+ * two neighbours) between a and b (their first ZDEM_NEAR_NAME_MAX bytes),
+ * or bound + 1 when it is over bound. */
+uint32_t zdem_near_distance(const char *a, size_t la, const char *b, size_t lb, uint32_t bound);
+
 /* One valid name (len bytes, any bytes). */
 void zdem_near_offer(zdem_near *n, const char *name, size_t len);
 

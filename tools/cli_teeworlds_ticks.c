@@ -46,7 +46,7 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
             st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_tw_rows_feed(mem, buf, n, &err);
-        if (st == ZDEM_OK && !f->in->error)
+        if (buf && !f->in->error) /* also after a feed error: the rows before it */
             st = zdem_tw_rows_end(mem, &err);
         free(buf);
     }

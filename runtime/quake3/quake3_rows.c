@@ -418,7 +418,13 @@ zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_err
 zdem_status zdem_q3_rows_end(void *mem, zdem_error *err)
 {
     q3_rows *r = (q3_rows *)mem;
-    zdem_status st = r->st != ZDEM_OK ? r->st : zdem_q3_push_end(&r->push, err);
+    zdem_status st;
+    if (r->st != ZDEM_OK)
+        st = r->st;
+    else if (r->push.failed != ZDEM_OK) /* feed said why (err): the rows before it still count */
+        st = r->push.fault != ZDEM_OK ? r->push.fault : r->push.failed;
+    else
+        st = zdem_q3_push_end(&r->push, err);
     return q3rows_finish(r, st, r->push.offset, err);
 }
 

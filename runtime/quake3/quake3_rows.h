@@ -61,8 +61,9 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
                              zdem_error *err);
 
 /* The same over push input (pieces of any size, as zdem_q3_push): start
- * (checks the names, as run), feed, end (flushes the last chunk). The
- * errors are run's. */
+ * (checks the names, as run), feed, end (flushes the last chunk; call it
+ * after a feed error too, the rows before it still come). The errors are
+ * run's. */
 zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config *c,
                                zdem_table *t, zdem_error *err);
 zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err);

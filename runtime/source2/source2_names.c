@@ -133,7 +133,8 @@ static void s2n_ser(s2n_walk *w, int32_t ser, size_t at, unsigned depth)
             if ((e = s2n_index(w, n, 0)) != 0)
                 s2n_emit(w, e, f);
             break;
-        case S2_M_FIXED_TABLE:
+        case S2_M_FIXED_TABLE: /* its presence (a pointer, a component), then its fields */
+            s2n_emit(w, n, f);
             s2n_ser(w, f->ser, n, depth + 1u);
             break;
         case S2_M_VAR_TABLE:

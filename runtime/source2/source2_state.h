@@ -298,7 +298,8 @@ size_t zdem_s2_class_message(const zdem_s2_state *s, const char *bad, char *buf,
  * zdem_s2_entity_props names them, with the field's type string: a vector
  * also as NAME.0 .. NAME.n-1, a fixed array as its elements NAME.0 ..,
  * a variable-length array (or array of structs) as its count NAME and its
- * element NAME.0 (any index reads). fn returns nonzero to stop. Returns
+ * element NAME.0 (any index reads), a pointer or component as its
+ * presence NAME and its fields NAME.field. fn returns nonzero to stop. Returns
  * 0, 1 when fn stopped, -1 when the class had more than 2^20 names (the
  * rest not listed). */
 typedef int (*zdem_s2_name_fn)(void *user, const char *name, size_t len, const char *type,

@@ -36,6 +36,7 @@ typedef struct tw_rows {
     char msg[256];          /* an unknown name's message (err->msg points here) */
     zdem_tw_push push;      /* zdem_tw_rows_feed */
     zdem_status st;         /* what stopped the run from an event */
+    zdem_status failed;     /* feed's error: end only finishes */
     uint8_t gather[ZDEM_TW_PUSH_BUFFER];
 } tw_rows;
 
@@ -336,11 +337,14 @@ zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_err
         r->push.user = r;
         r->rd.decode_messages = r->c->kind == ZDEM_TW_ROWS_CHAT || r->c->kind == ZDEM_TW_ROWS_KILLS;
     }
+    if (r->failed != ZDEM_OK)
+        return zdem_fail(err, r->failed, 0, "push input already failed");
     st = zdem_tw_push_feed(&r->push, data, n, err);
     if (st != ZDEM_OK && r->st != ZDEM_OK) {
         zdem_error_clear(err);
-        return zdem_fail(err, r->st, 0, "stopped by the table's consumer");
+        st = zdem_fail(err, r->st, 0, "stopped by the table's consumer");
     }
+    r->failed = st;
     return st;
 }
 
@@ -351,7 +355,9 @@ zdem_status zdem_tw_rows_end(void *mem, zdem_error *err)
     zdem_error fe;
     if (!r->push.r && (st = zdem_tw_rows_feed(mem, (const uint8_t *)"", 0, err)) != ZDEM_OK)
         return st;
-    st = zdem_tw_push_end(&r->push, err);
+    if (r->failed == ZDEM_ERR_ABORTED || (r->st != ZDEM_OK && r->failed != ZDEM_OK))
+        return r->failed; /* the consumer stopped it: nothing more to flush */
+    st = r->failed != ZDEM_OK ? r->failed : zdem_tw_push_end(&r->push, err);
     zdem_error_clear(&fe);
     if ((fs = twrows_finish(r, &fe)) != ZDEM_OK) {
         *err = fe;

@@ -57,7 +57,8 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
 
 /* The same over push input (pieces of any size, as zdem_tw_push): start
  * (checks the names, as run), feed, end (the players' rows and the last
- * chunk). The errors are run's. */
+ * chunk; call it after a feed error too, the rows before it still come).
+ * The errors are run's. */
 zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config *c,
                                zdem_table *t, zdem_error *err);
 zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err);
