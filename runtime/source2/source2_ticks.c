@@ -246,7 +246,7 @@ const char *zdem_s2_ticks_error(const zdem_s2_ticks *t)
 
 /* ---- the names, checked once the classes are known ------------------------- */
 
-static int ends_with(const char *s, uint32_t n, const char *suffix)
+static int ticks_ends_with(const char *s, uint32_t n, const char *suffix)
 {
     size_t l = strlen(suffix);
     return n >= l && memcmp(s + n - l, suffix, l) == 0;
@@ -261,9 +261,9 @@ int zdem_s2_ticks_player_class(const zdem_s2_state *s, int32_t cls)
     const char *name = zdem_s2_class_name(s, cls, &n);
     if (!name)
         return 0;
-    if (ends_with(name, n, "PlayerController"))
+    if (ticks_ends_with(name, n, "PlayerController"))
         return 1;
-    if (ends_with(name, n, "Pawn") || (n > 16 && memcmp(name, "CDOTA_Unit_Hero_", 16) == 0))
+    if (ticks_ends_with(name, n, "Pawn") || (n > 16 && memcmp(name, "CDOTA_Unit_Hero_", 16) == 0))
         return 2;
     return 0;
 }
