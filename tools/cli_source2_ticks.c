@@ -86,6 +86,7 @@ int zdem_cli_source2_props(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_table *table;
     zdem_error err;
     char msg[320];
+    zdem_status ls;
     int rc;
     memset(&o, 0, sizeof o);
     o.out = stdout;
@@ -104,11 +105,13 @@ int zdem_cli_source2_props(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_error_clear(&err);
-    if ((r.err.code == ZDEM_OK || zdem_s2_class_count(r.s)) &&
-        zdem_s2_rows_props_list(r.s, a->class_name, table, msg, sizeof msg, &err) == ZDEM_ERR_UNKNOWN_NAME)
+    ls = ZDEM_OK;
+    if (r.err.code == ZDEM_OK || zdem_s2_class_count(r.s))
+        ls = zdem_s2_rows_props_list(r.s, a->class_name, table, msg, sizeof msg, &err);
+    if (ls == ZDEM_ERR_UNKNOWN_NAME)
         rc = zdem_cli_unknown(f, err.msg, NULL);
-    else
-        rc = zdem_cli_s2_report(&r, f);
+    else if ((rc = zdem_cli_s2_report(&r, f)) == 0 && ls != ZDEM_OK)
+        rc = zdem_cli_fail(f, &err); /* a limit: what was listed came first */
     zdem_cli_s2_close(&r);
     free(table);
     return rc;

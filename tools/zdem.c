@@ -137,7 +137,8 @@ static const struct {
      "class. Only the start of the demo is read (up to its class list).\n"
      "Names are dotted as 'zdem entities' prints them; a vector is also listed\n"
      "per component (NAME.0 ..), a fixed array per element, a variable-length\n"
-     "one as its count NAME and its element NAME.0 (any index reads).\n"
+     "one as its count NAME and its element NAME.0 (any index reads), a pointer\n"
+     "or component as its presence NAME and its fields NAME.field.\n"
      "Quake III: class player (playerstate) and entity fields; Teeworlds: the\n"
      "snapshot objects' fields (class: the object, as --class takes it).\n"
      MEMORY_HELP},

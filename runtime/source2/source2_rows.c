@@ -198,12 +198,18 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
 
 /* ---- property names ------------------------------------------------------------ */
 
+/* Rows a listing gives at most: far above a real demo (Dota's every
+ * class: about 10^6), a bound for crafted serializers that many classes
+ * share. */
+#define PROPS_MAX_ROWS (1u << 23)
+
 typedef struct props_rows {
     zdem_table *t;
     const char *cls;
     uint32_t cls_len;
     int32_t col[4];  /* class, name, type, reads */
     zdem_status st;
+    uint32_t rows;
 } props_rows;
 
 zdem_status zdem_s2_rows_props_hook(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
@@ -220,6 +226,10 @@ zdem_status zdem_s2_rows_props_hook(void *user, zdem_s2_state *s, const zdem_s2_
 static int props_row(void *user, const char *name, size_t len, const char *type, size_t tl)
 {
     props_rows *r = (props_rows *)user;
+    if (++r->rows > PROPS_MAX_ROWS) {
+        r->st = ZDEM_ERR_LIMIT;
+        return 1;
+    }
     if ((r->st = zdem_table_row(r->t)) != ZDEM_OK)
         return 1;
     zdem_table_str(r->t, r->col[0], r->cls, r->cls_len);
@@ -292,6 +302,10 @@ zdem_status zdem_s2_rows_props_list(const zdem_s2_state *s, const char *class_na
         for (c = 0; c < lim && fs == ZDEM_OK; c++)
             if (all || !any || zdem_s2_ticks_player_class(s, (int32_t)c))
                 fs = props_class(&r, s, (int32_t)c);
+    }
+    if (fs == ZDEM_ERR_LIMIT) { /* what was listed still comes */
+        (void)zdem_table_flush(t);
+        return zdem_fail(err, fs, 0, "props: more than 2^23 names (crafted serializers?): the rest not listed");
     }
     if (fs == ZDEM_OK)
         fs = zdem_table_flush(t);

@@ -46,7 +46,8 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
  * pawn classes); "*": every class; else that class's (its demoparser2
  * names first). Only the demo's start is read (up to its classes). An
  * unknown class: ZDEM_ERR_UNKNOWN_NAME, err->msg (in the arena) names the
- * closest. */
+ * closest. More than 2^23 names (only crafted serializers shared by many
+ * classes come there): ZDEM_ERR_LIMIT after those. */
 zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena,
                                size_t arena_size, const char *class_name,
                                uint64_t hash_seed, zdem_table *t, zdem_error *err);

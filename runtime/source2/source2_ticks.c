@@ -298,10 +298,11 @@ static int name_ok(const zdem_s2_ticks *t, const zdem_s2_state *s, int32_t self,
 
 static int offer_name(void *user, const char *name, size_t len, const char *type, size_t tl)
 {
+    zdem_near *nr = (zdem_near *)user;
     (void)type;
     (void)tl;
-    zdem_near_offer((zdem_near *)user, name, len);
-    return 0;
+    zdem_near_offer(nr, name, len);
+    return nr->offers >= ZDEM_NEAR_MAX_OFFERS; /* enough looked at: stop the walk */
 }
 
 static void msg_append(zdem_s2_ticks *t, const char *a, const char *b, size_t bl)
