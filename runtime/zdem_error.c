@@ -14,6 +14,7 @@ static const char *const status_names[ZDEM_STATUS_COUNT] = {
     "limit exceeded",
     "aborted by callback",
     "invalid huffman code",
+    "unknown name",
 };
 
 const char *zdem_status_str(zdem_status code)

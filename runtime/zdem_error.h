@@ -23,6 +23,8 @@ typedef enum zdem_status {
     ZDEM_ERR_LIMIT,        /* a fixed limit (count, depth) was exceeded */
     ZDEM_ERR_ABORTED,      /* a user callback asked to stop */
     ZDEM_ERR_HUFFMAN,      /* bit pattern that is not a Huffman code */
+    ZDEM_ERR_UNKNOWN_NAME, /* a name the caller asked for (property, class,
+                              field, event) is not in the demo or schema */
     ZDEM_STATUS_COUNT
 } zdem_status;
 

@@ -179,6 +179,161 @@ wait "$zpid"; rc=$?
 # untouched, the same demo gives every print, exit 0
 n=$("$BIN" events --format csv "$tmp/prints.dm_68" | grep -c '"print"' ); rc=$?
 [ "$n" -ge 5000 ] && ok || bad "csv events of the prints demo: $n rows with print"
+# ---- discovery (issue 21): unknown names fail with the closest valid ones,
+# props lists what ticks takes, events --name, several files, standard input
+"$PY" - "$BIN" "$C" "$(cd "$(dirname "$0")" && pwd)" <<'PYEOF' && ok || bad "discovery"
+import glob, json, os, re, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import zdem_cli_test as T
+T.ZDEM, C = sys.argv[1], sys.argv[2]
+S2 = os.path.join(C, "source2")
+NUKE = os.path.join(S2, "cs2_demofile-net-gotv-14065-de-nuke.dem")
+DOTA = os.path.join(S2, "dota2_haste-nekit-pov.dem")
+DL = os.path.join(S2, "deadlock_demofile-net-hltv-10423-dl-midtown.dem")
+
+def unknown(args, bad, want=(), what=None):
+    rc, out, err = T.run(args)
+    line = err.strip().splitlines()[-1] if err.strip() else ""
+    T.check(rc == 1 and out == "" and ("'%s'" % bad) in line and all(("'%s'" % w) in line for w in want)
+            and (what is None or ("unknown %s" % what) in line),
+            "%s: exit 1, no output, names %r and %r (rc %d: %s)" % (" ".join(args[:3]), bad, want, rc, line))
+
+# the cases of the issue, and the closest names
+unknown(["ticks", NUKE, "--props", "X,bogus_prop"], "bogus_prop", what="property")
+unknown(["ticks", NUKE, "--props", "Health"], "Health", ["health", "m_iHealth"], "property")
+unknown(["ticks", NUKE, "--props", "m_iHelth"], "m_iHelth", ["m_iHealth"], "property")
+unknown(["ticks", NUKE, "--props", "m_szTeamname"], "m_szTeamname", what="property")  # CCSTeam's, not a player's
+unknown(["ticks", NUKE, "--props", "health", "--class", "CFoo"], "CFoo", what="class")
+unknown(["ticks", NUKE, "--props", "m_szTeamnam", "--class", "CCSTeam"], "m_szTeamnam", ["m_szTeamname"])
+unknown(["entities", "--class", "CFoo", NUKE], "CFoo", what="class")
+unknown(["entities", "--class", "CCSTeem", NUKE], "CCSTeem", ["CCSTeam"], "class")
+unknown(["dump", "--type", "svc_Nope", NUKE], "svc_Nope", what="message type")
+unknown(["dump", "--type", "svc_ServerInf", NUKE], "svc_ServerInf", ["svc_ServerInfo"])
+unknown(["events", "--name", "player_deth", NUKE], "player_deth", ["player_death"], "event")
+unknown(["events", "--small", "--name", "player_deth", NUKE], "player_deth", ["player_death"], "event")
+unknown(["props", "--class", "CCSTeem", NUKE], "CCSTeem", ["CCSTeam"], "class")
+for path, prop in ((DOTA, "bogus"), (DL, "bogus")):
+    unknown(["ticks", path, "--props", prop], prop, what="property")
+# what is valid still runs
+for args in (["entities", "--class", "CCSTeam", NUKE], ["dump", "--type", "svc_ServerInfo", NUKE],
+             ["dump", "--type", "7", NUKE], ["ticks", NUKE, "--props", "m_szTeamname", "--class", "CCSTeam", "--ticks", "10"],
+             ["events", "--name", "chat,DEATH,combat_log,player_death", NUKE]):
+    rc, out, err = T.run(args)
+    T.check(rc == 0, "%s exits 0 (%s)" % (" ".join(args[:3]), err[-200:]))
+
+# events --name: the names demoparser2 lists for the file (peers/*.cs2-ref.json)
+# select exactly those events; a name of the descriptor list with no event
+# (player_death here) is valid and gives none
+for ref_path in sorted(glob.glob(os.path.join(C, "peers", "cs2_*.cs2-ref.json"))):
+    ref = json.load(open(ref_path))
+    path = os.path.join(S2, ref["file"])
+    rc, out, _ = T.run(["events", path])
+    every = [json.loads(l) for l in out.splitlines()]
+    rc2, out2, err2 = T.run(["events", "--name", ",".join(ref["game_events"]), path])
+    got = [json.loads(l) for l in out2.splitlines()]
+    T.check(rc == 0 and rc2 == 0 and {e["name"] for e in got} == set(ref["game_events"]) and
+            got == [e for e in every if e["name"] in ref["game_events"]],
+            "%s: events --name (demoparser2's names) keeps exactly those events" % ref["file"])
+rc, out, _ = T.run(["events", "--name", "player_death", NUKE])
+T.check(rc == 0 and out == "", "events --name player_death: valid, no such event in 14065")
+rc, out, _ = T.run(["events", "--name", "chat", DOTA])
+T.check(rc == 0 and out and all(json.loads(l)["type"] == "chat" for l in out.splitlines()), "events --name chat: Dota chat lines")
+
+# props: every name the corpus-checked tick tests use is listed, and every
+# name listed is accepted by ticks; every property `zdem entities` prints
+# for a class is listed for it (a variable-length array's index as 0)
+def props(path, *extra):
+    rc, out, err = T.run(["props"] + list(extra) + [path])
+    T.check(rc == 0, "props %s %s exits 0 (%s)" % (os.path.basename(path), extra, err[-200:]))
+    return [json.loads(l) for l in out.splitlines()]
+USED = "X Y Z pitch yaw health team_num name steamid balance active_weapon m_angEyeAngles m_angEyeAngles.1 " \
+       "CBodyComponent.m_cellX CBodyComponent.m_vecX m_iHealth m_iszPlayerName".split()
+for path in sorted(glob.glob(os.path.join(S2, "cs2_*.dem"))):
+    names = {p["name"] for p in props(path)}
+    T.check(set(USED) <= names, "%s: props lists %s" % (os.path.basename(path), set(USED) - names))
+team = props(NUKE, "--class", "CCSTeam")
+T.check(team and {p["class"] for p in team} == {"CCSTeam"} and "m_szTeamname" in {p["name"] for p in team},
+        "props --class CCSTeam: its names, m_szTeamname among them")
+for path in (NUKE, DOTA, DL):
+    plist = props(path)
+    names = sorted({p["name"] for p in plist})
+    T.check(len(names) > 100 and any(p["reads"] for p in plist), "%s: %d names" % (os.path.basename(path), len(names)))
+    rc, out, err = T.run(["ticks", path, "--props", ",".join(names), "--ticks", "0"])
+    T.check(rc == 0, "%s: ticks accepts every name props lists (%s)" % (os.path.basename(path), err[-300:]))
+rc, out, _ = T.run(["entities", NUKE])
+ents = [json.loads(l) for l in out.splitlines()]
+listed = {}
+for c in {e["class"] for e in ents}:
+    listed[c] = {p["name"] for p in props(NUKE, "--class", c)}
+missing = set()
+for e in ents:
+    for k in e["props"]:
+        if k not in listed[e["class"]] and re.sub(r"\.\d+(?=\.|$)", ".0", k) not in listed[e["class"]]:
+            missing.add((e["class"], k))
+T.check(len(ents) > 100 and not missing, "every property entities prints is listed by props --class: missing %s" % sorted(missing)[:5])
+rc, out, _ = T.run(["props", "--class", "*", NUKE])
+T.check(rc == 0 and len({json.loads(l)["class"] for l in out.splitlines()} - {None}) > 100, "props --class '*': every class")
+
+# several files: each file's output, marked; the exit status the worst
+Q3 = os.path.join(C, "q3", "q3-cpma_udt-duel.dm_68")
+TW = sorted(glob.glob(os.path.join(C, "teeworlds", "*.demo")))[0]
+files = [NUKE, Q3, TW]
+rc, out, _ = T.run(["info", "--json"] + files)
+lines = [json.loads(l) for l in out.splitlines()]
+single = []
+for f in files:
+    single.append(json.loads(T.run(["info", "--json", f])[1]))
+T.check(rc == 0 and [l.pop("file") for l in lines] == files and lines == single, "info --json A B C: one object per file, with \"file\"")
+rc, out, _ = T.run(["events", NUKE, TW])
+ev = [json.loads(l) for l in out.splitlines()]
+T.check(rc == 0 and [e.pop("file") for e in ev] == [NUKE] * len(T.run(["events", NUKE])[1].splitlines()) +
+        [TW] * len(T.run(["events", TW])[1].splitlines()), "events A B: every line carries its file, in order")
+rc, out, _ = T.run(["info", NUKE, Q3])
+T.check(rc == 0 and out.startswith("==> %s <==\n" % NUKE) and ("\n==> %s <==\n" % Q3) in out, "text info: ==> FILE <== before each")
+rc, out, _ = T.run(["events", "--format", "csv", NUKE, TW])
+T.check(rc == 0 and out.startswith("file,time,type,name,json\n") and out.count("file,time") == 1 and
+        ("\n%s," % TW) in out, "events --format csv A B: one header, a file column")
+rc, out, err = T.run(["info", "--json", NUKE, os.path.join(C, "nonexistent.dem"), Q3])
+T.check(rc == 2 and len(out.splitlines()) == 2 and "nonexistent.dem: offset 0: cannot open" in err, "a missing file: the others printed, exit 2")
+rc, out, err = T.run(["ticks", "--props", "health", NUKE, Q3])
+T.check(rc == 1 and "'health'" in err, "a file with an unknown name among good ones: exit 1")
+
+# standard input ("-", read in pieces through the push APIs): the same
+# output as the path (errors name "-"), for each format
+def same_stdin(args, path, extra=()):
+    p = subprocess.run([T.ZDEM] + list(args) + [path], capture_output=True)
+    with open(path, "rb") as fh:
+        q = subprocess.run([T.ZDEM] + list(args) + list(extra) + ["-"], stdin=fh, capture_output=True)
+    e2 = q.stderr.decode().replace("zdem: -:", "zdem: %s:" % path)
+    T.check(p.returncode == q.returncode and p.stdout == q.stdout and p.stderr.decode() == e2,
+            "stdin = file: %s %s (rc %d/%d)" % (" ".join(args), os.path.basename(path), p.returncode, q.returncode))
+cut = T.write("cut.dem", open(NUKE, "rb").read()[:200000])
+for path in (NUKE, DOTA, DL, cut):
+    for args in (["info", "--json"], ["info"], ["dump", "--json"], ["events"], ["events", "--small"],
+                 ["events", "--format", "csv"], ["ticks", "--props", "X,health,name"], ["props"],
+                 ["entities", "--tick", "100"], ["entities"]):
+        same_stdin(args, path)
+for name in ("q3-cpma_udt-duel.dm_68", "ql_udt-ctf.dm_90", "q3-1.17_udt-duel.dm3", "q3_udt-truncated.dm_68",
+             "q3_udt-invalid-area-mask-length.dm_68"):
+    path = os.path.join(C, "q3", name)
+    proto = ["--protocol", re.search(r"\.dm_?(\d+)$", name).group(1)]
+    for args in (["info", "--json"], ["info"], ["dump", "--json"], ["events"], ["ticks", "--props", "origin,stats.0"],
+                 ["ticks", "--class", "entity", "--props", "eType"]):
+        same_stdin(args, path, proto)
+for path in sorted(glob.glob(os.path.join(C, "teeworlds", "*.demo")))[:4] + [T.write("cut.demo", open(TW, "rb").read()[:30000])]:
+    for args in (["info", "--json"], ["info"], ["dump", "--json"], ["events"], ["ticks", "--props", "x,health"],
+                 ["ticks", "--class", "player", "--props", "score"]):
+        same_stdin(args, path)
+a, b = T.write("a.map", b""), T.write("b.map", b"")
+with open(TW, "rb") as fh:
+    rc2 = subprocess.run([T.ZDEM, "map", "-", "-o", b], stdin=fh, capture_output=True).returncode
+rc = T.run(["map", TW, "-o", a])[0]
+T.check(rc == 0 and rc2 == 0 and open(a, "rb").read() == open(b, "rb").read() and os.path.getsize(a) > 0, "map from stdin = map from the file")
+with open(NUKE, "rb") as fh:
+    q = subprocess.run([T.ZDEM, "info", "--json", "-", "-"], stdin=fh, capture_output=True)
+T.check(q.returncode == 1, "- given twice: usage error")
+sys.exit(T.finish())
+PYEOF
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -54,7 +54,13 @@ T.check(rc == 0 and len(out.splitlines()) == (18606 + 99) // 100, "--every 100: 
 rc, out, _ = T.run(["ticks", path, "--props", "stats.0", "--ticks", "911794,1525759"])
 T.check(rc == 0 and [json.loads(l)["server_time"] for l in out.splitlines()] == [911794, 1525759], "--ticks are server times")
 rc, out, err = T.run(["ticks", path, "--props", "nosuchfield"])
-T.check(rc == 1 and "not a playerstate field" in err, "unknown field: usage error")
+T.check(rc == 1 and out == "" and "unknown playerstate field 'nosuchfield'" in err, "unknown field: usage error naming it")
+rc, out, err = T.run(["ticks", path, "--props", "commandTime,viewangle"])
+T.check(rc == 1 and out == "" and "'viewangle'; did you mean 'viewangles'" in err, "viewangle: the closest field named (%s)" % err.strip())
+rc, out, err = T.run(["ticks", path, "--class", "entity", "--props", "etype"])
+T.check(rc == 1 and "unknown entity field 'etype'; did you mean 'eType'" in err, "entity field: case-insensitive closest")
+rc, out, err = T.run(["ticks", path, "--class", "entty", "--props", "eType"])
+T.check(rc == 1 and "unknown class 'entty'; did you mean 'entity'" in err, "Quake III --class: the closest class")
 data = open(path, "rb").read()
 cut = T.write("cut.dm_68", data[: len(data) // 2])
 rc, out, err = T.run(["ticks", cut, "--props", "commandTime"])
@@ -99,7 +105,11 @@ rows = list(csv.DictReader(io.StringIO(out)))
 T.check(rc == 0 and rows and all(int(r["tick"]) % 1000 == 0 for r in rows) and list(rows[0].keys()) == ["tick", "entity", "score", "team"],
         "Teeworlds --class player --every 1000, csv")
 rc, out, err = T.run(["ticks", path, "--props", "nosuch"])
-T.check(rc == 1, "Teeworlds unknown field: usage error")
+T.check(rc == 1 and out == "" and "unknown field 'nosuch'" in err, "Teeworlds unknown field: usage error naming it")
+rc, out, err = T.run(["ticks", path, "--props", "x,helth"])
+T.check(rc == 1 and "unknown field 'helth'; did you mean 'health'?" in err, "Teeworlds: the closest field (%s)" % err.strip())
+rc, out, err = T.run(["ticks", path, "--class", "charcter", "--props", "x"])
+T.check(rc == 1 and "unknown snapshot object 'charcter'; did you mean 'character'" in err, "Teeworlds: the closest object")
 data = open(path, "rb").read()
 cut = T.write("cut.demo", data[: len(data) - 20000])  # past the embedded map
 rc, out, err = T.run(["ticks", cut, "--props", "x"])
@@ -133,6 +143,71 @@ T.check(len(rows) == len(snaps) and len(rows) > 3000 and
         "damaged freeze-tag: a row per kept snapshot after the skip (%d rows, %d snapshots)" % (len(rows), len(snaps)))
 T.check(all((r["server_time"], r["commandTime"]) in full_rows for r in rows),
         "damaged freeze-tag: every row is the intact file's")
+
+# ---- discovery (issue 21): props lists every name the checks above use
+# (and ticks takes every name it lists); events --name and dump --type
+# select by type, against the references' counts; unknown names fail
+def props(path, *extra):
+    rc, out, err = T.run(["props"] + list(extra) + [path])
+    T.check(rc == 0, "props %s: exit 0 (%s)" % (os.path.basename(path), err[-200:]))
+    return [json.loads(l) for l in out.splitlines()]
+q3p = os.path.join(CORPUS, "q3", "q3-cpma_udt-duel.dm_68")
+listed = {(p["class"], p["name"]) for p in props(q3p)}
+used = [("player", n) for n in "commandTime origin viewangles.1 stats.0 weapon".split()] + [("entity", "eType")]
+T.check(set(used) <= listed, "Quake III props lists %s" % (set(used) - listed))
+for cls in ("player", "entity"):
+    names = sorted(n for c, n in listed if c == cls)
+    rc, out, err = T.run(["ticks", q3p, "--class", cls, "--props", ",".join(names[:64]), "--every", "5000"])
+    rc2, _, _ = T.run(["ticks", q3p, "--class", cls, "--props", ",".join(names[64:128]), "--every", "5000"])
+    T.check(rc == 0 and rc2 == 0 and out, "Quake III ticks takes the %s names props lists (%s)" % (cls, err[-200:]))
+T.check({p["class"] for p in props(q3p, "--class", "entity")} == {"entity"}, "Quake III props --class entity")
+rc, out, err = T.run(["props", "--class", "players", q3p])
+T.check(rc == 1 and "'players'; did you mean 'player'" in err, "Quake III props: unknown class")
+twp = os.path.join(CORPUS, "teeworlds", "ddnet_webviewer-goat-yeyou3.demo")
+listed = {(p["class"], p["name"]) for p in props(twp)}
+used = [("character", n) for n in ("x", "y", "health")] + [("player_info", "score"), ("player_info", "team"), ("client_info", "name")]
+T.check(set(used) <= listed, "Teeworlds props lists %s" % (set(used) - listed))
+for cls in sorted({c for c, _ in listed}):
+    names = sorted(n for c, n in listed if c == cls)
+    rc, out, err = T.run(["ticks", twp, "--class", cls, "--props", ",".join(names)])
+    T.check(rc == 0, "Teeworlds ticks takes the %s fields props lists (%s)" % (cls, err[-200:]))
+T.check({p["class"] for p in props(twp, "--class", "player")} == {"player_info"}, "Teeworlds props --class player: player_info")
+
+ref = json.load(open(os.path.join(CORPUS, "peers", "q3-cpma_udt-duel.dm_68.q3-ref.json")))
+rc, out, _ = T.run(["events", q3p])
+every = [json.loads(l) for l in out.splitlines()]
+rc, out, _ = T.run(["events", "--name", "obituary", q3p])
+got = [json.loads(l) for l in out.splitlines()]
+T.check(rc == 0 and len(got) == ref["obituary_count"] and got == [e for e in every if e["type"] == "obituary"],
+        "Quake III events --name obituary: UberDemoTools' %d obituaries" % ref["obituary_count"])
+rc, out, _ = T.run(["events", "--name", "chat,scores", q3p])
+T.check(rc == 0 and [json.loads(l) for l in out.splitlines()] == [e for e in every if e["type"] in ("chat", "scores")],
+        "Quake III events --name chat,scores")
+rc, out, err = T.run(["events", "--name", "obituarys", q3p])
+T.check(rc == 1 and out == "" and "unknown event 'obituarys'; did you mean 'obituary'" in err, "Quake III: unknown event name")
+for typ, want in (("gamestate", ref["gamestates"]), ("message", ref["packets"])):
+    rc, out, _ = T.run(["dump", "--json", "--type", typ, q3p])
+    lines = [json.loads(l) for l in out.splitlines()]
+    T.check(rc == 0 and len(lines) == want and all(l["type"] == typ for l in lines),
+            "Quake III dump --type %s: %d lines (UberDemoTools: %d)" % (typ, len(lines), want))
+rc, out, err = T.run(["dump", "--type", "snapshots", q3p])
+T.check(rc == 1 and "did you mean 'snapshot'" in err, "Quake III dump: unknown type")
+
+ref = json.load(open(os.path.join(CORPUS, "peers", "ddnet_webviewer-goat-yeyou3.demo.tw-ref.json")))
+rc, out, _ = T.run(["events", "--name", "chat", twp])
+got = [json.loads(l) for l in out.splitlines()]
+T.check(rc == 0 and [(e["tick"], e["text"]) for e in got] == [(c["tick"], c["text"]) for c in ref["chat"]],
+        "Teeworlds events --name chat: the reference's chat lines")
+rc, out, _ = T.run(["events", "--name", "kill", twp])
+T.check(rc == 0 and len(out.splitlines()) == ref["killmsg_count"], "Teeworlds events --name kill: the reference's %d" % ref["killmsg_count"])
+rc, out, err = T.run(["events", "--name", "kills", twp])
+T.check(rc == 1 and "did you mean 'kill'" in err, "Teeworlds: unknown event name")
+for typ, want in (("sv_chat", ref["messages"]["game"]["3"]), ("sv_kill_msg", ref["killmsg_count"]),
+                  ("message", ref["chunks"]["message"]), ("delta", ref["chunks"]["delta"]), ("3", ref["messages"]["game"]["3"])):
+    rc, out, _ = T.run(["dump", "--type", typ, twp])
+    T.check(rc == 0 and len(out.splitlines()) == want, "Teeworlds dump --type %s: %d lines (reference %d)" % (typ, len(out.splitlines()), want))
+rc, out, err = T.run(["dump", "--type", "sv_chatt", twp])
+T.check(rc == 1 and "did you mean 'sv_chat'" in err, "Teeworlds dump: unknown type")
 
 sys.exit(T.finish())
 EOF

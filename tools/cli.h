@@ -8,11 +8,31 @@
 #include <stdio.h>
 #include "zdem_error.h"
 
+/* Standard input ("-"): read in pieces through the push APIs. */
+typedef struct zdem_cli_stream {
+    int fd;
+    uint8_t head[16];     /* the first bytes, read to detect the format */
+    size_t head_len, head_pos;
+    int error;            /* errno of a failed read, 0 none */
+    unsigned long long got; /* bytes read so far */
+} zdem_cli_stream;
+
 typedef struct zdem_cli_file {
     const char *path;
-    const uint8_t *data; /* whole file, mmap'd (read-only) */
+    const uint8_t *data; /* whole file, mmap'd (read-only); NULL for a stream */
     size_t size;
+    zdem_cli_stream *in; /* standard input ("-"), else NULL */
 } zdem_cli_file;
+
+/* Pieces of standard input are read this large. */
+#define ZDEM_CLI_PIECE ((size_t)64 << 10)
+
+/* The next bytes of a stream (the detected head first): up to cap, 0 at
+ * its end or on a read error (then f->in->error is set). */
+size_t zdem_cli_read(const zdem_cli_file *f, uint8_t *buf, size_t cap);
+/* After the last zdem_cli_read: 0, or the exit status after "zdem: -:
+ * offset N: cannot read: ..." for a read error. */
+int zdem_cli_read_error(const zdem_cli_file *f);
 
 typedef struct zdem_cli_args {
     const char *command;  /* info, dump, events, entities, map */
@@ -25,6 +45,8 @@ typedef struct zdem_cli_args {
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
     int small;                /* --small: the microcontroller limits */
+    int protocol;             /* --protocol N: Quake III protocol (0: from the
+                                 file name, else the serverinfo) */
     /* ticks */
     const char *const *props; /* --props P1,P2,... (split) */
     unsigned nprops;
@@ -32,6 +54,9 @@ typedef struct zdem_cli_args {
     unsigned nticks;
     unsigned long every;      /* --every K (0: every tick) */
     const char *format;       /* --format jsonl|csv (NULL: jsonl) */
+    /* events */
+    const char *const *names; /* --name A,B,... (split): event names or types */
+    unsigned nnames;
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -46,6 +71,10 @@ enum {
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f);
+/* `zdem props` of each format: the names `ticks` accepts (tools/cli_props.c). */
+int zdem_cli_source2_props(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_quake3_props(const zdem_cli_args *a, const zdem_cli_file *f);
+int zdem_cli_teeworlds_props(const zdem_cli_args *a, const zdem_cli_file *f);
 /* `zdem ticks` of each format (tools/cli_<format>_ticks.c). */
 int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
@@ -54,6 +83,11 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
  * CSV rows as they come (tools/cli_csv.c). */
 int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *),
                         const zdem_cli_args *a, const zdem_cli_file *f);
+
+/* One of several files: run(a, path) in a child, its output marked with
+ * the file (tools/cli_multi.c). Returns its exit status. */
+int zdem_cli_multi(const zdem_cli_args *a, const char *path,
+                   int (*run)(const zdem_cli_args *, const char *));
 
 /* "zdem: FILE: offset N: message" on stderr (offset N (payload byte P)
  * for an error inside a frame's payload); returns ZDEM_EXIT_BAD_INPUT. */
@@ -68,6 +102,18 @@ int zdem_cli_failf(const zdem_cli_file *f, unsigned long long offset, const char
  * N (limit L)", ZDEM_EXIT_USAGE (a usage error, found before any memory is
  * sized by it); 0 when within the limit. */
 int zdem_cli_props_limit(const zdem_cli_args *a, unsigned limit);
+/* An unknown name the user gave: "zdem: FILE: MSG (HINT)" (hint may be
+ * NULL); returns ZDEM_EXIT_USAGE. */
+int zdem_cli_unknown(const zdem_cli_file *f, const char *msg, const char *hint);
+/* Checks names[0..n) against the valid names (a fixed list): for the
+ * first that is not one, the message with the closest valid names (see
+ * runtime/zdem_near.h) and ZDEM_EXIT_USAGE; else 0. what: "event",
+ * "message type", ... */
+int zdem_cli_check_names(const zdem_cli_file *f, const char *what, const char *const *valid,
+                         size_t nvalid, const char *const *names, unsigned n,
+                         const char *hint);
+/* --name: 1 when the list is empty or holds name (len bytes) or type. */
+int zdem_cli_name_wanted(const zdem_cli_args *a, const char *name, size_t len, const char *type);
 /* "zdem: COMMAND is not supported for FORMAT files"; returns ZDEM_EXIT_USAGE. */
 int zdem_cli_unsupported(const zdem_cli_args *a, const char *format);
 

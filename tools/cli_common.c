@@ -1,6 +1,9 @@
 #include "cli.h"
+#include "zdem_near.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 void zdem_cli_where(FILE *out, const zdem_error *err)
 {
@@ -47,6 +50,89 @@ int zdem_cli_props_limit(const zdem_cli_args *a, unsigned limit)
         return 0;
     fprintf(stderr, "zdem: too many properties: %u (limit %u)\n", a->nprops, limit);
     return ZDEM_EXIT_USAGE;
+}
+
+size_t zdem_cli_read(const zdem_cli_file *f, uint8_t *buf, size_t cap)
+{
+    zdem_cli_stream *in = f->in;
+    size_t n = 0;
+    if (!in || !cap)
+        return 0;
+    if (in->head_pos < in->head_len) { /* the bytes format detection read */
+        n = in->head_len - in->head_pos;
+        n = n < cap ? n : cap;
+        memcpy(buf, in->head + in->head_pos, n);
+        in->head_pos += n;
+        return n;
+    }
+    if (in->error)
+        return 0;
+    for (;;) {
+        ssize_t r = read(in->fd, buf, cap);
+        if (r > 0) {
+            in->got += (unsigned long long)r;
+            return (size_t)r;
+        }
+        if (r == 0)
+            return 0;
+        if (errno != EINTR) {
+            in->error = errno;
+            return 0;
+        }
+    }
+}
+
+int zdem_cli_read_error(const zdem_cli_file *f)
+{
+    if (!f->in || !f->in->error)
+        return 0;
+    fflush(stdout);
+    fprintf(stderr, "zdem: %s: offset %llu: cannot read: %s\n", f->path, f->in->got,
+            strerror(f->in->error));
+    return ZDEM_EXIT_BAD_INPUT;
+}
+
+int zdem_cli_unknown(const zdem_cli_file *f, const char *msg, const char *hint)
+{
+    fflush(stdout);
+    fprintf(stderr, "zdem: %s: %s%s%s%s\n", f->path, msg, hint ? " (" : "", hint ? hint : "",
+            hint ? ")" : "");
+    return ZDEM_EXIT_USAGE;
+}
+
+int zdem_cli_check_names(const zdem_cli_file *f, const char *what, const char *const *valid,
+                         size_t nvalid, const char *const *names, unsigned n,
+                         const char *hint)
+{
+    unsigned i;
+    size_t k;
+    for (i = 0; i < n; i++) {
+        zdem_near nr;
+        char msg[320];
+        for (k = 0; k < nvalid; k++)
+            if (strcmp(valid[k], names[i]) == 0)
+                break;
+        if (k < nvalid)
+            continue;
+        zdem_near_init(&nr, names[i], strlen(names[i]));
+        for (k = 0; k < nvalid; k++)
+            zdem_near_offer(&nr, valid[k], strlen(valid[k]));
+        zdem_near_message(&nr, what, msg, sizeof msg);
+        return zdem_cli_unknown(f, msg, hint);
+    }
+    return 0;
+}
+
+int zdem_cli_name_wanted(const zdem_cli_args *a, const char *name, size_t len, const char *type)
+{
+    unsigned i;
+    if (!a->nnames)
+        return 1;
+    for (i = 0; i < a->nnames; i++)
+        if ((name && strlen(a->names[i]) == len && memcmp(a->names[i], name, len) == 0) ||
+            (type && strcmp(a->names[i], type) == 0))
+            return 1;
+    return 0;
 }
 
 int zdem_cli_unsupported(const zdem_cli_args *a, const char *format)

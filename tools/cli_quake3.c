@@ -3,6 +3,7 @@
  * the first gamestate's configstrings are malloc'd once. */
 #include "cli.h"
 #include "quake3.h"
+#include "quake3_push.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,17 @@ typedef struct q3cli {
     unsigned long long fail_offset;
     char fail_msg[512];
 } q3cli;
+
+/* The line types of dump (its --type) and of events (its --name). */
+static const char *const dump_types[] = {"message", "gamestate", "snapshot", "command", "warning",
+                                         "skipped"};
+static const char *const event_types[] = {"obituary", "chat", "tchat", "print", "centerprint",
+                                          "scores", "warning"};
+
+static int dump_wants(const q3cli *c, const char *type)
+{
+    return !c->a->type || strcmp(c->a->type, type) == 0;
+}
 
 static void add_warning(q3cli *c, const char *kind, unsigned long n)
 {
@@ -109,7 +121,7 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
         }
     }
     update_players(c, p);
-    if (c->dump) {
+    if (c->dump && dump_wants(c, "gamestate")) {
         /* a damaged gamestate: what was read before the damage (the
          * message's "skipped" line follows) */
         int dmg = zdem_q3_gamestate_damaged(p);
@@ -140,7 +152,7 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
     c->last_time = s->server_time;
     if (c->players_dirty)
         update_players(c, p);
-    if (c->dump) {
+    if (c->dump && dump_wants(c, "snapshot")) {
         if (c->a->json)
             printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
                    "\"delta\":%ld,\"snap_flags\":%ld,\"entities\":%ld,"
@@ -162,7 +174,7 @@ static int on_command(void *user, const zdem_q3_parser *p, int32_t seq, const ch
     c->commands++;
     if (n > 3 && (memcmp(s, "cs ", 3) == 0 || memcmp(s, "bcs", 3) == 0))
         c->players_dirty = 1;
-    if (c->dump) {
+    if (c->dump && dump_wants(c, "command")) {
         if (c->a->json) {
             printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
                    (long)c->frame->sequence, (long)seq);
@@ -186,7 +198,7 @@ static int on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev
         c->chats++;
         c->chat_kinds[(unsigned)ev->chat_kind % ZDEM_Q3_CHAT_KIND_COUNT]++;
     }
-    if (!c->events)
+    if (!c->events || !zdem_cli_name_wanted(c->a, NULL, 0, zdem_q3_event_type_name(ev->type)))
         return 0;
     printf("{\"type\":\"%s\",\"server_time\":%ld,\"gamestate\":%lu",
            zdem_q3_event_type_name(ev->type), (long)ev->server_time,
@@ -229,7 +241,7 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     /* Warnings that lose data are events too (the rest are counted in
      * info): a configstring dropped at MAX_GAMESTATE_CHARS means later
      * names and scores are missing. */
-    if (c->events &&
+    if (c->events && zdem_cli_name_wanted(c->a, NULL, 0, "warning") &&
         (w->code == ZDEM_ERR_NO_SPACE || strncmp(w->msg, "limit max_", 10) == 0)) {
         printf("{\"type\":\"warning\",\"server_time\":%ld,\"gamestate\":%lu,\"offset\":%llu,"
                "\"message\":",
@@ -240,7 +252,7 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     }
     /* In the dump's own stream (stdout): stderr carries only the one
      * error line of a damaged file. */
-    if (c->dump) {
+    if (c->dump && dump_wants(c, "warning")) {
         unsigned long long off = c->frame->offset + 8 + w->offset / 8;
         if (c->a->json) {
             printf("{\"type\":\"warning\",\"index\":%lu,\"offset\":%llu,\"bit\":%llu,"
@@ -256,7 +268,14 @@ static int on_warning(void *user, const zdem_q3_parser *p, const zdem_error *w)
     return 0;
 }
 
-static void print_info(q3cli *c, int protocol, const zdem_q3_reader *r)
+/* How far the reading got: messages, end marker, bytes after it. */
+typedef struct q3_read {
+    uint32_t index;
+    int ended;
+    uint64_t trailing;
+} q3_read;
+
+static void print_info(q3cli *c, int protocol, const q3_read *r)
 {
     int i, first;
     if (!c->a->json) {
@@ -356,7 +375,7 @@ static void skipped(q3cli *c, unsigned long long offset, const char *msg)
 {
     add_warning(c, "damaged messages skipped", 1);
     c->skipped++;
-    if (c->dump) {
+    if (c->dump && dump_wants(c, "skipped")) {
         if (c->a->json) {
             printf("{\"type\":\"skipped\",\"index\":%lu,\"offset\":%llu,\"message\":",
                    (unsigned long)c->frame->index, offset);
@@ -383,25 +402,152 @@ static void set_failure(q3cli *c, unsigned long long offset, const char *msg)
     snprintf(c->fail_msg, sizeof c->fail_msg, "%s", msg);
 }
 
+/* Before a message is parsed (the file's reader or the push input). */
+static void q3_before(void *user, const zdem_q3_frame *fr)
+{
+    q3cli *c = user;
+    if (fr->index == 0)
+        c->first_sequence = fr->sequence;
+    c->frame = fr;
+    if (c->dump && dump_wants(c, "message")) {
+        if (c->a->json)
+            printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
+                   "\"length\":%lu}\n",
+                   (unsigned long)fr->index, (unsigned long long)fr->offset,
+                   (long)fr->sequence, (unsigned long)fr->len);
+        else
+            printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr->index,
+                   (unsigned long long)fr->offset, (long)fr->sequence, (unsigned long)fr->len);
+    }
+}
+
+/* After: a damaged message is skipped and the next one read (the parser
+ * drops what depended on it); the first fault is the verdict at the end,
+ * every skip is a warning. */
+static void q3_after(void *user, const zdem_q3_frame *fr, zdem_status st, const zdem_error *err)
+{
+    q3cli *c = user;
+    char msg[512];
+    unsigned long long off;
+    if (st == ZDEM_OK)
+        return;
+    /* bit offset inside the payload -> the file byte holding it */
+    off = fr->offset + 8 + err->offset / 8;
+    snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
+             (unsigned long)fr->index, (long)fr->sequence,
+             (unsigned long long)err->offset, err->msg);
+    skipped(c, off, msg);
+    set_failure(c, off, msg);
+}
+
+/* A framing error ends the reading (after index whole messages). */
+static void q3_framing(q3cli *c, uint32_t index, unsigned long long offset, const char *what)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)index, what);
+    if (c->failed) {
+        /* not the verdict (an earlier message was damaged), but it ended
+         * the reading: said, not lost */
+        add_warning(c, "reading stopped by a later framing error", 1);
+        fflush(stdout);
+        fprintf(stderr, "zdem: %s: offset %llu: warning: reading stopped: %s\n", c->f->path,
+                offset, msg);
+    }
+    set_failure(c, offset, msg);
+}
+
+/* The whole mapped file, message by message. */
+static void q3_read_file(q3cli *c, const zdem_cli_file *f, q3_read *out)
+{
+    zdem_q3_reader r;
+    zdem_q3_frame fr;
+    zdem_error err;
+    zdem_status st;
+    int got;
+    zdem_q3_reader_init(&r, f->data, f->size);
+    while (c->p) {
+        zdem_error_clear(&err); /* first error wins inside one call only */
+        st = zdem_q3_reader_next(&r, &fr, &got, &err);
+        if (st != ZDEM_OK) {
+            q3_framing(c, r.index, err.offset, err.msg);
+            break;
+        }
+        if (!got)
+            break;
+        q3_before(c, &fr);
+        zdem_error_clear(&err);
+        q3_after(c, &fr, zdem_q3_parse_message(c->p, &fr, &err), &err);
+    }
+    out->index = r.index;
+    out->ended = r.ended;
+    out->trailing = r.trailing;
+}
+
+/* Standard input through the push API: the same hooks around each message;
+ * framing errors as the file reader words them. */
+static void q3_read_stream(q3cli *c, const zdem_cli_file *f, q3_read *out)
+{
+    zdem_q3_push ps;
+    zdem_error err;
+    uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+    size_t n;
+    memset(out, 0, sizeof *out);
+    if (!buf) {
+        set_failure(c, 0, "out of memory");
+        return;
+    }
+    zdem_q3_push_init(&ps, c->p);
+    ps.on_message = q3_before;
+    ps.on_parsed = q3_after;
+    ps.user = c;
+    zdem_error_clear(&err);
+    while (ps.failed == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+        (void)zdem_q3_push_feed(&ps, buf, n, &err);
+    free(buf);
+    /* a read error is said by zdem_cli_read_error; a callback's stop
+     * (ABORTED) needs nothing more */
+    if (!f->in->error && ps.failed != ZDEM_ERR_ABORTED) {
+        if (ps.failed == ZDEM_ERR_BAD_LENGTH)
+            q3_framing(c, ps.index, ps.offset, "message length below 0 or above 16384");
+        else if (ps.failed != ZDEM_OK)
+            q3_framing(c, ps.index, ps.offset, err.msg ? err.msg : "stopped");
+        else if (ps.in_body)
+            q3_framing(c, ps.index, ps.offset, "message length runs past the end of the file");
+        else if (ps.head_have != 0 && !ps.ended)
+            q3_framing(c, ps.index, ps.offset, "file ends inside a message header");
+        else if (!ps.ended)
+            q3_framing(c, ps.index, ps.offset, "file ends without the -1/-1 end marker");
+    }
+    out->index = ps.index;
+    out->ended = ps.ended;
+    out->trailing = ps.trailing;
+}
+
 int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     q3cli c;
     zdem_q3_callbacks cb;
-    zdem_q3_reader r;
-    zdem_q3_frame fr;
+    q3_read rd;
     zdem_error err;
-    zdem_status st = ZDEM_OK;
     void *mem;
     zdem_q3_limits lim;
     size_t mem_size;
-    int hint, got, i, rc = ZDEM_EXIT_OK, info = strcmp(a->command, "info") == 0;
-    char msg[512];
+    int hint, i, rc = ZDEM_EXIT_OK, info = strcmp(a->command, "info") == 0;
 
     if (strcmp(a->command, "ticks") == 0)
         return zdem_cli_quake3_ticks(a, f);
     if (!info && strcmp(a->command, "events") != 0 && strcmp(a->command, "dump") != 0)
         return zdem_cli_unsupported(a, "quake3");
+    if (strcmp(a->command, "dump") == 0 && a->type &&
+        (rc = zdem_cli_check_names(f, "dump line type", dump_types,
+                                   sizeof dump_types / sizeof dump_types[0], &a->type, 1, NULL)) != 0)
+        return rc;
+    if (strcmp(a->command, "events") == 0 &&
+        (rc = zdem_cli_check_names(f, "event", event_types, sizeof event_types / sizeof event_types[0],
+                                   a->names, a->nnames, NULL)) != 0)
+        return rc;
     memset(&c, 0, sizeof c);
+    memset(&rd, 0, sizeof rd);
     c.a = a;
     c.f = f;
     c.dump = strcmp(a->command, "dump") == 0;
@@ -414,9 +560,8 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     cb.event = on_event;
     cb.warning = on_warning;
     zdem_error_clear(&err);
-    zdem_q3_reader_init(&r, f->data, f->size);
 
-    hint = zdem_q3_protocol_from_path(f->path);
+    hint = a->protocol ? a->protocol : f->in ? 0 : zdem_q3_protocol_from_path(f->path);
     /* --small: the microcontroller limits (ZDEM_Q3_LIMITS_SMALL) */
     if (a->small)
         zdem_q3_limits_small(&lim);
@@ -429,7 +574,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         return ZDEM_EXIT_BAD_INPUT;
     }
     /* The extension names the protocol (UberDemoTools does the same); an
-     * unknown extension leaves it to the serverinfo. */
+     * unknown extension (or standard input) leaves it to the serverinfo. */
     c.p = hint ? zdem_q3_parser_init_limits(mem, mem_size, hint, &lim, &cb, &c, &err) : NULL;
     if (!c.p) {
         zdem_error_clear(&err);
@@ -437,53 +582,11 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     }
     if (!c.p)
         set_failure(&c, err.offset, err.msg ? err.msg : "cannot start the parser");
-    while (c.p) {
-        zdem_error_clear(&err); /* first error wins inside one call only */
-        st = zdem_q3_reader_next(&r, &fr, &got, &err);
-        if (st != ZDEM_OK) {
-            snprintf(msg, sizeof msg, "message %lu: %s", (unsigned long)r.index, err.msg);
-            if (c.failed) {
-                /* not the verdict (an earlier message was damaged), but
-                 * it ended the reading: said, not lost */
-                add_warning(&c, "reading stopped by a later framing error", 1);
-                fflush(stdout);
-                fprintf(stderr, "zdem: %s: offset %llu: warning: reading stopped: %s\n", f->path,
-                        (unsigned long long)err.offset, msg);
-            }
-            set_failure(&c, err.offset, msg);
-            break;
-        }
-        if (!got)
-            break;
-        if (fr.index == 0)
-            c.first_sequence = fr.sequence;
-        c.frame = &fr;
-        if (c.dump) {
-            if (a->json)
-                printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
-                       "\"length\":%lu}\n",
-                       (unsigned long)fr.index, (unsigned long long)fr.offset,
-                       (long)fr.sequence, (unsigned long)fr.len);
-            else
-                printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr.index,
-                       (unsigned long long)fr.offset, (long)fr.sequence, (unsigned long)fr.len);
-        }
-        st = zdem_q3_parse_message(c.p, &fr, &err);
-        if (st != ZDEM_OK) {
-            /* bit offset inside the payload -> the file byte holding it */
-            unsigned long long off = fr.offset + 8 + err.offset / 8;
-            snprintf(msg, sizeof msg, "message %lu (sequence %ld), bit %llu: %s",
-                     (unsigned long)fr.index, (long)fr.sequence,
-                     (unsigned long long)err.offset, err.msg);
-            /* The damaged message is skipped and the next one read (the
-             * parser drops what depended on it); the first fault is the
-             * verdict at the end, every skip is a warning. */
-            skipped(&c, off, msg);
-            set_failure(&c, off, msg);
-            st = ZDEM_OK;
-        }
-    }
-    if (c.p && r.trailing)
+    else if (f->in)
+        q3_read_stream(&c, f, &rd);
+    else
+        q3_read_file(&c, f, &rd);
+    if (c.p && rd.trailing)
         add_warning(&c, "bytes after the end marker (ignored)", 1);
     if (c.p && zdem_q3_time_only_snapshot_count(c.p))
         add_warning(&c, "snapshots read to their header only (mod netfields unknown)",
@@ -491,17 +594,19 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     if (c.p && c.players_dirty) /* names sent after the last snapshot */
         update_players(&c, c.p);
     if (info)
-        print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
+        print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &rd);
     if (c.skipped > Q3_SKIP_LINES)
         fprintf(stderr, "zdem: %s: warning: %lu more damaged messages skipped (%lu in all)\n",
                 f->path, c.skipped - Q3_SKIP_LINES, c.skipped);
-    if (c.failed) {
+    rc = zdem_cli_read_error(f);
+    if (rc == 0 && c.failed) {
         fflush(stdout);
         rc = zdem_cli_failf(f, c.fail_offset, c.fail_msg);
     }
-    else if (r.trailing && !info)
+    else if (rc == 0 && rd.trailing && !info)
         fprintf(stderr, "zdem: %s: offset %lu: %lu bytes after the end marker (ignored)\n",
-                f->path, (unsigned long)(r.size - r.trailing), (unsigned long)r.trailing);
+                f->path, (unsigned long)(f->in ? f->in->got - rd.trailing : f->size - rd.trailing),
+                (unsigned long)rd.trailing);
     for (i = 0; i < ZDEM_Q3_MAX_CONFIGSTRINGS; i++)
         free(c.cs[i]);
     for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)

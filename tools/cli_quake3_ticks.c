@@ -16,15 +16,15 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error err;
     zdem_status st;
     void *mem;
+    static const char *const classes[] = {"player", "entity"};
     int rc = zdem_cli_props_limit(a, ZDEM_Q3_ROWS_MAX_PROPS);
     if (rc != 0)
         return rc;
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
-    if (a->class_name && strcmp(a->class_name, "player") != 0 && strcmp(a->class_name, "entity") != 0) {
-        fprintf(stderr, "zdem: Quake III ticks: --class is player or entity\n");
-        return ZDEM_EXIT_USAGE;
-    }
+    if (a->class_name && (rc = zdem_cli_check_names(f, "class", classes, 2, &a->class_name, 1,
+                                                    "Quake III: player or entity")) != 0)
+        return rc;
     c.kind = a->class_name && strcmp(a->class_name, "entity") == 0 ? ZDEM_Q3_ROWS_ENTITY
                                                                    : ZDEM_Q3_ROWS_PLAYER;
     c.props = a->props;
@@ -32,7 +32,7 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     c.times = a->ticks; /* Quake III has no ticks: --ticks are server times */
     c.ntimes = a->nticks;
     c.every = (uint32_t)a->every; /* every K-th snapshot */
-    c.protocol = zdem_q3_protocol_from_path(f->path);
+    c.protocol = a->protocol ? a->protocol : f->in ? 0 : zdem_q3_protocol_from_path(f->path);
     o.out = stdout;
     o.csv = zdem_cli_table_format(a->format);
     t = zdem_cli_table_new(2u + 16u * a->nprops, &o);
@@ -43,12 +43,29 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_error_clear(&err);
-    st = zdem_q3_rows_run(mem, zdem_q3_rows_size(), &c, f->data, f->size, t, &err);
+    if (!f->in)
+        st = zdem_q3_rows_run(mem, zdem_q3_rows_size(), &c, f->data, f->size, t, &err);
+    else if ((st = zdem_q3_rows_start(mem, zdem_q3_rows_size(), &c, t, &err)) == ZDEM_OK) {
+        /* standard input: pushed as it is read */
+        uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+        size_t n;
+        if (!buf)
+            st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+            st = zdem_q3_rows_feed(mem, buf, n, &err);
+        if (buf && !f->in->error) /* also after a feed error: the rows before it */
+            st = zdem_q3_rows_end(mem, &err);
+        free(buf);
+    }
     fflush(stdout);
-    if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "q3 rows", 7) == 0) {
-        fprintf(stderr, "zdem: %s (fields: origin.0, viewangles.1, velocity, stats.0, weapon, ...)\n", err.msg);
+    if (st == ZDEM_ERR_UNKNOWN_NAME)
+        rc = zdem_cli_unknown(f, err.msg, "'zdem props FILE' lists the names");
+    else if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "q3 rows", 7) == 0) {
+        fprintf(stderr, "zdem: %s\n", err.msg);
         rc = ZDEM_EXIT_USAGE;
-    } else if (st != ZDEM_OK)
+    } else if ((rc = zdem_cli_read_error(f)) != 0)
+        ;
+    else if (st != ZDEM_OK)
         rc = zdem_cli_failf(f, err.offset, err.msg ? err.msg : "damaged");
     free(t);
     free(mem);

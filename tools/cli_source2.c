@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "source2_demo.h"
+#include "zdem_near.h"
 #include "source2_parse.h"
 #include "source2_dispatch.h"
 #include "source2_ids.h"
@@ -343,27 +344,85 @@ static zdem_status dump_inner(void *user, zdem_s2_game game, const zdem_s2_outer
     return ZDEM_OK;
 }
 
+/* Message ids the generated tables name (the largest is below 1024). */
+#define DUMP_MAX_ID 1024u
+
+/* --type: a number, or a command or message name of some game; else the
+ * closest names. */
+static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    static const zdem_s2_game games[] = {ZDEM_S2_GAME_UNKNOWN, ZDEM_S2_GAME_DOTA2,
+                                         ZDEM_S2_GAME_CS2, ZDEM_S2_GAME_DEADLOCK};
+    const char *t = a->type, *n;
+    zdem_near nr;
+    char msg[320];
+    uint32_t id, g;
+    int pass;
+    if (!t || (*t >= '0' && *t <= '9' && strspn(t, "0123456789") == strlen(t)))
+        return 0;
+    zdem_near_init(&nr, t, strlen(t));
+    for (pass = 0; pass < 2; pass++) /* 0: is it one, 1: the closest */
+        for (id = 0; id < DUMP_MAX_ID; id++) {
+            if ((n = zdem_s2_demo_cmd_name(id)) != NULL) {
+                if (!pass && strcmp(n, t) == 0)
+                    return 0;
+                if (pass)
+                    zdem_near_offer(&nr, n, strlen(n));
+            }
+            for (g = 0; g < sizeof games / sizeof games[0]; g++)
+                if ((n = zdem_s2_inner_msg_name(games[g], id)) != NULL) {
+                    if (!pass && strcmp(n, t) == 0)
+                        return 0;
+                    if (pass)
+                        zdem_near_offer(&nr, n, strlen(n));
+                }
+        }
+    zdem_near_message(&nr, "message type", msg, sizeof msg);
+    return zdem_cli_unknown(f, msg, NULL);
+}
+
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_parse_cbs cbs;
     zdem_s2_parser p;
     zdem_error err;
-    uint8_t *scratch;
+    uint8_t *scratch, *gather = NULL;
     size_t cap = (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 21;
     int rc;
 
+    if ((rc = dump_type_check(a, f)) != 0)
+        return rc;
     zdem_error_clear(&err);
-    /* two frame buffers: payloads, unaligned inner messages */
+    /* two frame buffers: payloads, unaligned inner messages (and for
+     * standard input a third, to gather a frame split across reads) */
     scratch = malloc(cap);
-    if (!scratch)
+    if (f->in)
+        gather = malloc(cap / 2);
+    if (!scratch || (f->in && !gather)) {
+        free(scratch);
+        free(gather);
         return zdem_cli_failf(f, 0, "out of memory for the frame buffers (see --max-frame)");
+    }
     memset(&cbs, 0, sizeof cbs);
     cbs.on_outer = dump_outer;
     cbs.on_inner = dump_inner;
-    zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, NULL, 0);
-    (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
+    zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, gather, gather ? cap / 2 : 0);
+    if (f->in) {
+        uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+        zdem_status st = ZDEM_OK;
+        size_t n;
+        if (!buf)
+            st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+            st = zdem_s2_parser_feed(&p, buf, n, &err);
+        if (st == ZDEM_OK && !f->in->error)
+            (void)zdem_s2_parser_end(&p, &err);
+        free(buf);
+    } else
+        (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
     rc = zdem_cli_s2_verdict(f, &p.warn, &err, cap / 2);
     free(scratch);
+    free(gather);
     return rc;
 }
 

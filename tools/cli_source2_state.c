@@ -44,7 +44,9 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
     /* string-table data inflates inside a frame: the same bound (half for
      * a table's data, half for one value) */
     cfg->tmp_size = r->frame > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)r->frame;
-    cfg->gather_buffer = 0; /* the file is mapped whole: nothing to gather */
+    /* a mapped file is given whole: nothing to gather; standard input
+     * gathers a frame split across reads, up to the frame limit */
+    cfg->gather_buffer = f->in ? r->frame : 0;
     cfg->hash_seed = hash_seed();
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
@@ -69,6 +71,22 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
 void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, int seek)
 {
     zdem_error_clear(&r->err);
+    if (f->in) { /* standard input: pushed as it is read (no seeking) */
+        uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+        zdem_status st = ZDEM_OK;
+        size_t n;
+        if (!buf) {
+            zdem_fail(&r->err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+            return;
+        }
+        zdem_s2_state_stop_at(r->s, tick);
+        while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+            st = zdem_s2_state_feed(r->s, buf, n, &r->err);
+        if (st == ZDEM_OK && !f->in->error)
+            (void)zdem_s2_state_end(r->s, &r->err);
+        free(buf);
+        return;
+    }
     if (seek)
         (void)zdem_s2_state_seek(r->s, f->data, f->size, tick, &r->err);
     else
@@ -87,7 +105,7 @@ static uint64_t frame_claim(const zdem_cli_file *f, uint64_t offset)
     zdem_error e;
     size_t next, n = 0;
     zdem_error_clear(&e);
-    if (offset >= f->size || zdem_s2_read_frame(f->data, f->size, (size_t)offset, &m, &next, &e) < 0)
+    if (!f->data || offset >= f->size || zdem_s2_read_frame(f->data, f->size, (size_t)offset, &m, &next, &e) < 0)
         return 0;
     if (m.compressed && zdem_snappy_uncompressed_length(m.stored, m.stored_size, &n, &e) == ZDEM_OK)
         return n;
@@ -98,7 +116,10 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
                         const zdem_error *err, size_t frame_limit)
 {
     unsigned k;
+    int rc;
     fflush(stdout); /* everything decoded comes before the verdict */
+    if ((rc = zdem_cli_read_error(f)) != 0)
+        return rc;
     for (k = 0; k < ZDEM_S2_W_COUNT; k++) {
         const zdem_error *e = &w->first[k];
         /* fallbacks that lose nothing (an enum read by the generic decoder)
@@ -110,7 +131,9 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
         fprintf(stderr, ": warning: %s: %lu (%s); first: %s", zdem_s2_warn_name((zdem_s2_warn_kind)k),
                 (unsigned long)w->count[k], zdem_s2_warn_text((zdem_s2_warn_kind)k),
                 e->msg ? e->msg : "?");
-        if (k == ZDEM_S2_W_FRAME_LIMIT && frame_limit < ((size_t)1 << 20))
+        if (k == ZDEM_S2_W_FRAME_LIMIT && !f->data)
+            ; /* standard input: the frame is gone */
+        else if (k == ZDEM_S2_W_FRAME_LIMIT && frame_limit < ((size_t)1 << 20))
             fprintf(stderr, " (it claims %llu bytes; the limit is %lu KiB, the events mode's)",
                     (unsigned long long)frame_claim(f, e->offset), (unsigned long)(frame_limit >> 10));
         else if (k == ZDEM_S2_W_FRAME_LIMIT)
@@ -210,14 +233,53 @@ void zdem_cli_s2_value_json(FILE *out, const zdem_s2_value *v)
 
 /* ---- events ---------------------------------------------------------------- */
 
+/* Where events go, and --name: checked once the game event list is in. */
+typedef struct ev_out {
+    FILE *out;
+    const zdem_cli_args *a;
+    int checked, bad;
+    char msg[320];
+} ev_out;
+
+static zdem_status ev_check(ev_out *o, const zdem_s2_state *s, int at_end)
+{
+    int32_t i;
+    if (o->checked || !o->a->nnames || (!at_end && !zdem_s2_event_descriptor_count(s)))
+        return ZDEM_OK;
+    o->checked = 1;
+    if ((i = zdem_s2_event_names_check(s, o->a->names, o->a->nnames)) < 0)
+        return ZDEM_OK;
+    zdem_s2_event_name_message(s, o->a->names[i], o->msg, sizeof o->msg);
+    o->bad = 1;
+    return ZDEM_ERR_ABORTED;
+}
+
+/* After the run: an unknown --name (exit 1), else the run's verdict. */
+static int ev_verdict(ev_out *o, const zdem_s2_state *s, const zdem_cli_file *f, const zdem_error *err,
+                      size_t frame_limit)
+{
+    /* a demo without an event list: only the fixed names (unless it was
+     * cut before the list: then the damage speaks) */
+    if (!o->bad && !o->checked && (err->code == ZDEM_OK || zdem_s2_event_descriptor_count(s)))
+        (void)ev_check(o, s, 1);
+    if (o->bad)
+        return zdem_cli_unknown(f, o->msg, NULL);
+    return zdem_cli_s2_verdict(f, zdem_s2_state_warnings(s), err, frame_limit);
+}
+
 static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
 {
-    FILE *out = (FILE *)user;
+    ev_out *o = (ev_out *)user;
+    FILE *out = o->out;
     static const char *const types[] = {"game_event", "chat", "combat_log"};
+    const char *ty = types[ev->type <= ZDEM_S2_EV_COMBAT_LOG ? ev->type : 0];
     uint32_t i;
-    (void)s;
-    fprintf(out, "{\"tick\":%d,\"type\":\"%s\",\"name\":", ev->tick,
-            types[ev->type <= ZDEM_S2_EV_COMBAT_LOG ? ev->type : 0]);
+    zdem_status st;
+    if ((st = ev_check(o, s, 0)) != ZDEM_OK)
+        return st;
+    if (!zdem_cli_name_wanted(o->a, ev->name, ev->name_len, ty))
+        return ZDEM_OK;
+    fprintf(out, "{\"tick\":%d,\"type\":\"%s\",\"name\":", ev->tick, ty);
     zdem_json_str(out, (const uint8_t *)ev->name, ev->name_len);
     if (ev->nkeys) {
         fputs(",\"keys\":{", out);
@@ -240,7 +302,7 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
 #define SMALL_ARENA ((size_t)1 << 20)
 #define SMALL_PIECE 4096u
 
-static int events_small(const zdem_cli_file *f)
+static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_s2_state *s;
@@ -248,25 +310,34 @@ static int events_small(const zdem_cli_file *f)
     zdem_status st;
     size_t off, n;
     int rc;
+    ev_out o;
+    uint8_t piece[SMALL_PIECE];
     void *arena = malloc(SMALL_ARENA);
     if (!arena)
         return zdem_cli_failf(f, 0, "out of memory");
+    memset(&o, 0, sizeof o);
+    o.out = stdout;
+    o.a = a;
     zdem_s2_config_events(&cfg);
     cfg.on_event = print_event;
-    cfg.user = stdout;
+    cfg.user = &o;
     cfg.hash_seed = hash_seed();
     zdem_error_clear(&err);
     if ((st = zdem_s2_state_init(&s, arena, SMALL_ARENA, &cfg, &err)) != ZDEM_OK) {
         free(arena);
         return zdem_cli_fail(f, &err);
     }
-    for (off = 0, st = ZDEM_OK; off < f->size && st == ZDEM_OK; off += n) {
-        n = f->size - off < SMALL_PIECE ? f->size - off : SMALL_PIECE;
-        st = zdem_s2_state_feed(s, f->data + off, n, &err);
-    }
-    if (st == ZDEM_OK)
+    if (f->in) /* standard input: in the same 4 KiB pieces */
+        for (st = ZDEM_OK; st == ZDEM_OK && (n = zdem_cli_read(f, piece, SMALL_PIECE)) > 0;)
+            st = zdem_s2_state_feed(s, piece, n, &err);
+    else
+        for (off = 0, st = ZDEM_OK; off < f->size && st == ZDEM_OK; off += n) {
+            n = f->size - off < SMALL_PIECE ? f->size - off : SMALL_PIECE;
+            st = zdem_s2_state_feed(s, f->data + off, n, &err);
+        }
+    if (st == ZDEM_OK && !(f->in && f->in->error))
         (void)zdem_s2_state_end(s, &err);
-    rc = zdem_cli_s2_verdict(f, zdem_s2_state_warnings(s), &err, cfg.frame_buffer);
+    rc = ev_verdict(&o, s, f, &err, cfg.frame_buffer);
     free(arena);
     return rc;
 }
@@ -275,17 +346,21 @@ int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_cli_s2_run r;
+    ev_out o;
     int rc;
     if (a->small)
-        return events_small(f);
+        return events_small(a, f);
+    memset(&o, 0, sizeof o);
+    o.out = stdout;
+    o.a = a;
     zdem_s2_config_default(&cfg);
     cfg.skip_entities = 1; /* events need no entity state */
     cfg.on_event = print_event;
-    cfg.user = stdout;
+    cfg.user = &o;
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
     zdem_cli_s2_go(&r, f, -1, 0);
-    rc = zdem_cli_s2_report(&r, f);
+    rc = ev_verdict(&o, r.s, f, &r.err, r.frame);
     zdem_cli_s2_close(&r);
     return rc;
 }
@@ -308,19 +383,53 @@ static int print_prop(void *user, const char *name, size_t name_len, const zdem_
     return 0;
 }
 
+/* --class: once the classes are in, a class the demo does not have stops
+ * the run before anything is printed. */
+typedef struct ent_check {
+    const zdem_cli_args *a;
+    int checked, bad;
+    char msg[320];
+} ent_check;
+
+static zdem_status ent_class_check(ent_check *c, const zdem_s2_state *s)
+{
+    if (c->checked || !c->a->class_name || !zdem_s2_class_count(s))
+        return ZDEM_OK;
+    c->checked = 1;
+    if (zdem_s2_class_find(s, c->a->class_name, strlen(c->a->class_name)) >= 0)
+        return ZDEM_OK;
+    zdem_s2_class_message(s, c->a->class_name, c->msg, sizeof c->msg);
+    c->bad = 1;
+    return ZDEM_ERR_ABORTED;
+}
+
+static zdem_status ent_frame(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
+                             const uint8_t *p, size_t n)
+{
+    (void)m;
+    (void)p;
+    (void)n;
+    return ent_class_check((ent_check *)user, s);
+}
+
 int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_cli_s2_run r;
     zdem_error err;
+    ent_check chk;
     int rc;
     uint32_t i, n;
     uint64_t *tmp;
     uint32_t *live;
     uint32_t tmp_cap = 1u << 16;
     FILE *out = stdout;
+    memset(&chk, 0, sizeof chk);
+    chk.a = a;
     zdem_s2_config_default(&cfg);
     cfg.skip_events = 1;
+    cfg.on_frame = ent_frame;
+    cfg.user = &chk;
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
     tmp = malloc(sizeof(uint64_t) * tmp_cap);
@@ -332,6 +441,14 @@ int zdem_cli_source2_entities(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_cli_s2_go(&r, f, a->has_tick ? a->tick : -1, a->has_tick);
+    if (!chk.bad)
+        (void)ent_class_check(&chk, r.s);
+    if (chk.bad) {
+        free(tmp);
+        free(live);
+        zdem_cli_s2_close(&r);
+        return zdem_cli_unknown(f, chk.msg, NULL);
+    }
     if (a->has_tick && zdem_s2_state_tick(r.s) < a->tick)
         fprintf(stderr, "zdem: %s: warning: the demo ends at tick %d, before tick %lld: "
                         "the entities at its end follow\n",

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_source2_state.h"
 #include "cli_table.h"
+#include "source2_rows.h"
 #include "source2_ticks.h"
 
 #include <stdlib.h>
@@ -55,6 +56,13 @@ int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     }
     /* with a tick list nothing after its last tick is needed */
     zdem_cli_s2_go(&r, f, a->nticks ? a->ticks[a->nticks - 1] : -1, 0);
+    if (zdem_s2_ticks_error(tk)) { /* stopped at the signon, before any row */
+        rc = zdem_cli_unknown(f, zdem_s2_ticks_error(tk), "'zdem props FILE' lists the names");
+        zdem_cli_s2_close(&r);
+        free(table);
+        free(mem);
+        return rc;
+    }
     (void)zdem_table_flush(table); /* the rows of the last chunk */
     if (zdem_s2_ticks_untracked(tk))
         fprintf(stderr, "zdem: %s: warning: %llu entities over the 1024 tracked per tick were left out\n",
@@ -67,5 +75,46 @@ int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_cli_s2_close(&r);
     free(table);
     free(mem);
+    return rc;
+}
+
+/* zdem props: the names ticks accepts, from the demo's start (up to its
+ * class list: the run stops there). */
+int zdem_cli_source2_props(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    zdem_s2_config cfg;
+    zdem_cli_s2_run r;
+    zdem_cli_table_out o;
+    zdem_table *table;
+    zdem_error err;
+    char msg[320];
+    zdem_status ls;
+    int rc;
+    memset(&o, 0, sizeof o);
+    o.out = stdout;
+    o.csv = zdem_cli_table_format(a->format);
+    zdem_s2_config_default(&cfg);
+    cfg.skip_entities = 1;
+    cfg.skip_events = 1;
+    cfg.on_frame = zdem_s2_rows_props_hook;
+    if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
+        return rc;
+    zdem_cli_s2_go(&r, f, -1, 0);
+    if (r.err.code == ZDEM_ERR_ABORTED) /* the hook: the classes are in */
+        zdem_error_clear(&r.err);
+    if (!(table = zdem_cli_table_new(4, &o))) {
+        zdem_cli_s2_close(&r);
+        return zdem_cli_failf(f, 0, "out of memory");
+    }
+    zdem_error_clear(&err);
+    ls = ZDEM_OK;
+    if (r.err.code == ZDEM_OK || zdem_s2_class_count(r.s))
+        ls = zdem_s2_rows_props_list(r.s, a->class_name, table, msg, sizeof msg, &err);
+    if (ls == ZDEM_ERR_UNKNOWN_NAME)
+        rc = zdem_cli_unknown(f, err.msg, NULL);
+    else if ((rc = zdem_cli_s2_report(&r, f)) == 0 && ls != ZDEM_OK)
+        rc = zdem_cli_fail(f, &err); /* a limit: what was listed came first */
+    zdem_cli_s2_close(&r);
+    free(table);
     return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "teeworlds_push.h"
 #include "teeworlds_reader.h"
 
 /* ~350 KiB of decoder state: static, not on the stack. */
@@ -61,14 +62,12 @@ static void chunk_warnings(const zdem_tw_event *ev)
 }
 
 /* Map checks once the whole map is there. */
-static void map_warnings(const zdem_tw_demo_info *in, int *crc_ok, int *sha_ok)
+static void map_warnings(const zdem_tw_demo_info *in, int crc_ok, int sha_ok)
 {
-    *crc_ok = zdem_tw_demo_map_crc_ok(in);
-    *sha_ok = zdem_tw_demo_map_sha256_ok(in);
     /* A mismatch is reported, not fatal: demo tools rewrite headers. */
-    if (!*crc_ok)
+    if (!crc_ok)
         add_warning("map CRC32 does not match the header", 1);
-    if (in->has_sha256 && !*sha_ok)
+    if (in->has_sha256 && !sha_ok)
         add_warning("map SHA-256 does not match the header", 1);
 }
 
@@ -142,9 +141,131 @@ static int open_reader(const zdem_cli_file *f)
 /* Exit status at the end of a command: the one error line, or 0. */
 static int finish(const zdem_cli_file *f)
 {
+    int rc;
+    if ((rc = zdem_cli_read_error(f)) != 0)
+        return rc;
     if (failed)
         return zdem_cli_fail(f, &fail_err);
     return ZDEM_EXIT_OK;
+}
+
+/* ---- one pass over the chunks: the mapped file, or standard input ---- */
+
+typedef int (*tw_handler)(void *user, const zdem_tw_event *ev);
+
+/* Standard input: the push input's gathering buffer; the header's strings
+ * copied (the buffer they point into is reused); the map's pieces for
+ * `map` as they come. */
+static zdem_tw_push twp;
+static uint8_t tw_gather[ZDEM_TW_PUSH_BUFFER];
+static char info_strs[4][512];
+static FILE *map_out;
+static const char *map_path;
+static int map_write_failed;
+
+static void keep_str(zdem_tw_str *s, char *buf, size_t cap)
+{
+    size_t n = s->n < cap ? s->n : cap;
+    memcpy(buf, s->p, n);
+    s->p = (const uint8_t *)buf;
+    s->n = n;
+}
+
+static int keep_header(void *user, const zdem_tw_demo_info *in)
+{
+    zdem_tw_demo_info *info = &rd.info;
+    (void)user;
+    (void)in; /* it is rd.info */
+    keep_str(&info->net_version, info_strs[0], sizeof info_strs[0]);
+    keep_str(&info->map_name, info_strs[1], sizeof info_strs[1]);
+    keep_str(&info->type, info_strs[2], sizeof info_strs[2]);
+    keep_str(&info->timestamp, info_strs[3], sizeof info_strs[3]);
+    if (info->raw_num_markers != info->num_timeline_markers)
+        add_warning("timeline marker count outside 0..64 (clamped)", 1);
+    if (map_path && !(map_out = fopen(map_path, "wb")))
+        map_write_failed = 1;
+    return 0;
+}
+
+static int map_piece(void *user, const uint8_t *p, size_t n)
+{
+    (void)user;
+    if (map_out && fwrite(p, 1, n, map_out) != n)
+        map_write_failed = 1;
+    return 0;
+}
+
+/* The chunks of the opened file, each to fn (a nonzero return stops). */
+static int tw_read_rest(tw_handler fn, void *user, int *crc_ok, int *sha_ok)
+{
+    zdem_error err;
+    zdem_tw_event ev;
+    int rc;
+    zdem_error_clear(&err);
+    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1)
+        if (fn(user, &ev))
+            break;
+    if (rc < 0)
+        set_failure(&err);
+    *crc_ok = zdem_tw_demo_map_crc_ok(&rd.info);
+    *sha_ok = zdem_tw_demo_map_sha256_ok(&rd.info);
+    return 0;
+}
+
+/* Reads the demo, each chunk to fn (a nonzero return stops). Returns 0,
+ * -1 when the header is bad (nothing known), -2 when the header is fine
+ * but the map is cut (rd.info holds the header); with 0, *crc_ok and
+ * *sha_ok say whether the map matches the header. */
+static int tw_read(const zdem_cli_file *f, tw_handler fn, void *user, int *crc_ok, int *sha_ok)
+{
+    zdem_error err;
+    int opened;
+    *crc_ok = *sha_ok = 0;
+    if (!f->in) {
+        if ((opened = open_reader(f)) != 0)
+            return opened;
+        return tw_read_rest(fn, user, crc_ok, sha_ok);
+    }
+    {
+        uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+        zdem_status st = ZDEM_OK;
+        size_t n;
+        memset(players, 0, sizeof players);
+        nwarns = 0;
+        failed = 0;
+        zdem_error_clear(&err);
+        if (!buf || zdem_tw_reader_init(&rd, small ? &lim_small : NULL, rd_mem, sizeof rd_mem, &err) != ZDEM_OK) {
+            if (!buf)
+                zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+            set_failure(&err);
+            free(buf);
+            return -1;
+        }
+        zdem_tw_push_init(&twp, &rd, tw_gather, small ? ZDEM_TW_PUSH_BUFFER_SMALL : sizeof tw_gather);
+        twp.on_header = keep_header;
+        twp.on_map = map_piece;
+        twp.on_event = fn;
+        twp.user = user;
+        while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+            st = zdem_tw_push_feed(&twp, buf, n, &err);
+        free(buf);
+        if (st == ZDEM_OK && !f->in->error)
+            st = zdem_tw_push_end(&twp, &err);
+        if (st != ZDEM_OK && st != ZDEM_ERR_ABORTED)
+            set_failure(&err);
+        if (map_out) {
+            if (fclose(map_out) != 0)
+                map_write_failed = 1;
+            map_out = NULL;
+            if (twp.phase < 2) /* a cut map is not written */
+                remove(map_path);
+        }
+        if (twp.phase < 2)
+            return twp.phase == 0 ? -1 : -2;
+        *crc_ok = twp.map_crc_ok;
+        *sha_ok = twp.map_sha256_ok;
+        return 0;
+    }
 }
 
 static void json_warnings_error(FILE *o)
@@ -176,23 +297,51 @@ static void text_warnings_error(FILE *o)
                 fail_err.msg ? fail_err.msg : "error");
 }
 
+typedef struct info_counts {
+    long long counts[5], keyframes, chat, kills, first, last, unknown_msgs;
+    int have_tick;
+} info_counts;
+
+static int info_event(void *user, const zdem_tw_event *ev)
+{
+    info_counts *k = (info_counts *)user;
+    k->counts[ev->chunk.kind]++;
+    chunk_warnings(ev);
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_TICK) {
+        if (!k->have_tick)
+            k->first = ev->chunk.tick;
+        k->have_tick = 1;
+        k->last = ev->chunk.tick;
+        k->keyframes += ev->chunk.keyframe;
+    } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints) {
+        if (!ev->desc)
+            k->unknown_msgs++;
+        else if (!ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_CHAT)
+            k->chat++;
+        else if (!ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
+            k->kills++;
+    } else if (ev->snap) {
+        track_players(ev->snap);
+    }
+    return 0;
+}
+
 static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    zdem_error err;
-    zdem_tw_event ev;
-    int rc, crc_ok = 0, sha_ok = 0, i, opened;
-    long long counts[5] = {0, 0, 0, 0, 0}, keyframes = 0, chat = 0, kills = 0;
-    long long first = 0, last = 0, unknown_msgs = 0;
-    int have_tick = 0;
+    int crc_ok = 0, sha_ok = 0, i, opened;
+    info_counts k;
     const zdem_tw_demo_info *in = &rd.info;
     FILE *o = stdout;
-    opened = open_reader(f);
+    const uint8_t *head = f->in ? f->in->head : f->data;
+    size_t head_len = f->in ? f->in->head_len : f->size;
+    memset(&k, 0, sizeof k);
+    opened = tw_read(f, info_event, &k, &crc_ok, &sha_ok);
     if (opened == -1) {
         /* Nothing but the error: the header itself is bad. */
         if (a->json) {
             fputs("{\"format\":\"teeworlds\",\"version\":", o);
-            if (f->size >= 8)
-                fprintf(o, "%d,", f->data[7]);
+            if (head_len >= 8)
+                fprintf(o, "%d,", head[7]);
             else
                 fputs("null,", o);
             json_warnings_error(o);
@@ -203,32 +352,8 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
         }
         return finish(f);
     }
-    zdem_error_clear(&err);
-    while (opened == 0 && (rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1) {
-        counts[ev.chunk.kind]++;
-        chunk_warnings(&ev);
-        if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
-            if (!have_tick)
-                first = ev.chunk.tick;
-            have_tick = 1;
-            last = ev.chunk.tick;
-            keyframes += ev.chunk.keyframe;
-        } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
-            if (!ev.desc)
-                unknown_msgs++;
-            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_CHAT)
-                chat++;
-            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
-                kills++;
-        } else if (ev.snap) {
-            track_players(ev.snap);
-        }
-    }
-    if (opened == 0) {
-        if (rc < 0)
-            set_failure(&err);
-        map_warnings(in, &crc_ok, &sha_ok);
-    }
+    if (opened == 0)
+        map_warnings(in, crc_ok, sha_ok);
     if (a->json) {
         fputs("{\"format\":\"teeworlds\",\"version\":", o);
         fprintf(o, "%d,\"net_version\":", in->version);
@@ -258,18 +383,18 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
         for (i = 0; i < in->num_timeline_markers; i++)
             fprintf(o, "%s%ld", i ? "," : "", (long)in->timeline_markers[i]);
         fputs("],", o);
-        if (have_tick)
-            fprintf(o, "\"first_tick\":%lld,\"last_tick\":%lld,", first, last);
+        if (k.have_tick)
+            fprintf(o, "\"first_tick\":%lld,\"last_tick\":%lld,", k.first, k.last);
         else
             fputs("\"first_tick\":null,\"last_tick\":null,", o);
         fprintf(o, "\"tick_markers\":%lld,\"keyframes\":%lld,"
                    "\"chunks\":{\"snapshot\":%lld,\"message\":%lld,\"delta\":%lld},",
-                counts[ZDEM_TW_CHUNK_TICK], keyframes, counts[ZDEM_TW_CHUNK_SNAPSHOT],
-                counts[ZDEM_TW_CHUNK_MESSAGE], counts[ZDEM_TW_CHUNK_DELTA]);
+                k.counts[ZDEM_TW_CHUNK_TICK], k.keyframes, k.counts[ZDEM_TW_CHUNK_SNAPSHOT],
+                k.counts[ZDEM_TW_CHUNK_MESSAGE], k.counts[ZDEM_TW_CHUNK_DELTA]);
         fprintf(o, "\"map_offset\":%lu,\"data_offset\":%lu,\"chat\":%lld,\"kills\":%lld,"
                    "\"unknown_messages\":%lld,\"players\":[",
-                (unsigned long)in->map_offset, (unsigned long)in->data_offset, chat, kills,
-                unknown_msgs);
+                (unsigned long)in->map_offset, (unsigned long)in->data_offset, k.chat, k.kills,
+                k.unknown_msgs);
         {
             int first_p = 1;
             for (i = 0; i < MAX_CLIENTS; i++) {
@@ -302,12 +427,12 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
         fprintf(o, "type:        %.*s\n", (int)in->type.n, (const char *)in->type.p);
         fprintf(o, "recorded:    %.*s, length %ld s\n", (int)in->timestamp.n,
                 (const char *)in->timestamp.p, (long)in->length);
-        if (have_tick)
-            fprintf(o, "ticks:       %lld..%lld (%lld markers, %lld keyframes)\n", first, last,
-                    counts[ZDEM_TW_CHUNK_TICK], keyframes);
+        if (k.have_tick)
+            fprintf(o, "ticks:       %lld..%lld (%lld markers, %lld keyframes)\n", k.first, k.last,
+                    k.counts[ZDEM_TW_CHUNK_TICK], k.keyframes);
         fprintf(o, "chunks:      %lld snapshots, %lld deltas, %lld messages\n",
-                counts[ZDEM_TW_CHUNK_SNAPSHOT], counts[ZDEM_TW_CHUNK_DELTA], counts[ZDEM_TW_CHUNK_MESSAGE]);
-        fprintf(o, "events:      %lld chat lines, %lld kills\n", chat, kills);
+                k.counts[ZDEM_TW_CHUNK_SNAPSHOT], k.counts[ZDEM_TW_CHUNK_DELTA], k.counts[ZDEM_TW_CHUNK_MESSAGE]);
+        fprintf(o, "events:      %lld chat lines, %lld kills\n", k.chat, k.kills);
         if (in->num_timeline_markers) {
             fputs("markers:    ", o);
             for (i = 0; i < in->num_timeline_markers; i++)
@@ -333,28 +458,28 @@ static void json_name_field(FILE *o, const char *key, int id)
     zdem_json_cstr(o, n);
 }
 
-static int cmd_events(const zdem_cli_file *f)
+/* The "type" of each event line (events --name). */
+static const char *const event_types[] = {"chat", "kill", "broadcast", "motd", "emoticon", "vote"};
+
+static int events_event(void *user, const zdem_tw_event *evp)
 {
-    zdem_error err;
-    zdem_tw_event ev;
-    int rc;
+    const zdem_cli_args *a = (const zdem_cli_args *)user;
+    const zdem_tw_event *ev = evp;
     FILE *o = stdout;
-    if (open_reader(f) != 0)
-        return finish(f);
-    zdem_error_clear(&err);
-    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1) {
-        const zdem_tw_msg *m = &ev.msg;
-        long tick = (long)ev.chunk.tick;
-        if (ev.snap) {
-            track_players(ev.snap);
-            continue;
+    {
+        const zdem_tw_msg *m = &ev->msg;
+        long tick = (long)ev->chunk.tick;
+        if (ev->snap) {
+            track_players(ev->snap);
+            return 0;
         }
-        if (ev.chunk.kind != ZDEM_TW_CHUNK_MESSAGE || !ev.desc || m->sys)
-            continue;
+        if (ev->chunk.kind != ZDEM_TW_CHUNK_MESSAGE || !ev->desc || m->sys)
+            return 0;
         if (m->id == ZDEM_TW_MSG_SV_CHAT) {
             zdem_tw_game_sv_chat c;
-            if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
-                continue;
+            if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK ||
+                !zdem_cli_name_wanted(a, NULL, 0, "chat"))
+                return 0;
             fprintf(o, "{\"type\":\"chat\",\"tick\":%ld,\"team\":%ld,\"client_id\":%ld", tick,
                     (long)c.team, (long)c.client_id);
             json_name_field(o, "name", c.client_id);
@@ -363,8 +488,9 @@ static int cmd_events(const zdem_cli_file *f)
             fputs("}\n", o);
         } else if (m->id == ZDEM_TW_MSG_SV_KILL_MSG) {
             zdem_tw_game_sv_kill_msg k;
-            if (zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
-                continue;
+            if (zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK ||
+                !zdem_cli_name_wanted(a, NULL, 0, "kill"))
+                return 0;
             fprintf(o, "{\"type\":\"kill\",\"tick\":%ld,\"killer\":%ld,\"victim\":%ld,"
                        "\"weapon\":%ld,\"mode_special\":%ld",
                     tick, (long)k.killer, (long)k.victim, (long)k.weapon, (long)k.mode_special);
@@ -373,24 +499,27 @@ static int cmd_events(const zdem_cli_file *f)
             fputs("}\n", o);
         } else if (m->id == ZDEM_TW_MSG_SV_BROADCAST || m->id == ZDEM_TW_MSG_SV_MOTD) {
             zdem_tw_game_sv_broadcast b; /* same layout as motd: one string */
-            if (zdem_tw_game_sv_broadcast_decode(m->body, m->body_len, &b) != ZDEM_OK)
-                continue;
+            if (zdem_tw_game_sv_broadcast_decode(m->body, m->body_len, &b) != ZDEM_OK ||
+                !zdem_cli_name_wanted(a, NULL, 0, m->id == ZDEM_TW_MSG_SV_MOTD ? "motd" : "broadcast"))
+                return 0;
             fprintf(o, "{\"type\":\"%s\",\"tick\":%ld,\"text\":",
                     m->id == ZDEM_TW_MSG_SV_MOTD ? "motd" : "broadcast", tick);
             json_view(o, b.message);
             fputs("}\n", o);
         } else if (m->id == ZDEM_TW_MSG_SV_EMOTICON) {
             zdem_tw_game_sv_emoticon e;
-            if (zdem_tw_game_sv_emoticon_decode(m->body, m->body_len, &e) != ZDEM_OK)
-                continue;
+            if (zdem_tw_game_sv_emoticon_decode(m->body, m->body_len, &e) != ZDEM_OK ||
+                !zdem_cli_name_wanted(a, NULL, 0, "emoticon"))
+                return 0;
             fprintf(o, "{\"type\":\"emoticon\",\"tick\":%ld,\"client_id\":%ld,\"emoticon\":%ld",
                     tick, (long)e.client_id, (long)e.emoticon);
             json_name_field(o, "name", e.client_id);
             fputs("}\n", o);
         } else if (m->id == ZDEM_TW_MSG_SV_VOTE_SET) {
             zdem_tw_game_sv_vote_set v;
-            if (zdem_tw_game_sv_vote_set_decode(m->body, m->body_len, &v) != ZDEM_OK)
-                continue;
+            if (zdem_tw_game_sv_vote_set_decode(m->body, m->body_len, &v) != ZDEM_OK ||
+                !zdem_cli_name_wanted(a, NULL, 0, "vote"))
+                return 0;
             fprintf(o, "{\"type\":\"vote\",\"tick\":%ld,\"timeout\":%ld,\"description\":", tick,
                     (long)v.timeout);
             json_view(o, v.description);
@@ -399,8 +528,16 @@ static int cmd_events(const zdem_cli_file *f)
             fputs("}\n", o);
         }
     }
-    if (rc < 0)
-        set_failure(&err);
+    return 0;
+}
+
+static int cmd_events(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    int crc_ok, sha_ok, rc;
+    if ((rc = zdem_cli_check_names(f, "event", event_types, sizeof event_types / sizeof event_types[0],
+                                   a->names, a->nnames, NULL)) != 0)
+        return rc;
+    (void)tw_read(f, events_event, (void *)a, &crc_ok, &sha_ok);
     return finish(f);
 }
 
@@ -435,24 +572,26 @@ static int type_matches(const char *t, const zdem_tw_event *ev, const char *labe
     return strcmp(t, label) == 0 || strcmp(t, num) == 0;
 }
 
-static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
+typedef struct dump_ctx {
+    const zdem_cli_args *a;
+    unsigned long long index;
+} dump_ctx;
+
+static int dump_event(void *user, const zdem_tw_event *evp)
 {
-    zdem_error err;
-    zdem_tw_event ev;
-    int rc;
-    unsigned long long index = 0;
+    dump_ctx *dc = (dump_ctx *)user;
+    const zdem_cli_args *a = dc->a;
+    const zdem_tw_event *ev = evp;
     FILE *o = stdout;
     char label[64];
-    if (open_reader(f) != 0)
-        return finish(f);
-    zdem_error_clear(&err);
-    for (; (rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1; index++) {
-        const zdem_tw_chunk *c = &ev.chunk;
+    unsigned long long index = dc->index++;
+    {
+        const zdem_tw_chunk *c = &ev->chunk;
         label[0] = 0;
-        if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints)
-            msg_label(&ev, label, sizeof label);
-        if (!type_matches(a->type, &ev, label))
-            continue;
+        if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
+            msg_label(ev, label, sizeof label);
+        if (!type_matches(a->type, ev, label))
+            return 0;
         if (a->json) {
             fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
                     (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
@@ -461,17 +600,17 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
                         c->inline_tick ? "true" : "false");
             else
                 fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
-                        (unsigned long)ev.num_ints);
-            if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
-                fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev.msg.sys ? "true" : "false",
-                        ev.msg.id);
+                        (unsigned long)ev->num_ints);
+            if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints) {
+                fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev->msg.sys ? "true" : "false",
+                        ev->msg.id);
                 zdem_json_cstr(o, label);
             }
-            if (ev.snap)
-                fprintf(o, ",\"items\":%lu", (unsigned long)ev.snap->num_items);
-            if (ev.warning) {
+            if (ev->snap)
+                fprintf(o, ",\"items\":%lu", (unsigned long)ev->snap->num_items);
+            if (ev->warning) {
                 fputs(",\"warning\":", o);
-                zdem_json_cstr(o, ev.warning);
+                zdem_json_cstr(o, ev->warning);
             }
             fputs("}\n", o);
         } else {
@@ -482,48 +621,93 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
             else
                 fprintf(o, " %5lu bytes", (unsigned long)c->size);
             if (label[0])
-                fprintf(o, " %s%s", ev.msg.sys ? "sys:" : "", label);
-            if (ev.snap)
-                fprintf(o, " %lu items", (unsigned long)ev.snap->num_items);
-            if (ev.warning)
-                fprintf(o, " (warning: %s)", ev.warning);
+                fprintf(o, " %s%s", ev->msg.sys ? "sys:" : "", label);
+            if (ev->snap)
+                fprintf(o, " %lu items", (unsigned long)ev->snap->num_items);
+            if (ev->warning)
+                fprintf(o, " (warning: %s)", ev->warning);
             fputc('\n', o);
         }
     }
-    if (rc < 0)
-        set_failure(&err);
+    return 0;
+}
+
+/* --type: a chunk kind, a message name of the schema, a number, or the
+ * label of a message the schema does not know (sys_N, game_N, uuid:...). */
+static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    const char *t = a->type, *names[ZDEM_TW_NUM_MSG_DESCS + 5];
+    size_t n = 0, i;
+    if (!t || (*t >= '0' && *t <= '9' && strspn(t, "0123456789") == strlen(t)) ||
+        strncmp(t, "uuid:", 5) == 0 ||
+        (strncmp(t, "sys_", 4) == 0 && t[4] && strspn(t + 4, "0123456789") == strlen(t + 4)) ||
+        (strncmp(t, "game_", 5) == 0 && t[5] && strspn(t + 5, "0123456789") == strlen(t + 5)))
+        return 0;
+    for (i = 0; i <= ZDEM_TW_CHUNK_TICK; i++)
+        names[n++] = kind_name((int)i);
+    for (i = 0; i < ZDEM_TW_NUM_MSG_DESCS; i++)
+        if (zdem_tw_msg_descs[i].name)
+            names[n++] = zdem_tw_msg_descs[i].name;
+    return zdem_cli_check_names(f, "message type", names, n, &t, 1, NULL);
+}
+
+static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
+{
+    dump_ctx dc;
+    int crc_ok, sha_ok, rc;
+    if ((rc = dump_type_check(a, f)) != 0)
+        return rc;
+    dc.a = a;
+    dc.index = 0;
+    (void)tw_read(f, dump_event, &dc, &crc_ok, &sha_ok);
     return finish(f);
+}
+
+static int no_event(void *user, const zdem_tw_event *ev)
+{
+    (void)user;
+    (void)ev;
+    return 0;
 }
 
 static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    zdem_error err;
-    zdem_tw_event ev;
+    int crc_ok, sha_ok, opened;
     FILE *out;
-    int rc, crc_ok, sha_ok;
     if (!a->out) {
         fprintf(stderr, "zdem: map needs -o OUT.map\n");
         return ZDEM_EXIT_USAGE;
     }
-    if (open_reader(f) != 0)
-        return finish(f); /* no map, or a cut one: nothing is written */
-    out = fopen(a->out, "wb");
-    if (!out) {
-        perror("zdem: map");
-        return ZDEM_EXIT_USAGE;
+    if (f->in) {
+        /* standard input: the map is written as it arrives (from the
+         * header on), removed again if it is cut */
+        map_path = a->out;
+        map_write_failed = 0;
+        opened = tw_read(f, no_event, NULL, &crc_ok, &sha_ok);
+        map_path = NULL;
+        if (map_write_failed) {
+            fprintf(stderr, "zdem: %s: write failed\n", a->out);
+            return ZDEM_EXIT_BAD_INPUT;
+        }
+    } else {
+        if (open_reader(f) != 0)
+            return finish(f); /* no map, or a cut one: nothing is written */
+        out = fopen(a->out, "wb");
+        if (!out) {
+            perror("zdem: map");
+            return ZDEM_EXIT_USAGE;
+        }
+        if (fwrite(rd.info.map, 1, rd.info.map_size, out) != rd.info.map_size || fclose(out) != 0) {
+            fprintf(stderr, "zdem: %s: write failed\n", a->out);
+            return ZDEM_EXIT_BAD_INPUT;
+        }
+        /* The rest of the file too: a damaged demo is exit 2 for every
+         * command, not only for those that print its chunks. */
+        opened = tw_read_rest(no_event, NULL, &crc_ok, &sha_ok);
     }
-    if (fwrite(rd.info.map, 1, rd.info.map_size, out) != rd.info.map_size || fclose(out) != 0) {
-        fprintf(stderr, "zdem: %s: write failed\n", a->out);
-        return ZDEM_EXIT_BAD_INPUT;
-    }
-    /* The rest of the file too: a damaged demo is exit 2 for every
-     * command, not only for those that print its chunks. */
-    zdem_error_clear(&err);
-    while ((rc = zdem_tw_reader_next(&rd, &ev, &err)) == 1)
-        ;
-    if (rc < 0)
-        set_failure(&err);
-    map_warnings(&rd.info, &crc_ok, &sha_ok);
+    if (opened != 0)
+        return finish(f);
+    map_warnings(&rd.info, crc_ok, sha_ok);
     if (!failed && !crc_ok) /* stderr of a damaged file is its error line only */
         fprintf(stderr, "zdem: %s: warning: map CRC32 does not match the header\n", f->path);
     return finish(f);
@@ -535,7 +719,7 @@ int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
     if (strcmp(a->command, "info") == 0)
         return cmd_info(a, f);
     if (strcmp(a->command, "events") == 0)
-        return cmd_events(f);
+        return cmd_events(a, f);
     if (strcmp(a->command, "dump") == 0)
         return cmd_dump(a, f);
     if (strcmp(a->command, "ticks") == 0)

@@ -38,13 +38,29 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_error_clear(&err);
-    st = zdem_tw_rows_run(mem, zdem_tw_rows_size(), &c, f->data, f->size, t, &err);
+    if (!f->in)
+        st = zdem_tw_rows_run(mem, zdem_tw_rows_size(), &c, f->data, f->size, t, &err);
+    else if ((st = zdem_tw_rows_start(mem, zdem_tw_rows_size(), &c, t, &err)) == ZDEM_OK) {
+        /* standard input: pushed as it is read */
+        uint8_t *buf = malloc(ZDEM_CLI_PIECE);
+        size_t n;
+        if (!buf)
+            st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+            st = zdem_tw_rows_feed(mem, buf, n, &err);
+        if (buf && !f->in->error) /* also after a feed error: the rows before it */
+            st = zdem_tw_rows_end(mem, &err);
+        free(buf);
+    }
     fflush(stdout);
-    if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "tw rows", 7) == 0) {
-        fprintf(stderr, "zdem: %s (character: x, y, vel_x, vel_y, health, armor, weapon, ...; "
-                        "player: score, team, latency, ...)\n", err.msg);
+    if (st == ZDEM_ERR_UNKNOWN_NAME)
+        rc = zdem_cli_unknown(f, err.msg, "'zdem props FILE' lists the names");
+    else if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "tw rows", 7) == 0) {
+        fprintf(stderr, "zdem: %s\n", err.msg);
         rc = ZDEM_EXIT_USAGE;
-    } else if (st != ZDEM_OK)
+    } else if ((rc = zdem_cli_read_error(f)) != 0)
+        ;
+    else if (st != ZDEM_OK)
         rc = zdem_cli_fail(f, &err);
     free(t);
     free(mem);

@@ -1,6 +1,9 @@
-/* zdem: command-line front end. Maps the file read-only, detects the
- * format by its magic (Quake III demos have none: by extension or by a
- * plausible first block), and hands over to the format's CLI module. */
+/* zdem: command-line front end. Maps each file read-only (standard input,
+ * "-", is read in pieces through the push APIs), detects the format by its
+ * magic (Quake III demos have none: by extension or by a plausible first
+ * block), and hands over to the format's CLI module. Several files: each
+ * runs in a child whose output is marked with the file (cli_multi.c). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "zdem_version.h"
 
@@ -13,13 +16,18 @@
 #include <unistd.h>
 
 static const char usage_main[] =
-    "usage: zdem COMMAND [OPTIONS] FILE\n"
+    "usage: zdem COMMAND [OPTIONS] FILE...\n"
     "       zdem --version\n"
     "\n"
     "Reads game demo files: Source 2 (.dem: Dota 2, CS2, Deadlock),\n"
     "Quake III / Quake Live (.dm3, .dm_48, .dm_66 .. .dm_91), Teeworlds/DDNet\n"
     "(.demo).\n"
-    "The format is detected from the file's contents.\n"
+    "The format is detected from the file's contents. FILE '-' is standard\n"
+    "input (read as it arrives). With several files, each file's output is\n"
+    "marked: JSON lines get a \"file\" member, CSV a first column \"file\",\n"
+    "text a \"==> FILE <==\" line; the exit status is the worst of them.\n"
+    "Quake III names its protocol in the file name (.dm_68); on standard input\n"
+    "give it with --protocol N where the serverinfo does not (Quake III 1.32).\n"
     "\n"
     "commands:\n"
     "  info      header and summary facts (--json for one JSON object)\n"
@@ -28,15 +36,17 @@ static const char usage_main[] =
     "  entities  Source 2 entities and their properties at a tick\n"
     "  ticks     one row per tick and player/entity with chosen properties\n"
     "            (JSON lines or CSV)\n"
+    "  props     every property name 'ticks' accepts for the file\n"
     "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
     "\n"
     "options ('zdem COMMAND --help' says which a command takes):\n"
     "  --json             JSON: one object (info), one per line (dump, events,\n"
     "                     entities)\n"
-    "  --format jsonl|csv events, ticks: JSON lines (default) or CSV\n"
+    "  --format jsonl|csv events, ticks, props: JSON lines (default) or CSV\n"
     "  --type NAME        dump: only the messages named (or numbered) NAME\n"
+    "  --name A,B,...     events: only the events with these names\n"
     "  --tick N           entities: the state at tick N\n"
-    "  --class NAME       entities, ticks: only entities of class NAME\n"
+    "  --class NAME       entities, ticks, props: only entities of class NAME\n"
     "  --props P1,P2,...  ticks: the properties, one column each\n"
     "  --ticks A,B,...    ticks: only these ticks\n"
     "  --every K          ticks: only ticks divisible by K\n"
@@ -44,10 +54,13 @@ static const char usage_main[] =
     "                     dump, events; Source 2 events (the events mode)\n"
     "  --memory MIB       Source 2: the state arena (default 256)\n"
     "  --max-frame MIB    Source 2: the largest decompressed frame (default 16)\n"
+    "  --protocol N       Quake III on standard input: the protocol number\n"
     "  -o OUT.map         map: the file to write\n"
     "  -h, --help         this help, or a command's\n"
     "  --version          the version\n"
     "\n"
+    "An unknown property, class, field, event name or message type is a usage\n"
+    "error that names it and the closest valid names.\n"
     "exit status: 0 ok, 1 usage error, 2 bad, truncated or unreadable input\n"
     "(everything decoded before the damage is still printed), 3 zdem itself\n"
     "failed (a worker process killed)\n";
@@ -68,35 +81,51 @@ static const char usage_main[] =
     "ZDEM_Q3_LIMITS_SMALL; what does not fit them\n"                               \
     "is reported as a warning that names the limit.\n"
 
+#define PROTOCOL_HELP                                                             \
+    "--protocol N reads a Quake III demo as protocol N (default: the file\n"       \
+    "name's .dm_N, else its serverinfo; standard input has no name).\n"
+
 static const struct {
     const char *name;
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE...\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
      "tick/time span, message counts, warnings (what was skipped or fell\n"
      "back, by kind) and the error if the file is damaged. --json prints one\n"
      "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
      SMALL_HELP
+     PROTOCOL_HELP
      MEMORY_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE\n"
+     "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE...\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
-     "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
+     "--type NAME keeps only messages whose name (or numeric id) is NAME\n"
+     "(Source 2: DEM_Packet, svc_ServerInfo, ...; Quake III: the line types\n"
+     "message, gamestate, snapshot, command, warning, skipped; Teeworlds: a\n"
+     "chunk kind or a message name). An unknown NAME is an error.\n"
      "--json prints one JSON object per line.\n"
      "--max-frame MIB: Source 2, the largest decompressed frame (default 16).\n"
-     SMALL_HELP},
+     SMALL_HELP
+     PROTOCOL_HELP},
     {"events",
-     "usage: zdem events [--json] [--small] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem events [--json] [--small] [--name A,B,...] [--format jsonl|csv]\n"
+     "                   [MEMORY OPTIONS] FILE...\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
+     "--name A,B keeps the events with those names: Source 2 game event names\n"
+     "(player_death), chat, combat-log types (DEATH) or a type (game_event,\n"
+     "chat, combat_log); Quake III and Teeworlds the \"type\" (obituary, chat,\n"
+     "kill, ...). A name the demo cannot have is an error (Source 2: checked\n"
+     "once its game event list is read).\n"
      "--format csv: one CSV row per event, columns time (the tick; Quake III:\n"
      "server_time in ms), type, name, and the whole event as JSON.\n"
      SMALL_HELP
+     PROTOCOL_HELP
      MEMORY_HELP},
     {"ticks",
-     "usage: zdem ticks FILE --props P1,P2,... [--class NAME]\n"
+     "usage: zdem ticks FILE... --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
      "                  [MEMORY OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
@@ -115,14 +144,35 @@ static const struct {
      "properties are netfield names (origin.0, viewangles.1, stats.0, weapon..).\n"
      "Teeworlds: --class character (default) or --class player; properties are\n"
      "net-object fields (x, y, vel_x, health, armor, weapon, score, team, ...).\n"
+     "'zdem props FILE' lists every name; an unknown property or class is an\n"
+     "error naming the closest ones (Source 2: checked when the demo's classes\n"
+     "are read, at its start, before any row).\n"
+     PROTOCOL_HELP
+     MEMORY_HELP},
+    {"props",
+     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] FILE...\n"
+     "Lists every name 'zdem ticks' accepts for the file, one JSON object (or\n"
+     "CSV row) per name: class, name, type, and for demoparser2's names\n"
+     "\"reads\", the property they stand for.\n"
+     "Source 2: without --class, demoparser2's names and the properties of the\n"
+     "player controller and pawn classes (what plain 'ticks' reads); --class\n"
+     "NAME those of one class (for 'ticks --class NAME'), --class '*' every\n"
+     "class. Only the start of the demo is read (up to its class list).\n"
+     "Names are dotted as 'zdem entities' prints them; a vector is also listed\n"
+     "per component (NAME.0 ..), a fixed array per element, a variable-length\n"
+     "one as its count NAME and its element NAME.0 (any index reads), a pointer\n"
+     "or component as its presence NAME and its fields NAME.field.\n"
+     "Quake III: class player (playerstate) and entity fields; Teeworlds: the\n"
+     "snapshot objects' fields (class: the object, as --class takes it).\n"
      MEMORY_HELP},
     {"entities",
-     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE\n"
+     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE...\n"
      "Source 2: prints the live entities and their properties at tick N >= 0\n"
-     "(default: the end of the demo), optionally only those of class NAME.\n"
+     "(default: the end of the demo), optionally only those of class NAME (a\n"
+     "class the demo does not have is an error).\n"
      MEMORY_HELP},
     {"map",
-     "usage: zdem map FILE -o OUT.map\n"
+     "usage: zdem map FILE -o OUT.map   (one FILE)\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
 };
 
@@ -190,17 +240,52 @@ static int cmp_i32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The --props and --ticks lists, freed at exit (every return from main). */
-static const char **props_list;
+/* The --props, --name, --ticks lists and the FILE list, freed at exit
+ * (every return from main). */
+static const char **props_list, **names_list, **paths;
 static int32_t *ticks_list;
 
 static void free_lists(void)
 {
     free(props_list);
+    free(names_list);
     free(ticks_list);
+    free(paths);
 }
 
-/* --props, --ticks, --every, --format. The lists live until exit. */
+/* "A,B,,C" -> {"A","B","C"} in place (the list lives until exit). */
+static int split_names(const char ***list, char *val, const char *opt, const char *const **out,
+                       unsigned *nout)
+{
+    size_t n = 1, k = 0;
+    char *p;
+    const char **names;
+    for (p = val; *p; p++)
+        n += *p == ',';
+    names = malloc(sizeof(char *) * n);
+    free(*list); /* a repeated option: the last one counts */
+    *list = names;
+    if (!names)
+        return usage_error("out of memory", NULL);
+    for (p = val;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = 0;
+        if (*p)
+            names[k++] = p;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (!k)
+        return usage_error(strcmp(opt, "--props") == 0 ? "--props needs property names"
+                                                       : "--name needs event names", val);
+    *out = names;
+    *nout = (unsigned)k;
+    return 0;
+}
+
+/* --props, --name, --ticks, --every, --format. The lists live until exit. */
 static int list_option(zdem_cli_args *a, const char *opt, char *val)
 {
     size_t n = 1, i, k = 0;
@@ -218,30 +303,12 @@ static int list_option(zdem_cli_args *a, const char *opt, char *val)
         a->every = v;
         return 0;
     }
+    if (strcmp(opt, "--props") == 0)
+        return split_names(&props_list, val, opt, &a->props, &a->nprops);
+    if (strcmp(opt, "--name") == 0)
+        return split_names(&names_list, val, opt, &a->names, &a->nnames);
     for (p = val; *p; p++)
         n += *p == ',';
-    if (strcmp(opt, "--props") == 0) {
-        const char **props = malloc(sizeof(char *) * n);
-        free(props_list); /* a repeated --props: the last one counts */
-        props_list = props;
-        if (!props)
-            return usage_error("out of memory", NULL);
-        for (p = val;;) {
-            char *comma = strchr(p, ',');
-            if (comma)
-                *comma = 0;
-            if (*p)
-                props[k++] = p;
-            if (!comma)
-                break;
-            p = comma + 1;
-        }
-        if (!k)
-            return usage_error("--props needs property names", val);
-        a->props = props;
-        a->nprops = (unsigned)k;
-        return 0;
-    }
     {
         int32_t *ticks = malloc(sizeof(int32_t) * n);
         free(ticks_list);
@@ -267,15 +334,132 @@ static int list_option(zdem_cli_args *a, const char *opt, char *val)
     return 0;
 }
 
+/* The format's command. */
+static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt)
+{
+    int csv_events = strcmp(a->command, "events") == 0 && a->format && strcmp(a->format, "csv") == 0;
+    int props = strcmp(a->command, "props") == 0;
+    switch (fmt) {
+    case FMT_SOURCE2:
+        if (props)
+            return zdem_cli_source2_props(a, f);
+        return csv_events ? zdem_cli_events_csv(zdem_cli_source2, a, f) : zdem_cli_source2(a, f);
+    case FMT_QUAKE3:
+        if (a->small && strcmp(a->command, "ticks") == 0) {
+            /* never read quietly with other limits than asked */
+            fprintf(stderr, "zdem: --small: Quake III ticks has no small limits\n");
+            return ZDEM_EXIT_USAGE;
+        }
+        if (props)
+            return zdem_cli_quake3_props(a, f);
+        return csv_events ? zdem_cli_events_csv(zdem_cli_quake3, a, f) : zdem_cli_quake3(a, f);
+    case FMT_TEEWORLDS:
+        if (a->small && strcmp(a->command, "ticks") == 0) {
+            fprintf(stderr, "zdem: --small: Teeworlds ticks has no small limits\n");
+            return ZDEM_EXIT_USAGE;
+        }
+        if (props)
+            return zdem_cli_teeworlds_props(a, f);
+        return csv_events ? zdem_cli_events_csv(zdem_cli_teeworlds, a, f) : zdem_cli_teeworlds(a, f);
+    default:
+        if (strcmp(a->command, "info") == 0 && a->json) /* the error, as JSON too */
+            fputs("{\"format\":null,\"warnings\":{},\"error\":{\"offset\":0,\"message\":"
+                  "\"unknown format\"}}\n", stdout);
+        fprintf(stderr, "zdem: %s: offset 0: unknown format (no Source 2 or "
+                        "Teeworlds magic, not a Quake III demo)\n", f->path);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+}
+
+/* Standard input: its first bytes decide the format; the command reads
+ * the rest in pieces (zdem_cli_read). */
+static int run_stdin(const zdem_cli_args *a)
+{
+    zdem_cli_stream in;
+    zdem_cli_file f;
+    int rc;
+    memset(&in, 0, sizeof in);
+    in.fd = 0;
+    while (in.head_len < 8) {
+        ssize_t r = read(0, in.head + in.head_len, 8 - in.head_len);
+        if (r > 0) {
+            in.head_len += (size_t)r;
+            in.got += (unsigned long long)r;
+        } else if (r == 0 || errno != EINTR) {
+            if (r < 0)
+                in.error = errno;
+            break;
+        }
+    }
+    f.path = "-";
+    f.data = NULL;
+    f.size = 0;
+    f.in = &in;
+    if (in.error)
+        return zdem_cli_read_error(&f);
+    rc = dispatch(a, &f, detect(in.head, in.head_len, "-"));
+    fflush(stdout);
+    return rc;
+}
+
+static int run_file(const zdem_cli_args *a, const char *path)
+{
+    zdem_cli_file f;
+    struct stat st;
+    int fd, rc;
+    void *map = NULL;
+    if (strcmp(path, "-") == 0)
+        return run_stdin(a);
+    f.path = path;
+    f.in = NULL;
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
+     * refused below as not a regular file. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "zdem: %s: offset 0: cannot open: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        fprintf(stderr, "zdem: %s: offset 0: not a regular file (a pipe or a device: "
+                        "give it as - on standard input)\n", path);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    f.size = (size_t)st.st_size;
+    f.data = (const uint8_t *)"";
+    if (f.size > 0) {
+        /* The whole file is read front to back: map it populated (one
+         * call instead of a page fault per few pages) where the system
+         * offers it, and say the reading is sequential. */
+#ifdef MAP_POPULATE
+        map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+#else
+        map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
+#endif
+        if (map == MAP_FAILED) {
+            close(fd);
+            fprintf(stderr, "zdem: %s: offset 0: cannot map file: %s\n", path, strerror(errno));
+            return ZDEM_EXIT_BAD_INPUT;
+        }
+        f.data = map;
+#ifdef POSIX_MADV_SEQUENTIAL
+        (void)posix_madvise(map, f.size, POSIX_MADV_SEQUENTIAL);
+#endif
+    }
+    close(fd);
+    rc = dispatch(a, &f, detect(f.data, f.size, path));
+    fflush(stdout);
+    if (map)
+        munmap(map, f.size);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     zdem_cli_args a;
-    const char *path = NULL;
-    zdem_cli_file f;
-    struct stat st;
-    int fd, i, rc, csv_events;
-    void *map = NULL;
-    enum fmt fmt;
+    int i, rc, npaths = 0, stdin_seen = 0;
 
     memset(&a, 0, sizeof a);
     atexit(free_lists);
@@ -301,6 +485,9 @@ int main(int argc, char **argv)
         if (!known)
             return usage_error("unknown command", a.command);
     }
+    paths = malloc(sizeof(char *) * (size_t)argc);
+    if (!paths)
+        return usage_error("out of memory", NULL);
     for (i = 2; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
@@ -310,11 +497,21 @@ int main(int argc, char **argv)
         else if (strcmp(s, "--small") == 0)
             a.small = 1;
         else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
-                 strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0) {
+                 strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0 ||
+                 strcmp(s, "--name") == 0) {
             if (i + 1 >= argc)
                 return usage_error("option needs a value", s);
             if ((rc = list_option(&a, s, argv[++i])) != 0)
                 return rc;
+        } else if (strcmp(s, "--protocol") == 0) {
+            char *end;
+            long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtol(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v < 1 || v > 1000)
+                return usage_error("--protocol needs a Quake III protocol number (68, 91, ...)", argv[i]);
+            a.protocol = (int)v;
         } else if (strcmp(s, "--type") == 0 || strcmp(s, "--class") == 0 ||
                  strcmp(s, "--tick") == 0 || strcmp(s, "-o") == 0 ||
                  strcmp(s, "--memory") == 0 || strcmp(s, "--max-frame") == 0) {
@@ -346,92 +543,32 @@ int main(int argc, char **argv)
             }
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
-        else if (path)
-            return usage_error("more than one FILE", s);
-        else
-            path = s;
+        else {
+            if (strcmp(s, "-") == 0 && stdin_seen++)
+                return usage_error("standard input (-) given twice", NULL);
+            paths[npaths++] = s;
+        }
     }
-    if (!path)
+    if (!npaths)
         return usage_error("missing FILE", NULL);
     if (a.every && a.nticks)
         return usage_error("--ticks and --every exclude each other", NULL);
     if (strcmp(a.command, "ticks") == 0 && !a.nprops)
         return usage_error("ticks needs --props P1,P2,...", NULL);
-    if (a.format && strcmp(a.command, "ticks") != 0 && strcmp(a.command, "events") != 0)
-        return usage_error("--format is for ticks and events", a.format);
-
-    f.path = path;
-    /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
-     * refused below as not a regular file. */
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "zdem: %s: offset 0: cannot open: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return ZDEM_EXIT_BAD_INPUT;
+    if (a.format && strcmp(a.command, "ticks") != 0 && strcmp(a.command, "events") != 0 &&
+        strcmp(a.command, "props") != 0)
+        return usage_error("--format is for ticks, events and props", a.format);
+    if (a.nnames && strcmp(a.command, "events") != 0)
+        return usage_error("--name is for events", NULL);
+    if (npaths > 1 && strcmp(a.command, "map") == 0)
+        return usage_error("map takes one FILE", NULL);
+    if (npaths == 1)
+        return run_file(&a, paths[0]);
+    rc = ZDEM_EXIT_OK;
+    for (i = 0; i < npaths; i++) {
+        int r = zdem_cli_multi(&a, paths[i], run_file);
+        if (r > rc) /* the worst: 2 (bad input) over 1 (usage) over 0 */
+            rc = r;
     }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        fprintf(stderr, "zdem: %s: offset 0: not a regular file\n", path);
-        return ZDEM_EXIT_BAD_INPUT;
-    }
-    f.size = (size_t)st.st_size;
-    f.data = (const uint8_t *)"";
-    if (f.size > 0) {
-        /* The whole file is read front to back: map it populated (one
-         * call instead of a page fault per few pages) where the system
-         * offers it, and say the reading is sequential. */
-#ifdef MAP_POPULATE
-        map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-#else
-        map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
-#endif
-        if (map == MAP_FAILED) {
-            close(fd);
-            fprintf(stderr, "zdem: %s: offset 0: cannot map file: %s\n", path, strerror(errno));
-            return ZDEM_EXIT_BAD_INPUT;
-        }
-        f.data = map;
-#ifdef POSIX_MADV_SEQUENTIAL
-        (void)posix_madvise(map, f.size, POSIX_MADV_SEQUENTIAL);
-#endif
-    }
-    close(fd);
-
-    fmt = detect(f.data, f.size, path);
-    csv_events = strcmp(a.command, "events") == 0 && a.format && strcmp(a.format, "csv") == 0;
-    switch (fmt) {
-    case FMT_SOURCE2:
-        rc = csv_events ? zdem_cli_events_csv(zdem_cli_source2, &a, &f) : zdem_cli_source2(&a, &f);
-        break;
-    case FMT_QUAKE3:
-        if (a.small && strcmp(a.command, "ticks") == 0) {
-            /* never read quietly with other limits than asked */
-            fprintf(stderr, "zdem: --small: Quake III ticks has no small limits\n");
-            rc = ZDEM_EXIT_USAGE;
-            break;
-        }
-        rc = csv_events ? zdem_cli_events_csv(zdem_cli_quake3, &a, &f) : zdem_cli_quake3(&a, &f);
-        break;
-    case FMT_TEEWORLDS:
-        if (a.small && strcmp(a.command, "ticks") == 0) {
-            fprintf(stderr, "zdem: --small: Teeworlds ticks has no small limits\n");
-            rc = ZDEM_EXIT_USAGE;
-            break;
-        }
-        rc = csv_events ? zdem_cli_events_csv(zdem_cli_teeworlds, &a, &f) : zdem_cli_teeworlds(&a, &f);
-        break;
-    default:
-        if (strcmp(a.command, "info") == 0 && a.json) /* the error, as JSON too */
-            fputs("{\"format\":null,\"warnings\":{},\"error\":{\"offset\":0,\"message\":"
-                  "\"unknown format\"}}\n", stdout);
-        fprintf(stderr, "zdem: %s: offset 0: unknown format (no Source 2 or "
-                        "Teeworlds magic, not a Quake III demo)\n", path);
-        rc = ZDEM_EXIT_BAD_INPUT;
-        break;
-    }
-    fflush(stdout);
-    if (map)
-        munmap(map, f.size);
     return rc;
 }

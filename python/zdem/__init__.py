@@ -6,8 +6,11 @@ Source 2 (CS2, Dota 2, Deadlock):
     zdem.parse_ticks(path, props, ticks=None, classes=None)
                                                   one row per tick and player
     zdem.parse_players(path)                      one row per player
-Quake III: zdem.q3.obituaries(path), chat(path), scores(path), ticks(...)
-Teeworlds: zdem.tw.chat(path), kills(path), players(path), ticks(...)
+    zdem.list_props(path, cls=None)               every name parse_ticks accepts
+Quake III: zdem.q3.obituaries(path), chat(path), scores(path), ticks(...), list_props(...)
+Teeworlds: zdem.tw.chat(path), kills(path), players(path), ticks(...), list_props(...)
+An unknown property, class, field or event name raises ValueError naming
+it and the closest valid names.
 Many demos: zdem.dask.read_events(paths), zdem.dask.read_ticks(paths, props)
 
 Everything is decoded by the C library (libzdem.so) into column chunks that
@@ -22,7 +25,7 @@ from ._lib import DemoError, ffi, lib, Mapped, Table, arena, strings, finish, S2
 from ._lib import check_props as _check_props
 
 __all__ = ["DemoError", "parse_header", "parse_events", "parse_ticks", "parse_players",
-           "q3", "tw", "dask"]
+           "list_props", "q3", "tw", "dask"]
 
 
 def _seed():
@@ -48,7 +51,9 @@ def parse_header(path):
 def parse_events(path, names=None):
     """Game events, chat lines and combat-log entries: tick, type, event_name and
     one column per key (demoparser2's parse_events with every event, or
-    those in names)."""
+    those in names: event names, or a type: game_event, chat, combat_log).
+    A name no event of the demo can have raises ValueError (checked once
+    its game event list is read)."""
     f = Mapped(path)
     t = Table(max_cols=512)
     m, a = _s2_arena()
@@ -58,6 +63,7 @@ def parse_events(path, names=None):
     arr, keep = strings(list(names) if names is not None else [])
     st = lib.zdem_s2_rows_events(f.ptr, f.size, a, len(m), arr if names is not None else ffi.NULL,
                                  len(keep), _seed(), t.t, err)
+    _names.check(st, err)
     return finish(f.path, st, err, t, ["tick", "type", "event_name"])
 
 
@@ -67,7 +73,9 @@ def parse_ticks(path, props, ticks=None, classes=None):
     prints them, or demoparser2's player names (X, Y, Z, pitch, yaw,
     health, team_num, name, steamid, balance, active_weapon, ...).
     ticks: only these ticks. Columns: tick, entity, then props (a vector
-    property without ".N": one column per component)."""
+    property without ".N": one column per component). list_props(path)
+    lists the names; an unknown one (or class) raises ValueError, checked
+    when the demo's classes are read, at its start."""
     if isinstance(props, str):
         props = [props]
     if classes is None:
@@ -101,6 +109,7 @@ def _ticks(path, props, ticks, class_name):
         cfg.ticks = ffi.from_buffer("int32_t[]", tick_arr)
         cfg.nticks = len(tick_arr)
     st = lib.zdem_s2_rows_ticks(f.ptr, f.size, a, len(m), cfg, _seed(), t.t, err)
+    _names.check(st, err, "zdem.list_props(path) lists the names")
     return finish(f.path, st, err, t, ["tick", "entity"] + [p for p in props])
 
 
@@ -116,4 +125,20 @@ def parse_players(path):
     return out[["entity", "name", "steamid", "team_num", "first_tick", "last_tick"]]
 
 
+def list_props(path, cls=None):
+    """Every name parse_ticks accepts for the file, one row each: class,
+    name, type (the field's type) and reads (for demoparser2's names: the
+    property they stand for; class is then missing). cls None: the names of
+    player rows (demoparser2's, then the player controller and pawn
+    classes' properties); a class name: those of parse_ticks(classes=cls);
+    "*": every class. Names are dotted as `zdem entities` prints them: a
+    vector also per component (NAME.0 ..), a fixed array per element, a
+    variable-length array as its count NAME and its element NAME.0 (any
+    index reads). Only the demo's start is read (up to its class list).
+    A Quake III or Teeworlds file gives zdem.q3.list_props /
+    zdem.tw.list_props. An unknown class raises ValueError."""
+    return _names.list_props(path, cls)
+
+
+from . import _names  # noqa: E402
 from . import q3, tw  # noqa: E402  (they use the names above)

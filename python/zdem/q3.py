@@ -3,6 +3,7 @@ import numpy as np
 
 from ._lib import ffi, lib, Mapped, Table, arena, strings, finish
 from ._lib import check_props as _check_props
+from . import _names
 
 PLAYER, ENTITY, OBITUARY, CHAT, SCORES = range(5)
 
@@ -25,6 +26,7 @@ def _run(path, kind, props=(), times=None, every=0, columns=None):
         cfg.times = ffi.from_buffer("int32_t[]", tarr)
         cfg.ntimes = len(tarr)
     st = lib.zdem_q3_rows_run(a, len(m), cfg, f.ptr, f.size, t.t, err)
+    _names.check(st, err, "zdem.q3.list_props(path) lists the fields")
     if st == 10 and err.offset == 0 and ffi.string(err.msg).startswith(b"q3 rows"):
         raise ValueError(ffi.string(err.msg).decode())
     return finish(f.path, st, err, t, columns)
@@ -57,3 +59,12 @@ def ticks(path, props, times=None, every=0, entities=False):
         props = [props]
     return _run(path, ENTITY if entities else PLAYER, props, times, every,
                 ["server_time", "entity"])
+
+
+def list_props(path=None, cls=None):
+    """Every field name ticks accepts: class ("player": the playerstate,
+    ticks(); "entity": ticks(entities=True)), name, type. A vector or
+    array is listed whole (one column per element) and per element
+    (NAME.N). The names are the protocols' (the same for every file: path
+    is there for the same call as zdem.list_props)."""
+    return _names.list_props_quake3(cls)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._lib import ffi, lib, Mapped, Table, arena, strings, finish
+from . import _names
 
 OBJECT, CHAT, KILLS, PLAYERS = range(4)
 
@@ -24,6 +25,7 @@ def _run(path, kind, obj=None, props=(), ticks=None, every=0, columns=None):
         cfg.ticks = ffi.from_buffer("int32_t[]", tarr)
         cfg.nticks = len(tarr)
     st = lib.zdem_tw_rows_run(a, len(m), cfg, f.ptr, f.size, t.t, err)
+    _names.check(st, err, "zdem.tw.list_props(path) lists the fields")
     if st == 10 and err.offset == 0 and ffi.string(err.msg).startswith(b"tw rows"):
         raise ValueError(ffi.string(err.msg).decode())
     return finish(f.path, st, err, t, columns)
@@ -53,3 +55,10 @@ def ticks(path, props, obj="character", ticks=None, every=0):
     if isinstance(props, str):
         props = [props]
     return _run(path, OBJECT, obj, props, ticks, every, ["tick", "entity"])
+
+
+def list_props(path=None, cls=None):
+    """Every field name ticks accepts: class (the snapshot object, as obj=
+    takes it; "player" is player_info), name, type. The schema's (the same
+    for every file: path is there for the same call as zdem.list_props)."""
+    return _names.list_props_teeworlds(cls)

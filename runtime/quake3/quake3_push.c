@@ -42,7 +42,11 @@ static zdem_status q3_push_deliver(zdem_q3_push *s, zdem_error *err)
     f.offset = s->offset;
     f.index = s->index++;
     zdem_error_clear(&e);
+    if (s->on_message)
+        s->on_message(s->user, &f);
     st = zdem_q3_parse_message(s->parser, &f, &e);
+    if (s->on_parsed)
+        s->on_parsed(s->user, &f, st, &e);
     s->offset += 8u + s->body_len;
     s->in_body = 0;
     s->head_have = 0;

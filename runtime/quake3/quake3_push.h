@@ -29,6 +29,12 @@ typedef struct zdem_q3_push {
     zdem_status fault;
     zdem_error fault_err;
     zdem_status failed;  /* framing failed or a callback stopped: no more input */
+    /* Optional (set after init): called with each whole message before it
+     * is parsed, and after with the parse's result and error (the bit
+     * offset inside the message; a damaged message is then skipped). */
+    void (*on_message)(void *user, const zdem_q3_frame *f);
+    void (*on_parsed)(void *user, const zdem_q3_frame *f, zdem_status st, const zdem_error *e);
+    void *user;
 } zdem_q3_push;
 
 void zdem_q3_push_init(zdem_q3_push *s, zdem_q3_parser *parser);

@@ -1,6 +1,8 @@
 /* Quake III rows into a zdem_table (see quake3_rows.h). */
 #include "quake3_rows.h"
 #include "quake3.h"
+#include "quake3_push.h"
+#include "zdem_near.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -130,6 +132,9 @@ typedef struct q3_rows {
     zdem_status st;       /* a flush callback's stop */
     int32_t col_time, col_ent, col_gs, cols_done;
     int32_t ev_cols[8];
+    char msg[256];        /* an unknown field's message (err->msg points here) */
+    zdem_q3_parser *p;
+    zdem_q3_push push;    /* zdem_q3_rows_feed */
 } q3_rows;
 
 size_t zdem_q3_rows_size(void)
@@ -176,6 +181,46 @@ int zdem_q3_rows_field_known(int player, const char *name)
 {
     int index;
     return find_field(player, name, &index) != NULL;
+}
+
+int zdem_q3_rows_field_at(int player, uint32_t i, const char **name, uint32_t *elements,
+                          int *is_float)
+{
+    size_t cnt = player ? sizeof player_fields / sizeof player_fields[0]
+                        : sizeof entity_fields / sizeof entity_fields[0];
+    const q3_field *f = player ? player_fields : entity_fields;
+    if (i >= cnt)
+        return 0;
+    *name = f[i].name;
+    *elements = f[i].n;
+    *is_float = f[i].flt;
+    return 1;
+}
+
+/* "unknown playerstate field 'viewangle'; did you mean 'viewangles', ...?"
+ * into r->msg: every field and every element is a candidate. */
+static zdem_status unknown_field(q3_rows *r, int player, const char *bad, zdem_error *err)
+{
+    zdem_near nr;
+    const char *name;
+    uint32_t i, k, n;
+    int flt;
+    zdem_near_init(&nr, bad, strlen(bad));
+    for (i = 0; zdem_q3_rows_field_at(player, i, &name, &n, &flt); i++) {
+        zdem_near_offer(&nr, name, strlen(name));
+        for (k = 0; n > 1u && k < n; k++) {
+            char el[NAME_MAX_LEN + 8];
+            size_t l = strlen(name);
+            memcpy(el, name, l);
+            el[l++] = '.';
+            if (k >= 10u)
+                el[l++] = (char)('0' + k / 10u);
+            el[l++] = (char)('0' + k % 10u);
+            zdem_near_offer(&nr, el, l);
+        }
+    }
+    zdem_near_message(&nr, player ? "playerstate field" : "entity field", r->msg, sizeof r->msg);
+    return zdem_fail(err, ZDEM_ERR_UNKNOWN_NAME, 0, r->msg);
 }
 
 static void put_field(q3_rows *r, q3_prop *pr, const uint8_t *base)
@@ -309,19 +354,13 @@ static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_ev
     return 0;
 }
 
-zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
-                             const uint8_t *file, size_t n, zdem_table *t,
-                             zdem_error *err)
+zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config *c,
+                               zdem_table *t, zdem_error *err)
 {
     q3_rows *r = (q3_rows *)mem;
     size_t head = (sizeof(q3_rows) + 15u) & ~(size_t)15u;
     zdem_q3_callbacks cb;
-    zdem_q3_parser *p;
-    zdem_q3_reader rd;
-    zdem_q3_frame fr;
-    zdem_status st = ZDEM_OK;
     uint32_t i;
-    int got;
     if (!mem || size < zdem_q3_rows_size() || ((uintptr_t)mem & 7u))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "q3 rows: memory smaller than zdem_q3_rows_size()");
     memset(r, 0, sizeof *r);
@@ -335,9 +374,7 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
             size_t nl = strlen(c->props[i]);
             pr->f = find_field(c->kind == ZDEM_Q3_ROWS_PLAYER, c->props[i], &pr->index);
             if (!pr->f || nl > NAME_MAX_LEN)
-                return zdem_fail(err, ZDEM_ERR_LIMIT, 0, c->kind == ZDEM_Q3_ROWS_PLAYER
-                                 ? "q3 rows: not a playerstate field (see quake3_rows.h)"
-                                 : "q3 rows: not an entity field (see quake3_rows.h)");
+                return unknown_field(r, c->kind == ZDEM_Q3_ROWS_PLAYER, c->props[i], err);
             memcpy(pr->name, c->props[i], nl + 1);
         }
         r->nprops = c->nprops;
@@ -347,13 +384,61 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
         cb.snapshot = q3rows_on_snapshot;
     else
         cb.event = q3rows_on_event;
-    p = c->protocol ? zdem_q3_parser_init((uint8_t *)mem + head, size - head, c->protocol, &cb, r, err) : NULL;
-    if (!p && c->protocol != 3 && c->protocol != 48) {
+    r->p = c->protocol ? zdem_q3_parser_init((uint8_t *)mem + head, size - head, c->protocol, &cb, r, err) : NULL;
+    if (!r->p && c->protocol != 3 && c->protocol != 48) {
         zdem_error_clear(err);
-        p = zdem_q3_parser_init((uint8_t *)mem + head, size - head, 0, &cb, r, err);
+        r->p = zdem_q3_parser_init((uint8_t *)mem + head, size - head, 0, &cb, r, err);
     }
-    if (!p)
+    if (!r->p)
         return err->code ? err->code : zdem_fail(err, ZDEM_ERR_UNSUPPORTED, 0, "cannot start the parser");
+    zdem_q3_push_init(&r->push, r->p);
+    return ZDEM_OK;
+}
+
+/* The last chunk, unless the table's consumer stopped the run. */
+static zdem_status q3rows_finish(q3_rows *r, zdem_status st, size_t n, zdem_error *err)
+{
+    if (r->st == ZDEM_OK) {
+        zdem_status fs = zdem_table_flush(r->t);
+        if (st == ZDEM_OK && fs != ZDEM_OK)
+            st = zdem_fail(err, fs, n, "stopped by the table's consumer");
+    }
+    return st;
+}
+
+zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err)
+{
+    q3_rows *r = (q3_rows *)mem;
+    zdem_status st = zdem_q3_push_feed(&r->push, data, n, err);
+    if (st != ZDEM_OK && r->st != ZDEM_OK) /* the consumer stopped it */
+        st = r->st;
+    return st;
+}
+
+zdem_status zdem_q3_rows_end(void *mem, zdem_error *err)
+{
+    q3_rows *r = (q3_rows *)mem;
+    zdem_status st;
+    if (r->st != ZDEM_OK)
+        st = r->st;
+    else if (r->push.failed != ZDEM_OK) /* feed said why (err): the rows before it still count */
+        st = r->push.fault != ZDEM_OK ? r->push.fault : r->push.failed;
+    else
+        st = zdem_q3_push_end(&r->push, err);
+    return q3rows_finish(r, st, r->push.offset, err);
+}
+
+zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err)
+{
+    q3_rows *r = (q3_rows *)mem;
+    zdem_q3_reader rd;
+    zdem_q3_frame fr;
+    zdem_status st;
+    int got;
+    if ((st = zdem_q3_rows_start(mem, size, c, t, err)) != ZDEM_OK)
+        return st;
     zdem_q3_reader_init(&rd, file, n);
     {
         /* A damaged message is skipped and the rows after it still come
@@ -365,7 +450,7 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
             zdem_error_clear(&e);
             if ((st = zdem_q3_reader_next(&rd, &fr, &got, &e)) != ZDEM_OK || !got)
                 break;
-            if ((st = zdem_q3_parse_message(p, &fr, &e)) != ZDEM_OK) {
+            if ((st = zdem_q3_parse_message(r->p, &fr, &e)) != ZDEM_OK) {
                 if (r->st != ZDEM_OK || st == ZDEM_ERR_ABORTED) { /* the consumer stopped it */
                     st = r->st != ZDEM_OK ? r->st : st;
                     break;
@@ -385,10 +470,5 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
         else if (st != ZDEM_OK)
             *err = e;
     }
-    if (r->st == ZDEM_OK) {
-        zdem_status fs = zdem_table_flush(t);
-        if (st == ZDEM_OK && fs != ZDEM_OK)
-            st = zdem_fail(err, fs, n, "stopped by the table's consumer");
-    }
-    return st;
+    return q3rows_finish(r, st, n, err);
 }

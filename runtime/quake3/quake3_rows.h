@@ -51,14 +51,29 @@ size_t zdem_q3_rows_size(void);
 /* 1 when name is a field of the playerstate (player = 1) or entity state. */
 int zdem_q3_rows_field_known(int player, const char *name);
 
+/* Field i of the playerstate (player = 1) or entity state, for listing
+ * them: its name, its elements (3 for a vector, 16 for stats; a name
+ * ".N" reads element N) and whether it is a float. 0 past the last. */
+int zdem_q3_rows_field_at(int player, uint32_t i, const char **name, uint32_t *elements,
+                          int *is_float);
+
 /* Reads the whole file into t (rows are flushed as chunks fill; the last
  * chunk is flushed too). On damage everything before it is in t and err
- * has a file byte offset. ZDEM_ERR_LIMIT: an unknown field name or more
- * than ZDEM_Q3_ROWS_MAX_PROPS (err->msg says so; nothing was read). */
+ * has a file byte offset. ZDEM_ERR_UNKNOWN_NAME: an unknown field name
+ * (err->msg names it and the closest fields; it points into mem; nothing
+ * was read). ZDEM_ERR_LIMIT: more than ZDEM_Q3_ROWS_MAX_PROPS fields. */
 zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);
 
+/* The same over push input (pieces of any size, as zdem_q3_push): start
+ * (checks the names, as run), feed, end (flushes the last chunk; call it
+ * after a feed error too, the rows before it still come). The errors are
+ * run's. */
+zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config *c,
+                               zdem_table *t, zdem_error *err);
+zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err);
+zdem_status zdem_q3_rows_end(void *mem, zdem_error *err);
 #ifdef __cplusplus
 }
 #endif

@@ -445,6 +445,18 @@ static const char *const combat_types[] = {
     "CRITICAL_DAMAGE", "SPELL_ABSORB", "UNIT_TELEPORTED", "KILL_EATER_EVENT",
     "NEUTRAL_ITEM_EARNED"};
 
+const char *zdem_s2_event_fixed_name(uint32_t i)
+{
+    /* chat and server_cvar above, fire_bullets (source2_state.c), the
+     * names of events without a descriptor, then the combat-log types */
+    static const char *const fixed[] = {"chat", "server_cvar", "fire_bullets", "unknown_event", "UNKNOWN"};
+    const uint32_t nf = sizeof fixed / sizeof fixed[0];
+    if (i < nf)
+        return fixed[i];
+    i -= nf;
+    return i < sizeof combat_types / sizeof combat_types[0] ? combat_types[i] : 0;
+}
+
 /* Name from the CombatLogNames table, or NULL. */
 static const uint8_t *combat_name(const zdem_s2_state *s, uint64_t idx, uint32_t *len)
 {

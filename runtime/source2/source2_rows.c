@@ -53,7 +53,12 @@ zdem_status zdem_s2_rows_ticks(const uint8_t *file, size_t size, void *arena,
     cfg.skip_events = 1; /* rows need entities only */
     if ((st = zdem_s2_ticks_init(&tk, arena, head, tc, t, &cfg, err)) != ZDEM_OK)
         return st;
-    return run(&cfg, (uint8_t *)arena + head, arena_size - head, file, size, t, err);
+    st = run(&cfg, (uint8_t *)arena + head, arena_size - head, file, size, t, err);
+    if (zdem_s2_ticks_error(tk)) { /* an unknown name stopped it, not the file */
+        zdem_error_clear(err);
+        st = zdem_fail(err, ZDEM_ERR_UNKNOWN_NAME, 0, zdem_s2_ticks_error(tk));
+    }
+    return st;
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -62,7 +67,39 @@ typedef struct ev_rows {
     zdem_table *t;
     const char *const *names;
     uint32_t nnames;
+    int checked;     /* names checked against the descriptors */
+    int bad;         /* msg: an unknown name stopped the run */
+    char msg[320];
 } ev_rows;
+
+/* The names, once the descriptor list has come (or at the end): one no
+ * event can have stops the run, before its rows. */
+static zdem_status ev_check(ev_rows *r, const zdem_s2_state *s, int at_end)
+{
+    int32_t i;
+    if (r->checked || !r->names || (!at_end && !zdem_s2_event_descriptor_count(s)))
+        return ZDEM_OK;
+    r->checked = 1;
+    if ((i = zdem_s2_event_names_check(s, r->names, r->nnames)) < 0)
+        return ZDEM_OK;
+    zdem_s2_event_name_message(s, r->names[i], r->msg, sizeof r->msg);
+    r->bad = 1;
+    return ZDEM_ERR_ABORTED;
+}
+
+/* The name or the type of an event is one of names. */
+static int ev_wanted(const ev_rows *r, const zdem_s2_event *ev, const char *ty)
+{
+    uint32_t i;
+    size_t tl = strlen(ty);
+    for (i = 0; i < r->nnames; i++) {
+        size_t l = strlen(r->names[i]);
+        if ((l == ev->name_len && memcmp(r->names[i], ev->name, l) == 0) ||
+            (l == tl && memcmp(r->names[i], ty, l) == 0))
+            return 1;
+    }
+    return 0;
+}
 
 static void put_value(zdem_table *t, int32_t col, const char *name, size_t nl, const zdem_s2_value *v)
 {
@@ -95,14 +132,10 @@ static zdem_status rows_on_event(void *user, zdem_s2_state *s, const zdem_s2_eve
     const char *ty = types[ev->type <= ZDEM_S2_EV_COMBAT_LOG ? ev->type : 0];
     zdem_status st;
     uint32_t i;
-    (void)s;
-    if (r->names) {
-        for (i = 0; i < r->nnames; i++)
-            if (strlen(r->names[i]) == ev->name_len && memcmp(r->names[i], ev->name, ev->name_len) == 0)
-                break;
-        if (i == r->nnames)
-            return ZDEM_OK;
-    }
+    if ((st = ev_check(r, s, 0)) != ZDEM_OK)
+        return st;
+    if (r->names && !ev_wanted(r, ev, ty))
+        return ZDEM_OK;
     if ((st = zdem_table_row(t)) != ZDEM_OK)
         return st;
     zdem_table_int(t, zdem_table_column(t, "tick", 4), ev->tick);
@@ -132,15 +165,190 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
                                 zdem_error *err)
 {
     zdem_s2_config cfg;
-    ev_rows r;
+    zdem_s2_state *s;
+    ev_rows *r = (ev_rows *)arena; /* at the arena's head: its message outlives the call */
+    size_t head = up16(sizeof(ev_rows));
+    zdem_status st, fs;
+    if (!arena || ((uintptr_t)arena & 15u) || arena_size < head)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "rows: arena too small or not 16-byte aligned");
     config(&cfg, hash_seed);
     cfg.skip_entities = 1; /* events need no entity state */
-    r.t = t;
-    r.names = names;
-    r.nnames = nnames;
-    cfg.user = &r;
+    memset(r, 0, sizeof *r);
+    r->t = t;
+    r->names = names;
+    r->nnames = nnames;
+    cfg.user = r;
     cfg.on_event = rows_on_event;
-    return run(&cfg, arena, arena_size, file, size, t, err);
+    if ((st = zdem_s2_state_init(&s, (uint8_t *)arena + head, arena_size - head, &cfg, err)) != ZDEM_OK)
+        return st;
+    st = zdem_s2_state_run(s, file, size, -1, err);
+    /* at the end: a demo without a descriptor list has only the fixed
+     * names (unless it was cut before the list: then the damage speaks) */
+    if (!r->bad && !r->checked && (st == ZDEM_OK || zdem_s2_event_descriptor_count(s)))
+        (void)ev_check(r, s, 1);
+    if (r->bad) { /* an unknown name stopped it, not the file */
+        zdem_error_clear(err);
+        return zdem_fail(err, ZDEM_ERR_UNKNOWN_NAME, 0, r->msg);
+    }
+    fs = zdem_table_flush(t);
+    if (st == ZDEM_OK && fs != ZDEM_OK)
+        st = zdem_fail(err, fs, size, "stopped by the table's consumer");
+    return st;
+}
+
+/* ---- property names ------------------------------------------------------------ */
+
+/* Rows a listing gives at most: far above a real demo (Dota's every
+ * class: about 10^6), a bound for crafted serializers that many classes
+ * share. */
+#define PROPS_MAX_ROWS (1u << 23)
+
+typedef struct props_rows {
+    zdem_table *t;
+    const char *cls;
+    uint32_t cls_len;
+    int32_t col[4];  /* class, name, type, reads */
+    zdem_status st;
+    uint32_t rows;
+} props_rows;
+
+zdem_status zdem_s2_rows_props_hook(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
+                                    const uint8_t *p, size_t n)
+{
+    (void)user;
+    (void)m;
+    (void)p;
+    (void)n;
+    /* the serializers and classes are in: nothing after them is needed */
+    return zdem_s2_class_count(s) && zdem_s2_serializer_count(s) ? ZDEM_ERR_ABORTED : ZDEM_OK;
+}
+
+static int props_row(void *user, const char *name, size_t len, const char *type, size_t tl)
+{
+    props_rows *r = (props_rows *)user;
+    if (++r->rows > PROPS_MAX_ROWS) {
+        r->st = ZDEM_ERR_LIMIT;
+        return 1;
+    }
+    if ((r->st = zdem_table_row(r->t)) != ZDEM_OK)
+        return 1;
+    zdem_table_str(r->t, r->col[0], r->cls, r->cls_len);
+    zdem_table_str(r->t, r->col[1], name, len);
+    zdem_table_str(r->t, r->col[2], type, tl);
+    return 0;
+}
+
+/* The demoparser2 names: all of them for player rows, those whose
+ * property class cls has for its rows (cls >= 0). */
+static zdem_status props_aliases(props_rows *r, const zdem_s2_state *s, int32_t cls)
+{
+    const char *a, *target;
+    uint32_t i;
+    zdem_s2_fp fp;
+    for (i = 0; (a = zdem_s2_ticks_alias_at(i, &target)) != NULL; i++) {
+        zdem_status st;
+        if (cls >= 0 && !zdem_s2_class_prop_fp(s, cls, target, &fp))
+            continue;
+        if ((st = zdem_table_row(r->t)) != ZDEM_OK)
+            return st;
+        if (cls >= 0)
+            zdem_table_str(r->t, r->col[0], r->cls, r->cls_len);
+        zdem_table_str(r->t, r->col[1], a, strlen(a));
+        zdem_table_str(r->t, r->col[3], target, strlen(target));
+    }
+    return ZDEM_OK;
+}
+
+static zdem_status props_class(props_rows *r, const zdem_s2_state *s, int32_t cls)
+{
+    r->cls = zdem_s2_class_name(s, cls, &r->cls_len);
+    if (!r->cls)
+        return ZDEM_OK;
+    zdem_s2_class_prop_names(s, cls, props_row, r);
+    return r->st;
+}
+
+zdem_status zdem_s2_rows_props_list(const zdem_s2_state *s, const char *class_name, zdem_table *t,
+                                    char *msg, size_t msg_cap, zdem_error *err)
+{
+    props_rows r;
+    zdem_status fs;
+    uint32_t c, lim = zdem_s2_class_id_limit(s);
+    int all = class_name && strcmp(class_name, "*") == 0;
+    memset(&r, 0, sizeof r);
+    r.t = t;
+    r.col[0] = zdem_table_column(t, "class", 5);
+    r.col[1] = zdem_table_column(t, "name", 4);
+    r.col[2] = zdem_table_column(t, "type", 4);
+    r.col[3] = zdem_table_column(t, "reads", 5);
+    if (class_name && !all) {
+        int32_t cls = zdem_s2_class_find(s, class_name, strlen(class_name));
+        if (cls < 0) {
+            zdem_s2_class_message(s, class_name, msg, msg_cap);
+            return zdem_fail(err, ZDEM_ERR_UNKNOWN_NAME, 0, msg);
+        }
+        r.cls = class_name;
+        r.cls_len = (uint32_t)strlen(class_name);
+        fs = props_aliases(&r, s, cls);
+        if (fs == ZDEM_OK)
+            fs = props_class(&r, s, cls);
+    } else {
+        int any = 0;
+        fs = props_aliases(&r, s, -1);
+        for (c = 0; c < lim; c++)
+            any |= zdem_s2_ticks_player_class(s, (int32_t)c);
+        /* player rows read controllers and pawns (any class in a game
+         * whose players are not known) */
+        for (c = 0; c < lim && fs == ZDEM_OK; c++)
+            if (all || !any || zdem_s2_ticks_player_class(s, (int32_t)c))
+                fs = props_class(&r, s, (int32_t)c);
+    }
+    if (fs == ZDEM_ERR_LIMIT) { /* what was listed still comes */
+        (void)zdem_table_flush(t);
+        return zdem_fail(err, fs, 0, "props: more than 2^23 names (crafted serializers?): the rest not listed");
+    }
+    if (fs == ZDEM_OK)
+        fs = zdem_table_flush(t);
+    if (fs != ZDEM_OK)
+        return zdem_fail(err, fs, 0, "stopped by the table's consumer");
+    return ZDEM_OK;
+}
+
+zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena,
+                               size_t arena_size, const char *class_name,
+                               uint64_t hash_seed, zdem_table *t, zdem_error *err)
+{
+    zdem_s2_config cfg;
+    zdem_s2_state *s;
+    char *msg = (char *)arena; /* at the arena's head: the message outlives the call */
+    const size_t head = 320;
+    zdem_status st, ls;
+    zdem_error le;
+    if (!arena || ((uintptr_t)arena & 15u) || arena_size < head)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "rows: arena too small or not 16-byte aligned");
+    config(&cfg, hash_seed);
+    cfg.skip_entities = 1;
+    cfg.skip_events = 1;
+    cfg.on_frame = zdem_s2_rows_props_hook;
+    msg[0] = 0;
+    if ((st = zdem_s2_state_init(&s, (uint8_t *)arena + head, arena_size - head, &cfg, err)) != ZDEM_OK)
+        return st;
+    st = zdem_s2_state_run(s, file, size, -1, err);
+    if (st == ZDEM_ERR_ABORTED) { /* stopped after the classes, by the hook */
+        zdem_error_clear(err);
+        st = ZDEM_OK;
+    }
+    if (st != ZDEM_OK && !zdem_s2_class_count(s)) { /* damaged before the classes */
+        (void)zdem_table_flush(t);
+        return st;
+    }
+    zdem_error_clear(&le);
+    ls = zdem_s2_rows_props_list(s, class_name, t, msg, head, &le);
+    if (ls != ZDEM_OK) {
+        *err = le;
+        return ls;
+    }
+    return st;
 }
 
 /* ---- header ------------------------------------------------------------------ */

@@ -14,6 +14,7 @@
 #include "zdem_error.h"
 #include "zdem_table.h"
 #include "source2_ticks.h"
+#include "source2_state.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,11 +35,34 @@ zdem_status zdem_s2_rows_ticks(const uint8_t *file, size_t size, void *arena,
  * ("game_event", "chat", "combat_log"), event_name (as demoparser2 names
  * it), then one column per key (added as keys appear; a key called tick,
  * type or event_name becomes key_tick ...). names: NULL, or nnames event
- * names to keep. */
+ * names (or types) to keep; once the demo's game event list has come, a
+ * name no event of it can have stops the run: ZDEM_ERR_UNKNOWN_NAME, err->msg
+ * names it and the closest ones (it points into the arena). */
 zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
                                 size_t arena_size, const char *const *names,
                                 uint32_t nnames, uint64_t hash_seed, zdem_table *t,
                                 zdem_error *err);
+
+/* Every name tick rows accept for this demo, one row each: class, name,
+ * type (the field's type string) and, for demoparser2's names, reads (the
+ * property it stands for; class is then missing). class_name NULL: the
+ * names of player rows (demoparser2's, then those of the controller and
+ * pawn classes); "*": every class; else that class's (its demoparser2
+ * names first). Only the demo's start is read (up to its classes). An
+ * unknown class: ZDEM_ERR_UNKNOWN_NAME, err->msg (in the arena) names the
+ * closest. More than 2^23 names (only crafted serializers shared by many
+ * classes come there): ZDEM_ERR_LIMIT after those. */
+zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena,
+                               size_t arena_size, const char *class_name,
+                               uint64_t hash_seed, zdem_table *t, zdem_error *err);
+/* The same for a caller that runs the state itself (push input): an
+ * on_frame hook that stops the run (ZDEM_ERR_ABORTED) once the classes
+ * are read, then the listing from that state; msg (msg_cap bytes, 320 is
+ * plenty) holds an unknown class's message. */
+zdem_status zdem_s2_rows_props_hook(void *user, zdem_s2_state *s, const zdem_s2_outer *m,
+                                    const uint8_t *payload, size_t size);
+zdem_status zdem_s2_rows_props_list(const zdem_s2_state *s, const char *class_name, zdem_table *t,
+                                    char *msg, size_t msg_cap, zdem_error *err);
 
 /* One row: CDemoFileHeader's fields (map_name, server_name, client_name,
  * game_directory, network_protocol, build_num, demo_version_name, ...)

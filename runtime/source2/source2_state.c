@@ -528,6 +528,11 @@ zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
     return zdem_s2_push_feed(&s->push, data, n, err);
 }
 
+void zdem_s2_state_stop_at(zdem_s2_state *s, int64_t stop_tick)
+{
+    s->stop_tick = stop_tick;
+}
+
 zdem_status zdem_s2_state_end(zdem_s2_state *s, zdem_error *err)
 {
     return zdem_s2_warn_result(&s->warn, zdem_s2_push_end(&s->push, err), err);

@@ -185,6 +185,9 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
 zdem_status zdem_s2_state_feed(zdem_s2_state *s, const uint8_t *data, size_t n,
                                zdem_error *err);
 zdem_status zdem_s2_state_end(zdem_s2_state *s, zdem_error *err);
+/* Push input: game frames after the last one at or before stop_tick are
+ * framed but not decoded (as zdem_s2_state_run's stop_tick; -1: none). */
+void zdem_s2_state_stop_at(zdem_s2_state *s, int64_t stop_tick);
 
 /* A whole file (through the same code). stop_tick >= 0 stops decoding game
  * frames after the last one at or before that tick. */
@@ -278,6 +281,39 @@ size_t zdem_s2_fp_name(const zdem_s2_state *s, int32_t class_id,
 
 /* Game event descriptor count (CMsgSource1LegacyGameEventList). */
 uint32_t zdem_s2_event_descriptor_count(const zdem_s2_state *s);
+/* Name of descriptor i (NULL when it has none). */
+const char *zdem_s2_event_descriptor_name(const zdem_s2_state *s, uint32_t i, uint32_t *len);
+/* The event names that come without a descriptor (chat, server_cvar,
+ * fire_bullets, the combat-log types, ...): name i, NULL past the last. */
+const char *zdem_s2_event_fixed_name(uint32_t i);
+/* The first of names[0..n) that no event of this demo can have (not a
+ * descriptor's name, a fixed name or a type: game_event, chat,
+ * combat_log), or -1. Call once the descriptor list has come. */
+int32_t zdem_s2_event_names_check(const zdem_s2_state *s, const char *const *names, uint32_t n);
+/* "unknown event 'X'; did you mean 'a', 'b'?" into buf (see zdem_near.h);
+ * returns its length. */
+size_t zdem_s2_event_name_message(const zdem_s2_state *s, const char *bad, char *buf, size_t cap);
+
+/* ---- names of classes and properties ------------------------------------- */
+/* Class ids are 0 .. zdem_s2_class_id_limit() - 1 (an id may have no
+ * class: zdem_s2_class_name is NULL). */
+uint32_t zdem_s2_class_id_limit(const zdem_s2_state *s);
+/* Class id of a class name, or -1. */
+int32_t zdem_s2_class_find(const zdem_s2_state *s, const char *name, size_t len);
+/* "unknown class 'X'; did you mean 'a', 'b'?" into buf; returns its length. */
+size_t zdem_s2_class_message(const zdem_s2_state *s, const char *bad, char *buf, size_t cap);
+/* Every property name a class's serializer defines, dotted as
+ * zdem_s2_entity_props names them, with the field's type string: a vector
+ * also as NAME.0 .. NAME.n-1, a fixed array as its elements NAME.0 ..,
+ * a variable-length array (or array of structs) as its count NAME and its
+ * element NAME.0 (any index reads), a pointer or component as its
+ * presence NAME and its fields NAME.field. fn returns nonzero to stop. Returns
+ * 0, 1 when fn stopped, -1 when the class had more than 2^20 names (the
+ * rest not listed). */
+typedef int (*zdem_s2_name_fn)(void *user, const char *name, size_t len, const char *type,
+                               size_t type_len);
+int zdem_s2_class_prop_names(const zdem_s2_state *s, int32_t class_id, zdem_s2_name_fn fn,
+                             void *user);
 
 /* Player names, in one pass: Dota's player resource, else player
  * controllers (CS2, Deadlock) in entity order, else the userinfo string

@@ -1,5 +1,6 @@
 /* Source 2 tick rows into a zdem_table (see source2_ticks.h). */
 #include "source2_ticks.h"
+#include "zdem_near.h"
 
 #include <string.h>
 
@@ -26,6 +27,7 @@ typedef struct tref {
 typedef struct tprop {
     char col_name[ZDEM_S2_TICKS_NAME_MAX + 1]; /* as asked */
     uint8_t special;
+    uint8_t alias;   /* a demoparser2 name: known whatever the demo */
     tref a, b;       /* b: SP_COORD's offset */
     int32_t col;     /* NOT_YET until the first row; -1 none */
     int32_t comp_col[MAX_COMP];
@@ -45,6 +47,9 @@ struct zdem_s2_ticks {
     uint64_t untracked;
     int32_t col_tick, col_ent;
     tref pawn_handle[4];    /* controller -> pawn handles, first found wins */
+    int checked;            /* the names were checked against the classes */
+    const char *bad;        /* NULL, or msg: an unknown property or class */
+    char msg[384];
 };
 
 /* demoparser2's player names (its friendly-name table) and what they read. */
@@ -85,6 +90,15 @@ const char *zdem_s2_ticks_alias(const char *name)
 {
     const struct alias *a = find_alias(name);
     return a ? a->target_name : NULL;
+}
+
+const char *zdem_s2_ticks_alias_at(uint32_t i, const char **target)
+{
+    if (i >= sizeof aliases / sizeof aliases[0])
+        return NULL;
+    if (target)
+        *target = aliases[i].target_name;
+    return aliases[i].name;
 }
 
 static size_t ticks_up8(size_t n)
@@ -203,6 +217,7 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
         if (a) {
             uint8_t tg = t->class_name ? TG_SELF : a->target;
             pr->special = a->special;
+            pr->alias = 1;
             if ((st = ref_set(&pr->a, a->target_name, strlen(a->target_name), tg, err)) != ZDEM_OK)
                 return st;
             if (a->offset_name &&
@@ -224,6 +239,140 @@ zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
 uint64_t zdem_s2_ticks_untracked(const zdem_s2_ticks *t)
 {
     return t->untracked;
+}
+
+const char *zdem_s2_ticks_error(const zdem_s2_ticks *t)
+{
+    return t->bad;
+}
+
+/* ---- the names, checked once the classes are known ------------------------- */
+
+static int ticks_ends_with(const char *s, uint32_t n, const char *suffix)
+{
+    size_t l = strlen(suffix);
+    return n >= l && memcmp(s + n - l, suffix, l) == 0;
+}
+
+/* Which player rows may read a class: 1 controller, 2 pawn (what a
+ * controller's pawn handle points at: CS2 and Deadlock pawns, Dota's
+ * heroes), 0 neither. */
+int zdem_s2_ticks_player_class(const zdem_s2_state *s, int32_t cls)
+{
+    uint32_t n = 0;
+    const char *name = zdem_s2_class_name(s, cls, &n);
+    if (!name)
+        return 0;
+    if (ticks_ends_with(name, n, "PlayerController"))
+        return 1;
+    if (ticks_ends_with(name, n, "Pawn") || (n > 16 && memcmp(name, "CDOTA_Unit_Hero_", 16) == 0))
+        return 2;
+    return 0;
+}
+
+static int role_reads(uint8_t target, int role)
+{
+    return role && (target == TG_ANY || (target == TG_CTRL) == (role == 1));
+}
+
+/* 1 when r's name is a property of a class the rows read it from. */
+static int name_ok(const zdem_s2_ticks *t, const zdem_s2_state *s, int32_t self, const tref *r)
+{
+    zdem_s2_fp fp;
+    uint32_t c, lim = zdem_s2_class_id_limit(s);
+    int any_role = 0;
+    if (t->class_name)
+        return zdem_s2_class_prop_fp(s, self, r->name, &fp);
+    for (c = 0; c < lim; c++) {
+        int role = zdem_s2_ticks_player_class(s, (int32_t)c);
+        any_role |= role;
+        if (role_reads(r->target, role) && zdem_s2_class_prop_fp(s, (int32_t)c, r->name, &fp))
+            return 1;
+    }
+    if (any_role)
+        return 0;
+    /* a game whose players this does not know: any class will do */
+    for (c = 0; c < lim; c++)
+        if (zdem_s2_class_prop_fp(s, (int32_t)c, r->name, &fp))
+            return 1;
+    return 0;
+}
+
+static int offer_name(void *user, const char *name, size_t len, const char *type, size_t tl)
+{
+    zdem_near *nr = (zdem_near *)user;
+    (void)type;
+    (void)tl;
+    zdem_near_offer(nr, name, len);
+    return nr->offers >= ZDEM_NEAR_MAX_OFFERS; /* enough looked at: stop the walk */
+}
+
+static void msg_append(zdem_s2_ticks *t, const char *a, const char *b, size_t bl)
+{
+    size_t l = strlen(t->msg), al = strlen(a);
+    if (l + al + bl + 2u >= sizeof t->msg)
+        return;
+    memcpy(t->msg + l, a, al);
+    memcpy(t->msg + l + al, b, bl);
+    t->msg[l + al + bl] = ')';
+    t->msg[l + al + bl + 1u] = 0;
+}
+
+/* The message for an unknown property: the closest names of the classes
+ * the rows read (at most 16 of each kind: Dota's heroes share theirs),
+ * then the class that has it, when one does. */
+static void bad_name(zdem_s2_ticks *t, const zdem_s2_state *s, int32_t self, const tprop *p)
+{
+    zdem_near nr;
+    const char *fn;
+    uint32_t i, c, lim = zdem_s2_class_id_limit(s), seen[3] = {0, 0, 0};
+    zdem_s2_fp fp;
+    zdem_near_init(&nr, p->col_name, strlen(p->col_name));
+    for (i = 0; (fn = zdem_s2_ticks_alias_at(i, NULL)) != NULL; i++)
+        zdem_near_offer(&nr, fn, strlen(fn));
+    if (t->class_name)
+        zdem_s2_class_prop_names(s, self, offer_name, &nr);
+    else
+        for (c = 0; c < lim; c++) {
+            int role = zdem_s2_ticks_player_class(s, (int32_t)c);
+            if (role_reads(p->a.target, role) && seen[role]++ < 16u)
+                zdem_s2_class_prop_names(s, (int32_t)c, offer_name, &nr);
+        }
+    zdem_near_message(&nr, "property", t->msg, sizeof t->msg);
+    for (c = 0; c < lim; c++) {
+        uint32_t n = 0;
+        const char *cn = zdem_s2_class_name(s, (int32_t)c, &n);
+        if (cn && (int32_t)c != self && zdem_s2_class_prop_fp(s, (int32_t)c, p->a.name, &fp)) {
+            msg_append(t, t->class_name ? " (a property of " : " (not of the players; a property of ", cn, n);
+            break;
+        }
+    }
+}
+
+/* Once the classes are known (before any entity, so before any row):
+ * every name must be there. ZDEM_ERR_ABORTED stops the run; t->bad says
+ * why. */
+static zdem_status ticks_check(zdem_s2_ticks *t, const zdem_s2_state *s)
+{
+    int32_t self = -1;
+    uint32_t i;
+    if (zdem_s2_class_count(s) == 0 || zdem_s2_serializer_count(s) == 0)
+        return ZDEM_OK; /* not yet */
+    t->checked = 1;
+    if (t->class_name && (self = zdem_s2_class_find(s, t->class_name, t->class_len)) < 0) {
+        zdem_s2_class_message(s, t->class_name, t->msg, sizeof t->msg);
+        t->bad = t->msg;
+        return ZDEM_ERR_ABORTED;
+    }
+    for (i = 0; i < t->nprops; i++) {
+        const tprop *p = &t->props[i];
+        if (p->alias || name_ok(t, s, self, &p->a))
+            continue;
+        bad_name(t, s, self, p);
+        t->bad = t->msg;
+        return ZDEM_ERR_ABORTED;
+    }
+    return ZDEM_OK;
 }
 
 /* ---- the tracked entities ---------------------------------------------------- */
@@ -281,9 +430,11 @@ static zdem_status ticks_on_entity(void *user, zdem_s2_state *s, const zdem_s2_e
                              unsigned ops, const zdem_s2_fp *changed, uint32_t nchanged)
 {
     zdem_s2_ticks *t = (zdem_s2_ticks *)user;
-    (void)s;
+    zdem_status st;
     (void)changed;
     (void)nchanged;
+    if (!t->checked && (st = ticks_check(t, s)) != ZDEM_OK)
+        return st;
     if (ops & ZDEM_S2_ENT_DELETED)
         ent_del(t, e->index);
     else if (ops & ZDEM_S2_ENT_CREATED) {
@@ -433,6 +584,8 @@ static zdem_status ticks_on_tick(void *user, zdem_s2_state *s, int32_t tick)
     zdem_s2_ticks *t = (zdem_s2_ticks *)user;
     uint32_t i, k;
     zdem_status st;
+    if (!t->checked && (st = ticks_check(t, s)) != ZDEM_OK)
+        return st;
     if (tick < 0 || (int64_t)tick <= t->last_tick)
         return ZDEM_OK;
     t->last_tick = tick;

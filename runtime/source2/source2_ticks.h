@@ -52,6 +52,15 @@ typedef struct zdem_s2_ticks zdem_s2_ticks;
  * "m_iHealth"), or NULL when name is not one of them. */
 const char *zdem_s2_ticks_alias(const char *name);
 
+/* The i-th demoparser2 name and (target) the property it reads; NULL
+ * past the last. */
+const char *zdem_s2_ticks_alias_at(uint32_t i, const char **target);
+
+/* Which classes player rows read: 1 a controller (class
+ * "*PlayerController"), 2 a pawn (what a controller's pawn handle points
+ * at: "*Pawn", Dota's "CDOTA_Unit_Hero_*"), 0 neither. */
+int zdem_s2_ticks_player_class(const zdem_s2_state *s, int32_t class_id);
+
 size_t zdem_s2_ticks_size(const zdem_s2_ticks_config *c);
 
 /* Sets up the rows in mem and hooks cfg (on_entity, on_tick, user: the
@@ -61,6 +70,14 @@ size_t zdem_s2_ticks_size(const zdem_s2_ticks_config *c);
 zdem_status zdem_s2_ticks_init(zdem_s2_ticks **out, void *mem, size_t size,
                                const zdem_s2_ticks_config *c, zdem_table *table,
                                zdem_s2_config *cfg, zdem_error *err);
+
+/* Once the demo's classes are read (at its signon, before any row), the
+ * class and every property name are checked: one that no class the rows
+ * read has stops the run (the state's run returns ZDEM_ERR_ABORTED), and
+ * this gives the message: "unknown property 'Health'; did you mean
+ * 'health', 'm_iHealth'?" (or "unknown class ..."), valid while the
+ * memory given to zdem_s2_ticks_init is. NULL otherwise. */
+const char *zdem_s2_ticks_error(const zdem_s2_ticks *t);
 
 /* Entities that matched but did not fit max_rows_per_tick. */
 uint64_t zdem_s2_ticks_untracked(const zdem_s2_ticks *t);

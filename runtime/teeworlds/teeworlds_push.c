@@ -164,6 +164,7 @@ zdem_status zdem_tw_push_end(zdem_tw_push *s, zdem_error *err)
     if (s->phase == 0)
         return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "input ends inside the header");
     if (s->phase == 1)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->in.offset, "embedded map truncated");
+        /* where the map starts, as the whole-file reader says it */
+        return zdem_fail(err, ZDEM_ERR_TRUNCATED, s->r->info.map_offset, "embedded map truncated");
     return zdem_tw_chunks_end_check(&s->r->chunks, s->in.offset, err);
 }

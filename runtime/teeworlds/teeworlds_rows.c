@@ -1,7 +1,9 @@
 /* Teeworlds rows into a zdem_table (see teeworlds_rows.h). */
 #include "teeworlds_rows.h"
+#include "teeworlds_push.h"
 #include "teeworlds_reader.h"
 #include "teeworlds_proto.h"
+#include "zdem_near.h"
 
 #include <string.h>
 
@@ -31,6 +33,11 @@ typedef struct tw_rows {
     int32_t cols[8];
     int cols_done;
     tw_player players[MAX_CLIENTS];
+    char msg[256];          /* an unknown name's message (err->msg points here) */
+    zdem_tw_push push;      /* zdem_tw_rows_feed */
+    zdem_status st;         /* what stopped the run from an event */
+    zdem_status failed;     /* feed's error: end only finishes */
+    uint8_t gather[ZDEM_TW_PUSH_BUFFER];
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -52,6 +59,60 @@ static const zdem_tw_obj_desc *find_obj(const char *name)
         if (zdem_tw_obj_descs[i].name && strcmp(zdem_tw_obj_descs[i].name, name) == 0)
             return &zdem_tw_obj_descs[i];
     return NULL;
+}
+
+int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field,
+                          int *is_string)
+{
+    uint32_t o, k = i;
+    for (o = 0; o < ZDEM_TW_NUM_OBJ_DESCS; o++) {
+        const zdem_tw_obj_desc *d = &zdem_tw_obj_descs[o];
+        if (!d->name)
+            continue;
+        if (k < d->num_fields) {
+            *object = d->name;
+            *field = d->fields[k].name;
+            *is_string = d->fields[k].kind == ZDEM_TW_FIELD_PACKED_STR;
+            return 1;
+        }
+        k -= d->num_fields;
+    }
+    return 0;
+}
+
+/* An unknown object ("snapshot object") or field of obj: the closest names
+ * into r->msg. */
+static zdem_status twrows_unknown(tw_rows *r, const char *bad, const zdem_tw_obj_desc *obj,
+                                  zdem_error *err)
+{
+    zdem_near nr;
+    uint32_t o, k;
+    zdem_near_init(&nr, bad, strlen(bad));
+    if (!obj)
+        zdem_near_offer(&nr, "player", 6);
+    for (o = 0; o < ZDEM_TW_NUM_OBJ_DESCS; o++) {
+        const zdem_tw_obj_desc *d = &zdem_tw_obj_descs[o];
+        if (!d->name || (obj && d != obj))
+            continue;
+        if (!obj)
+            zdem_near_offer(&nr, d->name, strlen(d->name));
+        for (k = 0; obj && k < d->num_fields; k++)
+            zdem_near_offer(&nr, d->fields[k].name, strlen(d->fields[k].name));
+    }
+    zdem_near_message(&nr, obj ? "field" : "snapshot object", r->msg, sizeof r->msg);
+    if (obj) { /* say whose field it is not */
+        size_t l = strlen(r->msg);
+        const char *of = " (object ";
+        if (l + strlen(of) + strlen(obj->name) + 2u < sizeof r->msg) {
+            memcpy(r->msg + l, of, strlen(of));
+            l += strlen(of);
+            memcpy(r->msg + l, obj->name, strlen(obj->name));
+            l += strlen(obj->name);
+            r->msg[l++] = ')';
+            r->msg[l] = 0;
+        }
+    }
+    return zdem_fail(err, ZDEM_ERR_UNKNOWN_NAME, 0, r->msg);
 }
 
 static int32_t col(tw_rows *r, int k, const char *name)
@@ -199,15 +260,11 @@ static zdem_status players(tw_rows *r)
     return ZDEM_OK;
 }
 
-zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
-                             const uint8_t *file, size_t n, zdem_table *t,
-                             zdem_error *err)
+zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config *c,
+                               zdem_table *t, zdem_error *err)
 {
     tw_rows *r = (tw_rows *)mem;
-    zdem_tw_event ev;
-    zdem_status st = ZDEM_OK;
     uint32_t i, k;
-    int got;
     if (!mem || size < zdem_tw_rows_size() || ((uintptr_t)mem & 7u))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "tw rows: memory smaller than zdem_tw_rows_size()");
     memset(r, 0, sizeof *r);
@@ -217,7 +274,7 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     r->t = t;
     if (c->kind == ZDEM_TW_ROWS_OBJECT) {
         if (!(r->obj = find_obj(c->object)))
-            return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: not a snapshot object of the schema");
+            return twrows_unknown(r, c->object, NULL, err);
         if (c->nprops > MAXP)
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: more than 64 fields");
         for (i = 0; i < c->nprops; i++) {
@@ -228,7 +285,7 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
                 at += r->obj->fields[k].ints;
             }
             if (k == r->obj->num_fields)
-                return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: not a field of that object");
+                return twrows_unknown(r, c->props[i], r->obj, err);
             r->props[i].name = c->props[i];
             r->props[i].at = at;
             r->props[i].kind = r->obj->fields[k].kind;
@@ -236,23 +293,99 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
         }
         r->nprops = c->nprops;
     }
+    return ZDEM_OK;
+}
+
+/* One chunk, from the reader or the push input. */
+static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
+{
+    if (ev->snap) {
+        track(r, ev->snap, ev->chunk.tick);
+        if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
+            return objects(r, ev->snap, ev->chunk.tick);
+    } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE)
+        return message(r, ev);
+    return ZDEM_OK;
+}
+
+static int twrows_push_event(void *user, const zdem_tw_event *ev)
+{
+    tw_rows *r = (tw_rows *)user;
+    return (r->st = twrows_event(r, ev)) != ZDEM_OK;
+}
+
+/* The players' rows, then the last chunk. */
+static zdem_status twrows_finish(tw_rows *r, zdem_error *err)
+{
+    zdem_status st = ZDEM_OK;
+    if (r->c->kind == ZDEM_TW_ROWS_PLAYERS)
+        st = players(r);
+    if (st != ZDEM_OK)
+        return zdem_fail(err, st, 0, "stopped by the table's consumer");
+    if ((st = zdem_table_flush(r->t)) != ZDEM_OK)
+        return zdem_fail(err, st, 0, "stopped by the table's consumer");
+    return ZDEM_OK;
+}
+
+zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err)
+{
+    tw_rows *r = (tw_rows *)mem;
+    zdem_status st;
+    if (!r->push.r) { /* the first piece */
+        zdem_tw_push_init(&r->push, &r->rd, r->gather, sizeof r->gather);
+        r->push.on_event = twrows_push_event;
+        r->push.user = r;
+        r->rd.decode_messages = r->c->kind == ZDEM_TW_ROWS_CHAT || r->c->kind == ZDEM_TW_ROWS_KILLS;
+    }
+    if (r->failed != ZDEM_OK)
+        return zdem_fail(err, r->failed, 0, "push input already failed");
+    st = zdem_tw_push_feed(&r->push, data, n, err);
+    if (st != ZDEM_OK && r->st != ZDEM_OK) {
+        zdem_error_clear(err);
+        st = zdem_fail(err, r->st, 0, "stopped by the table's consumer");
+    }
+    r->failed = st;
+    return st;
+}
+
+zdem_status zdem_tw_rows_end(void *mem, zdem_error *err)
+{
+    tw_rows *r = (tw_rows *)mem;
+    zdem_status st, fs;
+    zdem_error fe;
+    if (!r->push.r && (st = zdem_tw_rows_feed(mem, (const uint8_t *)"", 0, err)) != ZDEM_OK)
+        return st;
+    if (r->failed == ZDEM_ERR_ABORTED || (r->st != ZDEM_OK && r->failed != ZDEM_OK))
+        return r->failed; /* the consumer stopped it: nothing more to flush */
+    st = r->failed != ZDEM_OK ? r->failed : zdem_tw_push_end(&r->push, err);
+    zdem_error_clear(&fe);
+    if ((fs = twrows_finish(r, &fe)) != ZDEM_OK) {
+        *err = fe;
+        return fs;
+    }
+    return st;
+}
+
+zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
+                             const uint8_t *file, size_t n, zdem_table *t,
+                             zdem_error *err)
+{
+    tw_rows *r = (tw_rows *)mem;
+    zdem_tw_event ev;
+    zdem_status st = ZDEM_OK;
+    int got;
+    if ((st = zdem_tw_rows_start(mem, size, c, t, err)) != ZDEM_OK)
+        return st;
     zdem_error_clear(err);
     if (zdem_tw_reader_open(&r->rd, file, n, err) != ZDEM_OK)
         return err->code;
     r->rd.decode_messages = c->kind == ZDEM_TW_ROWS_CHAT || c->kind == ZDEM_TW_ROWS_KILLS;
-    while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1) {
-        if (ev.snap) {
-            track(r, ev.snap, ev.chunk.tick);
-            if (c->kind == ZDEM_TW_ROWS_OBJECT && (st = objects(r, ev.snap, ev.chunk.tick)) != ZDEM_OK)
-                break;
-        } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && (st = message(r, &ev)) != ZDEM_OK)
+    while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1)
+        if ((st = twrows_event(r, &ev)) != ZDEM_OK)
             break;
-    }
-    if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_PLAYERS)
-        st = players(r);
     if (st != ZDEM_OK)
         return zdem_fail(err, st, 0, "stopped by the table's consumer");
-    if ((st = zdem_table_flush(t)) != ZDEM_OK)
-        return zdem_fail(err, st, 0, "stopped by the table's consumer");
+    if ((st = twrows_finish(r, err)) != ZDEM_OK)
+        return st;
     return got < 0 ? (err->code ? err->code : ZDEM_ERR_CORRUPT) : ZDEM_OK;
 }

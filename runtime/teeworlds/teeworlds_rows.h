@@ -46,14 +46,29 @@ typedef struct zdem_tw_rows_config {
 
 size_t zdem_tw_rows_size(void);
 
+/* The i-th (object, field) pair of the schema, for listing what OBJECT
+ * rows accept: object and field names, and whether the field is a string.
+ * 0 past the last. */
+int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field,
+                          int *is_string);
+
 /* Reads the whole demo into t (the last chunk flushed too). On damage
- * everything before it is in t and err has the file offset. ZDEM_ERR_LIMIT
- * with offset 0: an unknown object or field name, or more than
- * ZDEM_TW_ROWS_MAX_PROPS fields (nothing was read). */
+ * everything before it is in t and err has the file offset.
+ * ZDEM_ERR_UNKNOWN_NAME: an unknown object or field name (err->msg names
+ * it and the closest valid ones; it points into mem; nothing was read).
+ * ZDEM_ERR_LIMIT: more than ZDEM_TW_ROWS_MAX_PROPS fields. */
 zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t,
                              zdem_error *err);
 
+/* The same over push input (pieces of any size, as zdem_tw_push): start
+ * (checks the names, as run), feed, end (the players' rows and the last
+ * chunk; call it after a feed error too, the rows before it still come).
+ * The errors are run's. */
+zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config *c,
+                               zdem_table *t, zdem_error *err);
+zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err);
+zdem_status zdem_tw_rows_end(void *mem, zdem_error *err);
 #ifdef __cplusplus
 }
 #endif

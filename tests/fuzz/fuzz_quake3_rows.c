@@ -1,8 +1,9 @@
 /* libFuzzer target: the input is a Quake III demo, read by the row layer
  * (quake3_rows.h) as `zdem ticks` and the Python package read it:
  * playerstate or entity fields per snapshot, obituaries, chat or scores,
- * chosen by the input size, into a small table (64-row chunks, 16 columns,
- * 4 KiB of strings) so that flushes and cut strings are reached. */
+ * chosen by the input size (and read whole, or pushed in pieces), into a
+ * small table (64-row chunks, 16 columns, 4 KiB of strings) so that
+ * flushes and cut strings are reached. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "quake3.h"
@@ -33,6 +34,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.every = (uint32_t)(size >> 4) % 3;
     }
     c.protocol = (size & 16) ? 68 : 0;
+    if (size & 32) { /* push input (start, feed in pieces, end), as the CLI reads - */
+        size_t off = 0, piece = 1 + size % 97;
+        zdem_status st = zdem_q3_rows_start(mem, zdem_q3_rows_size(), &c, t, &err);
+        if (st != ZDEM_OK)
+            return 0;
+        while (st == ZDEM_OK && off < size) {
+            size_t n = size - off < piece ? size - off : piece;
+            st = zdem_q3_rows_feed(mem, data + off, n, &err);
+            off += n;
+        }
+        (void)zdem_q3_rows_end(mem, &err);
+        return 0;
+    }
     (void)zdem_q3_rows_run(mem, zdem_q3_rows_size(), &c, data, size, t, &err);
     return 0;
 }

@@ -1,7 +1,8 @@
 /* libFuzzer target: the input is a Teeworlds demo, read by the row layer
  * (teeworlds_rows.h) as `zdem ticks` and the Python package read it:
  * object fields per snapshot, chat, kills or players, chosen by the input
- * size, into a small table so that flushes and cut strings are reached. */
+ * size (and read whole, or pushed in pieces), into a small table so that
+ * flushes and cut strings are reached. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "teeworlds_rows.h"
@@ -35,6 +36,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.nticks = 4;
     } else {
         c.every = (uint32_t)(size >> 4) % 3;
+    }
+    if (size & 32) { /* push input (start, feed in pieces, end), as the CLI reads - */
+        size_t off = 0, piece = 1 + size % 97;
+        zdem_status st = zdem_tw_rows_start(mem, zdem_tw_rows_size(), &c, t, &err);
+        if (st != ZDEM_OK)
+            return 0;
+        while (st == ZDEM_OK && off < size) {
+            size_t n = size - off < piece ? size - off : piece;
+            st = zdem_tw_rows_feed(mem, data + off, n, &err);
+            off += n;
+        }
+        (void)zdem_tw_rows_end(mem, &err);
+        return 0;
     }
     (void)zdem_tw_rows_run(mem, zdem_tw_rows_size(), &c, data, size, t, &err);
     return 0;

@@ -1,0 +1,96 @@
+"""Discovery: the names parse_ticks / ticks accept (list_props), and the
+ValueError an unknown name raises (ZDEM_ERR_UNKNOWN_NAME: the library's
+message names it and the closest valid ones)."""
+import pandas as pd
+
+from ._lib import ffi, lib, Mapped, Table, arena, finish, S2_STATE_BYTES
+
+ffi.cdef(r"""
+zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena, size_t arena_size,
+                               const char *class_name, uint64_t hash_seed, zdem_table *t,
+                               zdem_error *err);
+int zdem_q3_rows_field_at(int player, uint32_t i, const char **name, uint32_t *elements,
+                          int *is_float);
+int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field, int *is_string);
+zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config *c,
+                               zdem_table *t, zdem_error *err);
+""")
+
+UNKNOWN_NAME = 13  # ZDEM_ERR_UNKNOWN_NAME
+_COLUMNS = ["class", "name", "type", "reads"]
+
+
+def check(status, err, hint=None):
+    """ValueError for an unknown name (nothing of the file is returned)."""
+    if status == UNKNOWN_NAME:
+        msg = ffi.string(err.msg).decode("utf-8", "replace")
+        raise ValueError(msg + (" (%s)" % hint if hint else ""))
+
+
+def _frame(rows):
+    return pd.DataFrame(rows, columns=["class", "name", "type"])
+
+
+def list_props_source2(path, cls=None):
+    f = Mapped(path)
+    t = Table(max_cols=4, rows=1 << 14, pool=1 << 20)
+    m, a = arena(lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES)
+    err = ffi.new("zdem_error *")
+    cname = ffi.new("char[]", cls.encode()) if cls else ffi.NULL
+    st = lib.zdem_s2_rows_props(f.ptr, f.size, a, len(m), cname, 0, t.t, err)
+    check(st, err)
+    df = finish(f.path, st, err, t, _COLUMNS)
+    for c in _COLUMNS:  # an empty listing keeps its columns
+        if c not in df:
+            df[c] = pd.Series([], dtype=object)
+    return df[_COLUMNS]
+
+
+def list_props_quake3(cls=None):
+    if cls not in (None, "player", "entity"):
+        raise ValueError("unknown class %r; Quake III rows are 'player' (playerstate) or 'entity'" % cls)
+    rows = []
+    name, n, flt = ffi.new("const char **"), ffi.new("uint32_t *"), ffi.new("int *")
+    for player, c in ((1, "player"), (0, "entity")):
+        if cls is not None and cls != c:
+            continue
+        i = 0
+        while lib.zdem_q3_rows_field_at(player, i, name, n, flt):
+            nm, ty = ffi.string(name[0]).decode(), "float" if flt[0] else "int32"
+            rows.append((c, nm, ty))
+            rows.extend((c, "%s.%d" % (nm, k), ty) for k in range(n[0]) if n[0] > 1)
+            i += 1
+    return _frame(rows)
+
+
+def list_props_teeworlds(cls=None):
+    want = "player_info" if cls == "player" else cls
+    rows, objs = [], []
+    obj, field, is_str = ffi.new("const char **"), ffi.new("const char **"), ffi.new("int *")
+    i = 0
+    while lib.zdem_tw_rows_field_at(i, obj, field, is_str):
+        o = ffi.string(obj[0]).decode()
+        if not objs or objs[-1] != o:
+            objs.append(o)
+        if want is None or o == want:
+            rows.append((o, ffi.string(field[0]).decode(), "string" if is_str[0] else "int"))
+        i += 1
+    if want is not None and want not in objs:  # the library's message
+        m, a = arena(lib.zdem_tw_rows_size())
+        err = ffi.new("zdem_error *")
+        cfg = ffi.new("zdem_tw_rows_config *")
+        oname = ffi.new("char[]", cls.encode())
+        cfg.object = oname
+        check(lib.zdem_tw_rows_start(a, len(m), cfg, ffi.NULL, err), err)
+    return _frame(rows)
+
+
+def list_props(path, cls=None):
+    """By the file's format (its first bytes, as the CLI detects it)."""
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+    if head.startswith(b"PBDEMS2\0"):
+        return list_props_source2(path, cls)
+    if head.startswith(b"TWDEMO\0"):
+        return list_props_teeworlds(cls)
+    return list_props_quake3(cls)
