@@ -313,7 +313,8 @@ zdem_status zdem_s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
             /* every value at its default: type decides what the zero is */
             int type = keys && ki < d->nkeys ? keys[ki].type : 0;
             ek->value.kind = type == 1 ? ZDEM_S2_V_STRING : type == 2 ? ZDEM_S2_V_FLOAT
-                           : type == 6 ? ZDEM_S2_V_BOOL : ZDEM_S2_V_INT;
+                           : type == 6 ? ZDEM_S2_V_BOOL : type == 7 ? ZDEM_S2_V_UINT
+                           : ZDEM_S2_V_INT;
             ek->value.s = (const uint8_t *)"";
         }
     }
@@ -523,9 +524,7 @@ static zdem_status combat_entry(zdem_s2_state *s, const zdem_pb_CMsgDOTACombatLo
                     s->ev.nkeys--;
                     combat_name_key(s, name, u);
                 } else {
-                    key_int(ek, name, 0);
-                    ek->value.kind = ZDEM_S2_V_UINT;
-                    ek->value.v.u = u;
+                    key_int(ek, name, u); /* 32 bits: an int64 holds it */
                 }
                 break;
             }
