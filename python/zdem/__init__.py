@@ -1,27 +1,38 @@
 """zdem: game demo files as pandas DataFrames.
 
 Source 2 (CS2, Dota 2, Deadlock):
-    zdem.parse_header(path)                       one row: map, build, ticks, ...
+    zdem.parse_header(path)                       one row: map_name, build, ticks, ...
     zdem.parse_events(path, names=None)           game events, chat, combat log
-    zdem.parse_ticks(path, props, ticks=None, classes=None)
+    zdem.parse_ticks(path, props, ticks=None, every=None, classes=None, max_rows=None)
                                                   one row per tick and player
     zdem.parse_players(path)                      one row per player
-Quake III: zdem.q3.obituaries(path), chat(path), scores(path), ticks(...)
-Teeworlds: zdem.tw.chat(path), kills(path), players(path), ticks(...)
+Quake III: zdem.q3.header, players, obituaries, chat, scores, ticks
+Teeworlds: zdem.tw.header, players, chat, kills, ticks
 Many demos: zdem.dask.read_events(paths), zdem.dask.read_ticks(paths, props)
 
-Everything is decoded by the C library (libzdem.so) into column chunks that
-become numpy arrays whole. A damaged or truncated file raises DemoError,
-whose .data holds everything read before the fault and .offset where it is.
+Everything is decoded by the C library (libzdem.so, inside the package)
+into column chunks that become numpy arrays whole. A damaged or truncated
+file raises DemoError, whose .data holds everything read before the fault
+and .offset where it is; more rows than max_rows raise RowLimitError (a
+DemoError) with the first max_rows in .data. Every call returns the memory
+it took (file mapping, parser arena, table) before it returns.
 """
 import os
 
 import numpy as np
 
-from ._lib import DemoError, ffi, lib, Mapped, Table, arena, strings, finish, S2_STATE_BYTES
+from ._lib import (DemoError, RowLimitError, ffi, lib, Mapped, Table, Run, arena, strings,
+                   int32_array, finish, S2_STATE_BYTES, VERSION)
 
-__all__ = ["DemoError", "parse_header", "parse_events", "parse_ticks", "parse_players",
-           "q3", "tw", "dask"]
+__version__ = VERSION
+
+__all__ = ["DemoError", "RowLimitError", "parse_header", "parse_events", "parse_ticks",
+           "parse_players", "q3", "tw", "dask", "__version__"]
+
+
+def __dir__():
+    # the public names only (ffi, lib, np, ... stay importable, not listed)
+    return sorted(__all__)
 
 
 def _seed():
@@ -29,89 +40,113 @@ def _seed():
     return int.from_bytes(os.urandom(8), "little") | 1
 
 
+def _s2_arena_size():
+    return lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES
+
+
 def _s2_arena():
-    return arena(lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES)
+    return arena(_s2_arena_size())
+
+
+def _names(names):
+    if names is None:
+        return None
+    return [names] if isinstance(names, str) else list(names)
+
+
+HEADER_COLUMNS = [("map_name", "object"), ("server_name", "object"), ("client_name", "object"),
+                  ("game_directory", "object"), ("demo_file_stamp", "object"),
+                  ("demo_version_name", "object"), ("demo_version_guid", "object"),
+                  ("addons", "object"), ("game", "object"), ("network_protocol", "int64"),
+                  ("build_num", "int64"), ("fullpackets_version", "int64"),
+                  ("server_start_tick", "int64"), ("allow_clientside_entities", "bool"),
+                  ("allow_clientside_particles", "bool"), ("playback_ticks", "int64"),
+                  ("playback_frames", "int64"), ("playback_time", "float64")]
+EVENT_COLUMNS = [("tick", "int64"), ("type", "object"), ("event_name", "object")]
 
 
 def parse_header(path):
-    """One row: the file header's fields and the file info's playback
-    ticks/frames/time."""
-    f = Mapped(path)
-    t = Table(max_cols=64, rows=4, pool=1 << 16)
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    st = lib.zdem_s2_rows_header(f.ptr, f.size, a, len(m), t.t, err)
-    return finish(f.path, st, err, t)
+    """One row: the file header's fields (map_name, server_name, build_num,
+    network_protocol, ...) and the file info's playback_ticks/frames/time."""
+    with Run(path, max_cols=64, rows=4, pool=1 << 16, columns=HEADER_COLUMNS) as r:
+        mem, size = r.arena(_s2_arena_size())
+        return r.finish(lib.zdem_s2_rows_header(r.file, r.size, mem, size, r.table, r.err))
 
 
 def parse_events(path, names=None):
-    """Game events, chat lines and combat-log entries: tick, type, event_name and
-    one column per key (demoparser2's parse_events with every event, or
-    those in names)."""
-    f = Mapped(path)
-    t = Table(max_cols=512)
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    if isinstance(names, str):
-        names = [names]
-    arr, keep = strings(list(names) if names is not None else [])
-    st = lib.zdem_s2_rows_events(f.ptr, f.size, a, len(m), arr if names is not None else ffi.NULL,
-                                 len(keep), _seed(), t.t, err)
-    return finish(f.path, st, err, t, ["tick", "type", "event_name"])
+    """Game events, chat lines and combat-log entries: tick, type
+    (game_event, chat, combat_log), event_name and one column per key
+    (demoparser2's parse_events with every event, or those in names)."""
+    names = _names(names)
+    with Run(path, max_cols=512, columns=EVENT_COLUMNS) as r:
+        mem, size = r.arena(_s2_arena_size())
+        arr, keep = strings(names or [])
+        st = lib.zdem_s2_rows_events(r.file, r.size, mem, size, arr if names is not None else ffi.NULL,
+                                     len(keep), _seed(), r.table, r.err)
+        return r.finish(st)
 
 
-def parse_ticks(path, props, ticks=None, classes=None):
+def parse_ticks(path, props, ticks=None, every=None, classes=None, max_rows=None):
     """One row per tick and player (or per entity of each class in
     classes) with the properties props: dotted names as `zdem entities`
     prints them, or demoparser2's player names (X, Y, Z, pitch, yaw,
     health, team_num, name, steamid, balance, active_weapon, ...).
-    ticks: only these ticks. Columns: tick, entity, then props (a vector
+    ticks: only these ticks; every: only ticks that are multiples of it;
+    max_rows: past that many rows raise RowLimitError (its .data: the
+    first max_rows rows). Columns: tick, entity, then props (a vector
     property without ".N": one column per component)."""
-    if isinstance(props, str):
-        props = [props]
+    props = _names(props)
     if classes is None:
-        return _ticks(path, props, ticks, None)
-    if isinstance(classes, str):
-        classes = [classes]
+        return _ticks(path, props, ticks, every, None, max_rows)
     import pandas as pd
     frames = []
-    for c in classes:
-        df = _ticks(path, props, ticks, c)
+    for c in _names(classes):
+        try:
+            df = _ticks(path, props, ticks, every, c, max_rows)
+        except RowLimitError as e:
+            e.data.insert(2, "class", c)
+            raise
         df.insert(2, "class", c)
         frames.append(df)
-    return pd.concat(frames, ignore_index=True).sort_values(["tick", "entity"], kind="stable", ignore_index=True)
+    out = pd.concat(frames, ignore_index=True).sort_values(["tick", "entity"], kind="stable", ignore_index=True)
+    if max_rows is not None and len(out) > max_rows:
+        raise RowLimitError(os.fspath(path), 0, max_rows, out.iloc[:max_rows].copy())
+    return out
 
 
-def _ticks(path, props, ticks, class_name):
-    f = Mapped(path)
-    t = Table(max_cols=2 + 4 * len(props))
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    arr, keep = strings(props)
-    cfg = ffi.new("zdem_s2_ticks_config *")
-    cfg.props = arr
-    cfg.nprops = len(props)
-    cname = ffi.new("char[]", class_name.encode()) if class_name else ffi.NULL
-    cfg.class_name = cname
-    tick_arr = None
-    if ticks is not None:
-        tick_arr = np.unique(np.asarray(list(ticks), dtype=np.int32))
-        cfg.ticks = ffi.from_buffer("int32_t[]", tick_arr)
-        cfg.nticks = len(tick_arr)
-    st = lib.zdem_s2_rows_ticks(f.ptr, f.size, a, len(m), cfg, _seed(), t.t, err)
-    return finish(f.path, st, err, t, ["tick", "entity"] + [p for p in props])
+def _ticks(path, props, ticks, every, class_name, max_rows):
+    columns = [("tick", "int64"), ("entity", "int64")] + [(p, None) for p in props]
+    with Run(path, max_cols=2 + 4 * len(props), columns=columns, max_rows=max_rows) as r:
+        mem, size = r.arena(_s2_arena_size())
+        arr, keep = strings(props)
+        cfg = ffi.new("zdem_s2_ticks_config *")
+        cfg.props = arr
+        cfg.nprops = len(props)
+        cname = ffi.new("char[]", class_name.encode()) if class_name else ffi.NULL
+        cfg.class_name = cname
+        cfg.every = int(every or 0)
+        if ticks is not None:
+            cfg.ticks, cfg.nticks, tick_arr = int32_array(ticks)
+            if not cfg.nticks:
+                return r.finish(0)  # no tick asked: no rows
+        return r.finish(lib.zdem_s2_rows_ticks(r.file, r.size, mem, size, cfg, _seed(), r.table, r.err))
+
+
+PLAYER_COLUMNS = [("entity", "int64"), ("name", "object"), ("steamid", "uint64"), ("team", "int64"),
+                  ("first_tick", "int64"), ("last_tick", "int64")]
 
 
 def parse_players(path):
     """One row per player seen (controller): entity (its pawn), name,
-    steamid, team_num, first_tick, last_tick."""
+    steamid, team (team_num), first_tick, last_tick."""
+    import pandas as pd
     df = parse_ticks(path, ["name", "steamid", "team_num"])
     if df.empty:
-        return df.assign(first_tick=[], last_tick=[])
+        return pd.DataFrame({c: np.empty(0, dtype=d) for c, d in PLAYER_COLUMNS})
     g = df.groupby(["name", "steamid"], sort=False, dropna=False)
-    out = g.agg(entity=("entity", "last"), team_num=("team_num", "last"),
+    out = g.agg(entity=("entity", "last"), team=("team_num", "last"),
                 first_tick=("tick", "min"), last_tick=("tick", "max")).reset_index()
-    return out[["entity", "name", "steamid", "team_num", "first_tick", "last_tick"]]
+    return out[[c for c, _ in PLAYER_COLUMNS]]
 
 
 from . import q3, tw  # noqa: E402  (they use the names above)
