@@ -1,9 +1,12 @@
-"""Teeworlds / DDNet demos (.demo) as DataFrames."""
-from ._lib import ffi, lib, Run, strings, int32_array
+"""Teeworlds / DDNet demos (.demo) as DataFrames. Player slots are the
+game's client ids."""
+import numpy as np
 
-__all__ = ["chat", "kills", "players", "ticks"]
+from ._lib import ffi, lib, Run, DemoError, strings, int32_array
 
-OBJECT, CHAT, KILLS, PLAYERS = range(4)
+__all__ = ["header", "players", "chat", "kills", "ticks"]
+
+OBJECT, CHAT, KILLS, PLAYERS, HEADER = range(5)
 
 
 def __dir__():
@@ -11,7 +14,7 @@ def __dir__():
 
 
 def _run(path, kind, obj=None, props=(), ticks=None, every=0, columns=None, max_rows=None):
-    with Run(path, max_cols=8 + len(props), columns=columns, max_rows=max_rows) as r:
+    with Run(path, max_cols=16 + len(props), columns=columns, max_rows=max_rows) as r:
         mem, size = r.arena(lib.zdem_tw_rows_size())
         cfg = ffi.new("zdem_tw_rows_config *")
         arr, keep = strings(list(props))
@@ -31,24 +34,61 @@ def _run(path, kind, obj=None, props=(), ticks=None, every=0, columns=None, max_
         return r.finish(st)
 
 
-def chat(path):
-    """tick, team, client_id, name, text (client_id -1: the server)."""
-    return _run(path, CHAT, columns=[("tick", "int64"), ("team", "int64"), ("client_id", "int64"),
-                                     ("name", "object"), ("text", "object")])
+HEADER_COLUMNS = [("version", "int64"), ("net_version", "object"), ("map_name", "object"),
+                  ("map_size", "int64"), ("map_crc", "int64"), ("map_sha256", "object"),
+                  ("type", "object"), ("length", "int64"), ("timestamp", "object"),
+                  ("timeline_markers", "int64"), ("first_tick", "int64"), ("last_tick", "int64")]
 
 
-def kills(path):
-    """tick, killer, killer_name, victim, victim_name, weapon, mode_special."""
-    return _run(path, KILLS, columns=[("tick", "int64"), ("killer", "int64"), ("killer_name", "object"),
-                                      ("victim", "int64"), ("victim_name", "object"), ("weapon", "int64"),
-                                      ("mode_special", "int64")])
+def header(path):
+    """One row: the demo header (version, net_version, map_name, map_size,
+    map_crc, map_sha256 (DDNet; no value without it), type, length in
+    seconds, timestamp, timeline_markers: their count) and the tick span of
+    the chunks after it (first_tick, last_tick)."""
+    return _run(path, HEADER, columns=HEADER_COLUMNS)
+
+
+PLAYER_COLUMNS = [("slot", "int64"), ("name", "object"), ("team", "int64"), ("clan", "object"),
+                  ("country", "int64"), ("first_tick", "int64"), ("last_tick", "int64")]
 
 
 def players(path):
-    """client_id, name, clan, country, first_tick, last_tick: every client
-    seen in the snapshots' client_info items (the last name seen)."""
-    return _run(path, PLAYERS, columns=[("client_id", "int64"), ("name", "object"), ("clan", "object"),
-                                        ("country", "int64"), ("first_tick", "int64"), ("last_tick", "int64")])
+    """One row per client seen in the snapshots: slot, name, team (of its
+    last player_info item: -1 spectators, 0 red / the game, 1 blue), clan,
+    country, first_tick, last_tick (names: the last ones seen)."""
+    return _run(path, PLAYERS, columns=PLAYER_COLUMNS)
+
+
+CHAT_COLUMNS = [("tick", "int64"), ("slot", "int64"), ("name", "object"), ("kind", "object"),
+                ("text", "object")]
+_CHAT_KINDS = {0: "chat", 1: "tchat"}
+
+
+def _chat_post(df):
+    out = df.rename(columns={"client_id": "slot"})
+    out["kind"] = np.array([_CHAT_KINDS.get(t, str(t)) for t in df["team"].tolist()], dtype=object)
+    return out[[c for c, _ in CHAT_COLUMNS]]
+
+
+def chat(path):
+    """tick, slot (the speaker's; -1: the server), name, kind (chat: to
+    everyone, tchat: to the team, as Quake III names them; another number
+    of the message's team field as its digits), text."""
+    try:
+        return _chat_post(_run(path, CHAT, columns=[("tick", "int64"), ("team", "int64"),
+                                                     ("client_id", "int64"), ("name", "object"),
+                                                     ("text", "object")]))
+    except DemoError as e:
+        e.data = _chat_post(e.data)
+        raise
+
+
+def kills(path):
+    """tick, killer, killer_name, victim, victim_name (slots and names),
+    weapon, mode_special."""
+    return _run(path, KILLS, columns=[("tick", "int64"), ("killer", "int64"), ("killer_name", "object"),
+                                      ("victim", "int64"), ("victim_name", "object"), ("weapon", "int64"),
+                                      ("mode_special", "int64")])
 
 
 def ticks(path, props, obj="character", ticks=None, every=None, max_rows=None):

@@ -16,9 +16,9 @@ typedef struct tw_prop {
 } tw_prop;
 
 typedef struct tw_player {
-    int seen;
+    int seen, has_team;
     char name[17], clan[13];
-    int32_t country, first_tick, last_tick;
+    int32_t country, first_tick, last_tick, team;
 } tw_player;
 
 typedef struct tw_rows {
@@ -31,6 +31,8 @@ typedef struct tw_rows {
     int32_t cols[8];
     int cols_done;
     tw_player players[MAX_CLIENTS];
+    int have_tick;
+    int32_t first_tick, last_tick; /* HEADER: the tick markers' span */
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -72,7 +74,16 @@ static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
         tw_player *p;
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+        if (id < 0 || id >= MAX_CLIENTS)
+            continue;
+        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
+            zdem_tw_obj_player_info pi;
+            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+            r->players[id].has_team = 1;
+            r->players[id].team = pi.team;
+            continue;
+        }
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
             continue;
         zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         p = &r->players[id];
@@ -189,12 +200,59 @@ static zdem_status players(tw_rows *r)
             continue;
         if ((st = zdem_table_row(r->t)) != ZDEM_OK)
             return st;
-        zdem_table_int(r->t, col(r, 0, "client_id"), i);
+        zdem_table_int(r->t, col(r, 0, "slot"), i);
         zdem_table_str(r->t, col(r, 1, "name"), p->name, strlen(p->name));
-        zdem_table_str(r->t, col(r, 2, "clan"), p->clan, strlen(p->clan));
-        zdem_table_int(r->t, col(r, 3, "country"), p->country);
-        zdem_table_int(r->t, col(r, 4, "first_tick"), p->first_tick);
-        zdem_table_int(r->t, col(r, 5, "last_tick"), p->last_tick);
+        if (p->has_team)
+            zdem_table_int(r->t, col(r, 2, "team"), p->team);
+        else
+            col(r, 2, "team");
+        zdem_table_str(r->t, col(r, 3, "clan"), p->clan, strlen(p->clan));
+        zdem_table_int(r->t, col(r, 4, "country"), p->country);
+        zdem_table_int(r->t, col(r, 5, "first_tick"), p->first_tick);
+        zdem_table_int(r->t, col(r, 6, "last_tick"), p->last_tick);
+    }
+    return ZDEM_OK;
+}
+
+static void hex32(char *out, const uint8_t *d)
+{
+    static const char digits[] = "0123456789abcdef";
+    int i;
+    for (i = 0; i < 32; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+}
+
+/* The header's row (HEADER), with the tick span read after it. */
+static zdem_status header(tw_rows *r)
+{
+    const zdem_tw_demo_info *in = &r->rd.info;
+    zdem_table *t = r->t;
+    zdem_status st;
+    if ((st = zdem_table_row(t)) != ZDEM_OK)
+        return st;
+    zdem_table_int(t, col(r, 0, "version"), in->version);
+    zdem_table_str(t, col(r, 1, "net_version"), in->net_version.p, in->net_version.n);
+    zdem_table_str(t, col(r, 2, "map_name"), in->map_name.p, in->map_name.n);
+    zdem_table_int(t, col(r, 3, "map_size"), in->map_size);
+    zdem_table_int(t, col(r, 4, "map_crc"), in->map_crc);
+    if (in->has_sha256) {
+        char h[64];
+        hex32(h, in->map_sha256);
+        zdem_table_str(t, col(r, 5, "map_sha256"), h, sizeof h);
+    } else
+        col(r, 5, "map_sha256");
+    zdem_table_str(t, col(r, 6, "type"), in->type.p, in->type.n);
+    zdem_table_int(t, col(r, 7, "length"), in->length);
+    zdem_table_str(t, zdem_table_column(t, "timestamp", 9), in->timestamp.p, in->timestamp.n);
+    zdem_table_int(t, zdem_table_column(t, "timeline_markers", 16), in->num_timeline_markers);
+    if (r->have_tick) {
+        zdem_table_int(t, zdem_table_column(t, "first_tick", 10), r->first_tick);
+        zdem_table_int(t, zdem_table_column(t, "last_tick", 9), r->last_tick);
+    } else {
+        zdem_table_column(t, "first_tick", 10);
+        zdem_table_column(t, "last_tick", 9);
     }
     return ZDEM_OK;
 }
@@ -240,7 +298,14 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     if (zdem_tw_reader_open(&r->rd, file, n, err) != ZDEM_OK)
         return err->code;
     r->rd.decode_messages = c->kind == ZDEM_TW_ROWS_CHAT || c->kind == ZDEM_TW_ROWS_KILLS;
+    r->rd.decode_snapshots = c->kind != ZDEM_TW_ROWS_HEADER; /* the header needs ticks only */
     while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1) {
+        if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
+            if (!r->have_tick)
+                r->first_tick = ev.chunk.tick;
+            r->have_tick = 1;
+            r->last_tick = ev.chunk.tick;
+        }
         if (ev.snap) {
             track(r, ev.snap, ev.chunk.tick);
             if (c->kind == ZDEM_TW_ROWS_OBJECT && (st = objects(r, ev.snap, ev.chunk.tick)) != ZDEM_OK)
@@ -250,6 +315,8 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     }
     if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_PLAYERS)
         st = players(r);
+    if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_HEADER)
+        st = header(r);
     if (st != ZDEM_OK)
         return zdem_fail(err, st, 0, "stopped by the table's consumer");
     if ((st = zdem_table_flush(t)) != ZDEM_OK)
