@@ -131,7 +131,10 @@ static int print_player(void *user, const zdem_s2_player *p)
 {
     FILE *o = ((FILE **)user)[0];
     int *n = (int *)((FILE **)user)[1];
-    fprintf(o, "%s{\"slot\":%ld,\"name\":", (*n)++ ? "," : "", (long)p->slot);
+    if (p->slot >= 0)
+        fprintf(o, "%s{\"slot\":%ld,\"name\":", (*n)++ ? "," : "", (long)p->slot);
+    else
+        fprintf(o, "%s{\"slot\":null,\"name\":", (*n)++ ? "," : "");
     zdem_json_str(o, p->name, p->name_len);
     if (p->has_team)
         fprintf(o, ",\"team\":%lld", (long long)p->team);

@@ -132,19 +132,26 @@ def _ticks(path, props, ticks, every, class_name, max_rows):
         return r.finish(lib.zdem_s2_rows_ticks(r.file, r.size, mem, size, cfg, _seed(), r.table, r.err))
 
 
-PLAYER_COLUMNS = [("entity", "int64"), ("name", "object"), ("steamid", "uint64"), ("team", "int64"),
-                  ("first_tick", "int64"), ("last_tick", "int64")]
+PLAYER_COLUMNS = [("slot", "int64"), ("name", "object"), ("team", "int64"), ("steamid", "uint64"),
+                  ("entity", "int64"), ("first_tick", "int64"), ("last_tick", "int64")]
 
 
 def parse_players(path):
-    """One row per player seen (controller): entity (its pawn), name,
-    steamid, team (team_num), first_tick, last_tick."""
+    """One row per player (a slot, name and SteamID) seen in the tick rows:
+    slot (the controller's entity index - 1, as userinfo numbers it),
+    name, team (team_num, the last seen), steamid, entity (the pawn, the
+    last seen), first_tick, last_tick."""
     import pandas as pd
-    df = parse_ticks(path, ["name", "steamid", "team_num"])
+    df = parse_ticks(path, ["name", "steamid", "team_num", "m_hController"])
     if df.empty:
         return pd.DataFrame({c: np.empty(0, dtype=d) for c, d in PLAYER_COLUMNS})
-    g = df.groupby(["name", "steamid"], sort=False, dropna=False)
-    out = g.agg(entity=("entity", "last"), team=("team_num", "last"),
+    # the pawn's handle to its controller: the low 14 bits are its index
+    handle = df["m_hController"]
+    slot = (handle.astype("Int64") & 0x3FFF) - 1 if handle.dtype != object else \
+        pd.array([None] * len(df), dtype="Int64")
+    df["slot"] = slot.astype("int64") if not slot.isna().any() else slot
+    g = df.groupby(["slot", "name", "steamid"], sort=False, dropna=False)
+    out = g.agg(team=("team_num", "last"), entity=("entity", "last"),
                 first_tick=("tick", "min"), last_tick=("tick", "max")).reset_index()
     return out[[c for c, _ in PLAYER_COLUMNS]]
 

@@ -710,6 +710,25 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
     return zdem_s2_player_list(s, fn ? name_only : NULL, &c, tmp, cap);
 }
 
+#define DOTA_IDS 64
+
+/* Dota's player ids -> their controllers' entity indexes (-1: none). */
+static void dota_controllers(const zdem_s2_state *s, int32_t *ctrl_of)
+{
+    uint32_t i;
+    for (i = 0; i < DOTA_IDS; i++)
+        ctrl_of[i] = -1;
+    for (i = 0; i < s->live; i++) {
+        uint32_t idx = s->live_list[i];
+        zdem_s2_entity en;
+        uint64_t id;
+        if (zdem_s2_entity_get(s, (int32_t)idx, &en) && en.class_name_len >= 16 &&
+            memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) == 0 &&
+            int_prop(s, (int32_t)idx, "m_nPlayerID", &id) && id < DOTA_IDS)
+            ctrl_of[id] = (int32_t)idx;
+    }
+}
+
 uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
                              void *user, uint32_t *tmp, uint32_t cap)
 {
@@ -721,10 +740,13 @@ uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
         uint32_t idx = s->live_list[i], k, cnt;
         zdem_s2_entity en;
         zdem_s2_value v;
+        int32_t ctrl_of[DOTA_IDS];
         if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len != 20 ||
             memcmp(en.class_name, "CDOTA_PlayerResource", 20) != 0 ||
             !zdem_s2_entity_prop(s, (int32_t)idx, "m_vecPlayerData", &v))
             continue;
+        if (fn)
+            dota_controllers(s, ctrl_of);
         cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1ull ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
         for (k = 0; k < cnt; k++) {
             char nm[80];
@@ -736,8 +758,9 @@ uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
             n++;
             if (!fn)
                 continue;
-            pl.slot = (int32_t)k;
-            pl.entity = -1;
+            /* the slot of the controller with this player id */
+            pl.entity = k < DOTA_IDS ? ctrl_of[k] : -1;
+            pl.slot = pl.entity > 0 ? pl.entity - 1 : -1;
             pl.name = v.s;
             pl.name_len = v.len;
             player_data_name(nm, k, "m_iPlayerSteamID");

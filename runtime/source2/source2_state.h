@@ -280,9 +280,9 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
 
 /* The same players with what each source knows of them (the shape
  * `zdem info --json` prints for every format): slot (the controller's
- * entity index - 1 in CS2 and Deadlock, the player id in Dota, the entry
- * index of the userinfo table), the controller's entity index (-1: none),
- * SteamID and team number when the source has them. */
+ * entity index - 1, as the userinfo table numbers its entries; -1: a Dota
+ * player id without a controller), the controller's entity index (-1:
+ * none), SteamID and team number when the source has them. */
 typedef struct zdem_s2_player {
     int32_t slot;
     int32_t entity;
