@@ -4,8 +4,9 @@ package: zdem/libzdem.so (loaded with cffi in ABI mode, so no Python
 headers are needed) and zdem/_bin/zdem (run by `python -m zdem`).
 
 The version is the one in runtime/zdem_version.h. Environment:
-CMAKE_BUILD_PARALLEL_LEVEL (jobs; default: the CPU count), CC and CFLAGS
-as cmake reads them."""
+CMAKE_BUILD_PARALLEL_LEVEL (jobs; default: the CPU count),
+ZDEM_CMAKE_BUILD_DIR (the cmake build directory; default: under build/),
+CC and CFLAGS as cmake reads them."""
 import os
 import re
 import shutil
@@ -44,7 +45,8 @@ class build_with_library(build_py):
         if shutil.which("cmake") is None:
             raise RuntimeError("building zdem needs cmake and a C compiler "
                                "(Debian: apt-get install cmake gcc)")
-        tmp = os.path.join(self.get_finalized_command("build").build_temp, "cmake")
+        tmp = os.environ.get("ZDEM_CMAKE_BUILD_DIR") or \
+            os.path.join(self.get_finalized_command("build").build_temp, "cmake")
         cfg = ["cmake", "-S", ROOT, "-B", tmp, "-DCMAKE_BUILD_TYPE=Release",
                "-DZDEM_TESTS=OFF", "-DZDEM_SHARED=ON", "-DZDEM_SANITIZE=OFF",
                "-DZDEM_WERROR=OFF", "-DZDEM_INSTALL_PYTHON=OFF",

@@ -35,6 +35,14 @@ def __dir__():
     return sorted(__all__)
 
 
+def __getattr__(name):
+    # zdem.dask needs dask: imported when first used, not with zdem
+    if name == "dask":
+        import importlib
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError("module 'zdem' has no attribute %r" % name)
+
+
 def _seed():
     # random per run, as the CLI: no file can count on colliding hash keys
     return int.from_bytes(os.urandom(8), "little") | 1
@@ -137,23 +145,41 @@ PLAYER_COLUMNS = [("slot", "int64"), ("name", "object"), ("team", "int64"), ("st
 
 
 def parse_players(path):
-    """One row per player (a slot, name and SteamID) seen in the tick rows:
-    slot (the controller's entity index - 1, as userinfo numbers it),
-    name, team (team_num, the last seen), steamid, entity (the pawn, the
-    last seen), first_tick, last_tick."""
+    """One row per player (a name and SteamID) seen in the tick rows, in
+    the order they appear: slot (the controller's entity index - 1, as the
+    userinfo table numbers its entries), name, team (team_num, the last
+    seen), steamid, entity (the pawn, the last seen), first_tick,
+    last_tick."""
     import pandas as pd
     df = parse_ticks(path, ["name", "steamid", "team_num", "m_hController"])
     if df.empty:
         return pd.DataFrame({c: np.empty(0, dtype=d) for c, d in PLAYER_COLUMNS})
+    # a player: a (name, steamid) pair; rows come in tick order, so its
+    # first row has its first tick and its last row the rest (numpy on
+    # codes: a groupby costs more than the parse on a small demo)
+    names = pd.factorize(df["name"])[0]
+    sids = pd.factorize(df["steamid"])[0]
+    key = names.astype(np.int64) * (int(sids.max()) + 2) + sids
+    _, first = np.unique(key, return_index=True)
+    _, last = np.unique(key[::-1], return_index=True)
+    last = len(key) - 1 - last
+    order = np.argsort(first, kind="stable")
+    first, last = first[order], last[order]
     # the pawn's handle to its controller: the low 14 bits are its index
-    handle = df["m_hController"]
-    slot = (handle.astype("Int64") & 0x3FFF) - 1 if handle.dtype != object else \
-        pd.array([None] * len(df), dtype="Int64")
-    df["slot"] = slot.astype("int64") if not slot.isna().any() else slot
-    g = df.groupby(["slot", "name", "steamid"], sort=False, dropna=False)
-    out = g.agg(team=("team_num", "last"), entity=("entity", "last"),
-                first_tick=("tick", "min"), last_tick=("tick", "max")).reset_index()
-    return out[[c for c, _ in PLAYER_COLUMNS]]
+    # (all 24 bits set: no controller); a player's first valid one
+    h = df["m_hController"]
+    if h.dtype == object or h.isna().all():
+        slot = pd.array([None] * len(first), dtype="Int64")
+    else:
+        hv = h.astype("Int64").fillna(0xFFFFFF).to_numpy(np.int64)
+        valid = (hv & 0xFFFFFF) != 0xFFFFFF
+        ukey, at = np.unique(key[valid], return_index=True)
+        slots = dict(zip(ukey.tolist(), ((hv[valid][at] & 0x3FFF) - 1).tolist()))
+        got = [slots.get(k) for k in key[first].tolist()]
+        slot = np.array(got, dtype=np.int64) if None not in got else pd.array(got, dtype="Int64")
+    return pd.DataFrame({"slot": slot, "name": df["name"].array[first], "team": df["team_num"].array[last],
+                         "steamid": df["steamid"].array[last], "entity": df["entity"].array[last],
+                         "first_tick": df["tick"].array[first], "last_tick": df["tick"].array[last]})
 
 
 from . import q3, tw  # noqa: E402  (they use the names above)

@@ -41,8 +41,9 @@ class Collector:
     frame() builds the DataFrame. max_rows: keep that many rows, then ask
     the producer to stop (over becomes True)."""
 
-    def __init__(self, ffi, lib, max_rows=None):
+    def __init__(self, ffi, lib, max_rows=None, pool_bytes=0):
         self._ffi, self._lib = ffi, lib
+        self._pool_bytes = pool_bytes  # the table's string pool
         self.order = []        # column names, first seen first
         self.parts = {}        # name -> [_Part]
         self.rows = 0
@@ -70,7 +71,9 @@ class Collector:
         while len(self._names) < ncols:
             c = len(self._names)
             self._names.append(ffi.unpack(lib.zdem_table_name(t, c, self._ln), self._ln[0]).decode("utf-8", "replace"))
-        pool = None
+        # the pool in place: each string is sliced out of it (a copy of its
+        # own bytes), nothing else of it is copied
+        pool = ffi.buffer(lib.zdem_table_pool(t), self._pool_bytes)
         for c in range(ncols):
             name = self._names[c]
             kinds = np.frombuffer(ffi.buffer(lib.zdem_table_kinds(t, c), n), dtype=np.uint8)
@@ -82,8 +85,6 @@ class Collector:
                 vals = np.frombuffer(ffi.buffer(lib.zdem_table_values(t, c), 8 * n), dtype=np.int64)
                 strs = None
                 if k0 == STR or not uniform and (kinds == STR).any():
-                    if pool is None:
-                        pool = ffi.buffer(lib.zdem_table_pool(t), self._pool_end(t, ncols, n))[:]
                     strs = self._strings(vals, kinds, pool, uniform)
                 if uniform:
                     part = _Part(n, k0, vals=None if k0 == STR else vals.copy(), strs=strs)
@@ -103,18 +104,6 @@ class Collector:
                 plist.append(_Part(self.rows + n - have, NONE))
         self.rows += n
         return stop
-
-    def _pool_end(self, t, ncols, n):
-        """Bytes of the pool in use: up to the furthest string of any column."""
-        ffi, lib = self._ffi, self._lib
-        end = 0
-        for c in range(ncols):
-            kinds = np.frombuffer(ffi.buffer(lib.zdem_table_kinds(t, c), n), dtype=np.uint8)
-            is_str = kinds == STR
-            if is_str.any():
-                v = np.frombuffer(ffi.buffer(lib.zdem_table_values(t, c), 8 * n), dtype=np.int64)[is_str]
-                end = max(end, int(((v >> 32) + (v & 0xFFFFFFFF)).max()))
-        return end
 
     def _strings(self, vals, kinds, pool, uniform):
         out = np.empty(len(vals), dtype=object)
@@ -170,6 +159,13 @@ def _missing(n, dtype):
 
 def _column(parts, n, dtype=None):
     """One column from its chunks (freed as they are copied in)."""
+    if len(parts) == 1 and parts[0].kind is not None:  # one chunk, one kind: as it is
+        p = parts.pop()
+        if p.kind == NONE:
+            return _missing(n, dtype)
+        if p.kind == STR:
+            return p.strs
+        return p.vals != 0 if p.kind == BOOL else _convert(p.vals, p.kind, p.kind)
     kset = set()
     missing = False
     for p in parts:

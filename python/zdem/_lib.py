@@ -236,7 +236,7 @@ class Table:
     def __init__(self, max_cols=256, rows=ROWS_PER_CHUNK, pool=POOL_BYTES, max_rows=None):
         if max_rows is not None:
             rows = max(1, min(rows, max_rows + 1))
-        self.cols = Collector(ffi, lib, max_rows)
+        self.cols = Collector(ffi, lib, max_rows, pool)
         self._id = next(_next_id)
         _collectors[self._id] = self.cols
         size = lib.zdem_table_size(max_cols, rows, pool)
