@@ -295,7 +295,7 @@ static int32_t ev_col(q3_rows *r, int k, const char *name)
  * mm2 (the parser looked the name up), and Quake Live, whose chat and
  * tchat text starts with the sender's slot as two digits ("04 ..."): its
  * name then comes from the player configstring, as the game wrote it. */
-static void chat_sender(q3_rows *r, const zdem_q3_parser *p, const zdem_q3_event *ev)
+static void q3r_chat_sender(q3_rows *r, const zdem_q3_parser *p, const zdem_q3_event *ev)
 {
     const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
     const char *x = ev->text;
@@ -350,7 +350,7 @@ static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_ev
         zdem_table_str(t, ev_col(r, 4, "text"), ev->text, ev->text_len);
         ty = zdem_q3_chat_kind_name(ev->chat_kind); /* chat, tchat or CPMA's mm2 */
         zdem_table_str(t, ev_col(r, 5, "kind"), ty, strlen(ty));
-        chat_sender(r, p, ev);
+        q3r_chat_sender(r, p, ev);
         if (ev->location && ev->location_len)
             zdem_table_str(t, ev_col(r, 8, "location"), ev->location, ev->location_len);
         else
@@ -365,7 +365,7 @@ static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_ev
 
 /* ---- header and players -------------------------------------------------- */
 
-static void copy_value(char *dst, const char *v, size_t n)
+static void q3r_copy_value(char *dst, const char *v, size_t n)
 {
     if (!v)
         n = 0;
@@ -375,7 +375,7 @@ static void copy_value(char *dst, const char *v, size_t n)
     dst[n] = 0;
 }
 
-static int32_t leading_int(const char *v, size_t n)
+static int32_t q3r_leading_int(const char *v, size_t n)
 {
     int32_t x = 0;
     size_t i;
@@ -387,7 +387,7 @@ static int32_t leading_int(const char *v, size_t n)
 }
 
 /* The row of the gamestate read so far (HEADER). */
-static int header_row(q3_rows *r)
+static int q3r_header_row(q3_rows *r)
 {
     zdem_table *t = r->t;
     if (!r->gs)
@@ -414,7 +414,7 @@ static int header_row(q3_rows *r)
 }
 
 /* A stay ends: its row (PLAYERS). */
-static int stay_row(q3_rows *r, int slot)
+static int q3r_stay_row(q3_rows *r, int slot)
 {
     zdem_table *t = r->t;
     q3_stay *y = &r->stay[slot];
@@ -441,18 +441,18 @@ static int stay_row(q3_rows *r, int slot)
 /* A slot's player configstring now says info (n bytes; empty: nobody): a
  * stay ends when the slot empties or its name or team changes, and one
  * starts, at the latest snapshot's time (the time events carry). */
-static int player_info(q3_rows *r, int slot, const char *info, size_t n)
+static int q3r_player_info(q3_rows *r, int slot, const char *info, size_t n)
 {
     q3_stay *y = &r->stay[slot];
     size_t vn = 0, tn = 0;
     const char *v = info ? zdem_q3_info_value(info, n, "n", &vn) : NULL;
     const char *tv = info ? zdem_q3_info_value(info, n, "t", &tn) : NULL;
     char name[PNAME_MAX];
-    int32_t team = leading_int(tv, tn);
+    int32_t team = q3r_leading_int(tv, tn);
     if (!v || !vn)
-        return y->active ? stay_row(r, slot) : 0;
-    copy_value(name, v, vn);
-    if (y->active && (strcmp(name, y->name) != 0 || team != y->team) && stay_row(r, slot))
+        return y->active ? q3r_stay_row(r, slot) : 0;
+    q3r_copy_value(name, v, vn);
+    if (y->active && (strcmp(name, y->name) != 0 || team != y->team) && q3r_stay_row(r, slot))
         return 1;
     if (!y->active) {
         y->active = 1;
@@ -466,7 +466,7 @@ static int player_info(q3_rows *r, int slot, const char *info, size_t n)
 
 /* Every player configstring as the store has it (a gamestate, a big
  * configstring sent in pieces). */
-static int players_scan(q3_rows *r, const zdem_q3_parser *p)
+static int q3r_players_scan(q3_rows *r, const zdem_q3_parser *p)
 {
     const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
     int i;
@@ -476,18 +476,18 @@ static int players_scan(q3_rows *r, const zdem_q3_parser *p)
     for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
         size_t n = 0;
         const char *cs = zdem_q3_configstring(p, pi->cs_players + i, &n);
-        if (player_info(r, i, cs, cs ? n : 0))
+        if (q3r_player_info(r, i, cs, cs ? n : 0))
             return 1;
     }
     return 0;
 }
 
 /* Every stay of the gamestate ends (a new gamestate, the end). */
-static int players_end(q3_rows *r)
+static int q3r_players_end(q3_rows *r)
 {
     int i;
     for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
-        if (r->stay[i].active && stay_row(r, i))
+        if (r->stay[i].active && q3r_stay_row(r, i))
             return 1;
     return 0;
 }
@@ -497,7 +497,7 @@ static int q3rows_on_gamestate(void *user, const zdem_q3_parser *p)
     q3_rows *r = (q3_rows *)user;
     size_t n = 0, vn = 0;
     const char *cs0, *v;
-    if (r->c->kind == ZDEM_Q3_ROWS_HEADER ? header_row(r) : players_end(r))
+    if (r->c->kind == ZDEM_Q3_ROWS_HEADER ? q3r_header_row(r) : q3r_players_end(r))
         return 1;
     r->gs++;
     r->protocol = zdem_q3_protocol(p);
@@ -505,10 +505,10 @@ static int q3rows_on_gamestate(void *user, const zdem_q3_parser *p)
     r->gs_snaps = 0;
     cs0 = zdem_q3_configstring(p, 0, &n);
     v = cs0 ? zdem_q3_info_value(cs0, n, "mapname", &vn) : NULL;
-    copy_value(r->map, v, vn);
+    q3r_copy_value(r->map, v, vn);
     v = cs0 ? zdem_q3_info_value(cs0, n, "gamename", &vn) : NULL;
-    copy_value(r->gamename, v, vn);
-    return r->c->kind == ZDEM_Q3_ROWS_PLAYERS ? players_scan(r, p) : 0;
+    q3r_copy_value(r->gamename, v, vn);
+    return r->c->kind == ZDEM_Q3_ROWS_PLAYERS ? q3r_players_scan(r, p) : 0;
 }
 
 /* Player configstrings as their commands come, one by one (several in one
@@ -543,7 +543,7 @@ static int q3rows_on_command(void *user, const zdem_q3_parser *p, int32_t seq, c
         for (e = b; e < n && s[e] != '"'; e++)
             ;
     }
-    return player_info(r, idx - pi->cs_players, s + b, e - b);
+    return q3r_player_info(r, idx - pi->cs_players, s + b, e - b);
 }
 
 static int q3rows_on_frame(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
@@ -555,7 +555,7 @@ static int q3rows_on_frame(void *user, const zdem_q3_parser *p, const zdem_q3_sn
     r->last_time = s->server_time;
     if (r->c->kind != ZDEM_Q3_ROWS_PLAYERS)
         return 0;
-    if (r->players_dirty && players_scan(r, p))
+    if (r->players_dirty && q3r_players_scan(r, p))
         return 1;
     for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
         q3_stay *y = &r->stay[i];
@@ -652,9 +652,9 @@ zdem_status zdem_q3_rows_run(void *mem, size_t size, const zdem_q3_rows_config *
     /* the gamestate read last (damaged or not: what was read of it) */
     if (r->st == ZDEM_OK && st != ZDEM_ERR_ABORTED) {
         if (c->kind == ZDEM_Q3_ROWS_HEADER)
-            (void)header_row(r);
-        else if (c->kind == ZDEM_Q3_ROWS_PLAYERS && !(r->players_dirty && players_scan(r, p)))
-            (void)players_end(r);
+            (void)q3r_header_row(r);
+        else if (c->kind == ZDEM_Q3_ROWS_PLAYERS && !(r->players_dirty && q3r_players_scan(r, p)))
+            (void)q3r_players_end(r);
     }
     if (r->st == ZDEM_OK) {
         zdem_status fs = zdem_table_flush(t);

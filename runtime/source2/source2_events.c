@@ -623,7 +623,7 @@ static int ui_entry(void *user, uint32_t index, const uint8_t *key, uint32_t key
 }
 
 /* An integer property of an entity (signed or unsigned), 1 = found. */
-static int int_prop(const zdem_s2_state *s, int32_t idx, const char *name, uint64_t *out)
+static int s2pl_int_prop(const zdem_s2_state *s, int32_t idx, const char *name, uint64_t *out)
 {
     zdem_s2_value v;
     if (!zdem_s2_entity_prop(s, idx, name, &v) ||
@@ -677,8 +677,8 @@ static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_list_fn fn, v
         pl.entity = (int32_t)idx;
         pl.name = v.s;
         pl.name_len = v.len;
-        pl.has_steamid = (uint8_t)int_prop(s, (int32_t)idx, "m_steamID", &pl.steamid);
-        pl.has_team = (uint8_t)int_prop(s, (int32_t)idx, "m_iTeamNum", &u);
+        pl.has_steamid = (uint8_t)s2pl_int_prop(s, (int32_t)idx, "m_steamID", &pl.steamid);
+        pl.has_team = (uint8_t)s2pl_int_prop(s, (int32_t)idx, "m_iTeamNum", &u);
         pl.team = (int64_t)u;
         if (!pl.has_steamid)
             pl.steamid = 0;
@@ -690,30 +690,30 @@ static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_list_fn fn, v
     return n;
 }
 
-typedef struct names_ctx {
+typedef struct s2pl_names_ctx {
     zdem_s2_player_fn fn;
     void *user;
-} names_ctx;
+} s2pl_names_ctx;
 
-static int name_only(void *user, const zdem_s2_player *p)
+static int s2pl_name_only(void *user, const zdem_s2_player *p)
 {
-    names_ctx *c = (names_ctx *)user;
+    s2pl_names_ctx *c = (s2pl_names_ctx *)user;
     return c->fn ? c->fn(c->user, p->name, p->name_len) : 0;
 }
 
 uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
                          void *user, uint32_t *tmp, uint32_t cap)
 {
-    names_ctx c;
+    s2pl_names_ctx c;
     c.fn = fn;
     c.user = user;
-    return zdem_s2_player_list(s, fn ? name_only : NULL, &c, tmp, cap);
+    return zdem_s2_player_list(s, fn ? s2pl_name_only : NULL, &c, tmp, cap);
 }
 
 #define DOTA_IDS 64
 
 /* Dota's player ids -> their controllers' entity indexes (-1: none). */
-static void dota_controllers(const zdem_s2_state *s, int32_t *ctrl_of)
+static void s2pl_dota_controllers(const zdem_s2_state *s, int32_t *ctrl_of)
 {
     uint32_t i;
     for (i = 0; i < DOTA_IDS; i++)
@@ -724,7 +724,7 @@ static void dota_controllers(const zdem_s2_state *s, int32_t *ctrl_of)
         uint64_t id;
         if (zdem_s2_entity_get(s, (int32_t)idx, &en) && en.class_name_len >= 16 &&
             memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) == 0 &&
-            int_prop(s, (int32_t)idx, "m_nPlayerID", &id) && id < DOTA_IDS)
+            s2pl_int_prop(s, (int32_t)idx, "m_nPlayerID", &id) && id < DOTA_IDS)
             ctrl_of[id] = (int32_t)idx;
     }
 }
@@ -746,7 +746,7 @@ uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
             !zdem_s2_entity_prop(s, (int32_t)idx, "m_vecPlayerData", &v))
             continue;
         if (fn)
-            dota_controllers(s, ctrl_of);
+            s2pl_dota_controllers(s, ctrl_of);
         cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1ull ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
         for (k = 0; k < cnt; k++) {
             char nm[80];
@@ -764,9 +764,9 @@ uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
             pl.name = v.s;
             pl.name_len = v.len;
             player_data_name(nm, k, "m_iPlayerSteamID");
-            pl.has_steamid = (uint8_t)int_prop(s, (int32_t)idx, nm, &pl.steamid);
+            pl.has_steamid = (uint8_t)s2pl_int_prop(s, (int32_t)idx, nm, &pl.steamid);
             player_data_name(nm, k, "m_iPlayerTeam");
-            pl.has_team = (uint8_t)int_prop(s, (int32_t)idx, nm, &u);
+            pl.has_team = (uint8_t)s2pl_int_prop(s, (int32_t)idx, nm, &u);
             pl.team = pl.has_team ? (int64_t)u : 0;
             if (!pl.has_steamid)
                 pl.steamid = 0;

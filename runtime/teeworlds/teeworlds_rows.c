@@ -214,7 +214,7 @@ static zdem_status players(tw_rows *r)
     return ZDEM_OK;
 }
 
-static void hex32(char *out, const uint8_t *d)
+static void twr_hex32(char *out, const uint8_t *d)
 {
     static const char digits[] = "0123456789abcdef";
     int i;
@@ -225,7 +225,7 @@ static void hex32(char *out, const uint8_t *d)
 }
 
 /* The header's row (HEADER), with the tick span read after it. */
-static zdem_status header(tw_rows *r)
+static zdem_status twr_header(tw_rows *r)
 {
     const zdem_tw_demo_info *in = &r->rd.info;
     zdem_table *t = r->t;
@@ -239,7 +239,7 @@ static zdem_status header(tw_rows *r)
     zdem_table_int(t, col(r, 4, "map_crc"), in->map_crc);
     if (in->has_sha256) {
         char h[64];
-        hex32(h, in->map_sha256);
+        twr_hex32(h, in->map_sha256);
         zdem_table_str(t, col(r, 5, "map_sha256"), h, sizeof h);
     } else
         col(r, 5, "map_sha256");
@@ -316,7 +316,7 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_PLAYERS)
         st = players(r);
     if (st == ZDEM_OK && c->kind == ZDEM_TW_ROWS_HEADER)
-        st = header(r);
+        st = twr_header(r);
     if (st != ZDEM_OK)
         return zdem_fail(err, st, 0, "stopped by the table's consumer");
     if ((st = zdem_table_flush(t)) != ZDEM_OK)
