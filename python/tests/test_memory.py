@@ -11,6 +11,7 @@ time); resident memory after the last call must be within 10 MB of where
 the 10th left it."""
 import json
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -211,6 +212,8 @@ def test_max_rows_raises_with_the_rows_so_far():
         zdem.parse_ticks(path, ["X", "health", "name"], max_rows=25)
     assert isinstance(e.value, zdem.DemoError) and e.value.max_rows == 25
     assert e.value.data.equals(full.iloc[:25])
+    back = pickle.loads(pickle.dumps(e.value))  # as a Dask worker sends it
+    assert type(back) is zdem.RowLimitError and back.data.equals(e.value.data) and str(back) == str(e.value)
     assert zdem.parse_ticks(path, ["X", "health", "name"], max_rows=len(full)).equals(full)
     q3 = os.path.join(CORPUS, "q3", "q3-cpma_udt-duel.dm_68")
     full = zdem.q3.ticks(q3, ["origin"])

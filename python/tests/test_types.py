@@ -93,6 +93,12 @@ def test_empty_results_keep_types(corpus):
     assert len(e) == 0 and e["tick"].dtype == np.int64 and e["entity"].dtype == np.int64
     e = zdem.parse_ticks(s2, ["health"], ticks=[10 ** 6])  # past the end
     assert len(e) == 0 and e["tick"].dtype == np.int64
+    # demoparser2 counts no player_death in this demo: no rows, typed columns
+    ref = json.load(open(os.path.join(corpus, "peers", DUST2 + ".cs2-ref.json")))
+    assert ref["player_death_count"] == 0
+    ev = zdem.parse_events(s2, names=["player_death"])
+    assert len(ev) == 0 and list(ev.columns) == ["tick", "type", "event_name"]
+    assert ev["tick"].dtype == np.int64 and ev["event_name"].dtype == object
     h = zdem.parse_header(s2)
     assert h["build_num"].dtype == np.int64 and h["playback_time"].dtype == np.float64
     assert h["allow_clientside_entities"].dtype in (np.bool_, pd.BooleanDtype())

@@ -140,6 +140,9 @@ class DemoError(Exception):
         self.message = message
         self.data = data
 
+    def __reduce__(self):  # across processes (Dask workers) with its fields
+        return (DemoError, (self.path, self.offset, self.message, self.data, self.payload_pos))
+
 
 class RowLimitError(DemoError):
     """More rows than max_rows: data holds the first max_rows of them,
@@ -150,6 +153,9 @@ class RowLimitError(DemoError):
         super().__init__(path, offset, "more than max_rows=%d rows (the first %d are in .data)"
                          % (max_rows, max_rows), data)
         self.max_rows = max_rows
+
+    def __reduce__(self):
+        return (RowLimitError, (self.path, self.offset, self.max_rows, self.data))
 
 
 # ---- per-call resources --------------------------------------------------------
