@@ -9,10 +9,12 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     cmake make gcc g++ clang libclang-rt-dev pkg-config binutils python3 protobuf-compiler python3-protobuf \
     libsnappy-dev nanopb libnanopb-dev valgrind \
     gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm >/dev/null
-# Python package tests (python/): Debian's modules, seen by /usr/bin/python3.
+# Python package tests (python/): Debian's modules, seen by /usr/bin/python3;
+# venv, pip, setuptools and wheel build and install the package offline in
+# a scratch venv (tests/test_python.sh).
 $SUDO apt-get install -y -qq --no-install-recommends \
     python3-cffi python3-pandas python3-numpy python3-dask python3-distributed \
-    python3-pytest >/dev/null
+    python3-pytest python3-venv python3-pip python3-setuptools python3-wheel >/dev/null
 # demoparser2, the independent reference for Source 2 tick rows
 # (tests/test_source2_ticks.sh), from the npm registry into tests/node_modules.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

@@ -1699,8 +1699,11 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
     data = d.finish(tick_interval)
     seek_ticks = sorted(set([1, 2, full_every - 1, full_every, full_every + 1,
                              ticks // 2, ticks - 1, ticks]) & set(range(1, ticks + 1)))
-    # zdem lists the names of live player controllers in index order
-    ctrl_names = [ents[i].props.get((0,)) for i in sorted(ents) if ents[i].cls == 1]
+    # zdem lists the live player controllers in index order: slot (index -
+    # 1), name, team (m_iTeamNum), steamid (m_steamID)
+    ctrl_players = [{"slot": i - 1, "name": json_bytes(ents[i].props.get((0,))),
+                     "team": ents[i].props.get((1,)), "steamid": ents[i].props.get((3,))}
+                    for i in sorted(ents) if ents[i].cls == 1 and ents[i].props.get((0,))]
     expect = {
         "info": {
             "format": "source2", "game": "cs2", "map_name": "de_synth",
@@ -1708,7 +1711,7 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
             "entity_classes": ncls, "serializers": len(set(s.name for s in sers)),
             "string_tables": {n: (max(tables[n]) + 1 if tables[n] else 0) for n in order},
             "entities_at_end": len(ents),
-            "players": [json_bytes(n) for n in ctrl_names if n],
+            "players": ctrl_players,
             "outer_messages": d.frames,
         },
         "events": ev_out,
@@ -2558,7 +2561,10 @@ def write_seeds(outdir, expect=None):
         expect["seed-strtab.dem:info"] = {
             "string_tables": {"instancebaseline": 0, "precache": 40, "fixed": 6, "len17": 8,
                               "percompressed": 2, "nohistory": 5, "userinfo": 4},
-            "players": ["Alpha", "Bravo", "Charlie"]}
+            # slot: the userinfo entry (entry 1, SourceTV, is not a player)
+            "players": [{"slot": 0, "name": "Alpha", "team": None, "steamid": None},
+                        {"slot": 2, "name": "Bravo", "team": None, "steamid": None},
+                        {"slot": 3, "name": "Charlie", "team": None, "steamid": None}]}
     files["seed-events.dem"], evs = build_events_seed()
     if expect is not None:
         expect["seed-events.dem:events"] = evs

@@ -86,7 +86,7 @@ for name in files:
     check(d["snapshots"] == ref["snapshots_unique"], "%s: snapshots %s vs UDT %s" % (name, d["snapshots"], ref["snapshots_unique"]))
     check(d["first_server_time"] == ref["first_server_time"], "%s: first server time %s vs %s" % (name, d["first_server_time"], ref["first_server_time"]))
     check(d["last_server_time"] == ref["last_server_time"], "%s: last server time %s vs %s" % (name, d["last_server_time"], ref["last_server_time"]))
-    check(d["map"] == ref["map_names_per_gamestate"][0], "%s: map %s vs %s" % (name, d["map"], ref["map_names_per_gamestate"][0]))
+    check(d["map_name"] == ref["map_names_per_gamestate"][0], "%s: map %s vs %s" % (name, d["map_name"], ref["map_names_per_gamestate"][0]))
     check(d["end_marker"] == ref["end_of_stream_marker"], "%s: end marker" % name)
     rc, evs, _ = events(path)
     obits = [e for e in evs if e["type"] == "obituary"]
@@ -279,7 +279,7 @@ for mode in ([], ["--small"]):
     rc, out, err = run("info", "--json", *(mode + [bpath]))
     d = json.loads(out) if out.strip() else {}
     check(rc == 0 and d.get("error") is None, "bcs %s: parses (%d %s)" % (mode, rc, err))
-    players = d.get("players", {})
+    players = {str(p["slot"]): p["name"] for p in d.get("players", [])}
     check(players.get("20") == "BigName", "bcs %s: client 20 from a 2.7 KB big configstring: %s" % (mode, players))
     if players.get("21") != "Huge":
         check(mode == ["--small"] and "max_configstring_store" in out + err,
@@ -294,7 +294,7 @@ os.rmdir(tmpdir)
 
 # ---- A7: ZEQ2-Lite dm_71: map desert, timedemo 1139 frames of 50 ms
 rc, d, err = info(os.path.join(q3, "zeq2lite_zeq2lite-bench.dm_71"))
-check(d is not None and d["map"] == "desert", "A7: map desert")
+check(d is not None and d["map_name"] == "desert", "A7: map desert")
 if d and d["first_server_time"] is not None:
     span = d["last_server_time"] - d["first_server_time"]
     # Timedemo advances 50 ms of server time per drawn frame, so 1139

@@ -59,7 +59,7 @@ names = {}
 for l in open(tmp + "/names.txt"):
     cid, _, nm = l.rstrip("\n").partition(" ")
     names[int(cid)] = nm
-players = {p["id"]: p["name"] for p in json.load(open(tmp + "/info.json")).get("players", [])}
+players = {p["slot"]: p["name"] for p in json.load(open(tmp + "/info.json")).get("players", [])}
 if players != names:
     bad.append("players: zdem %r ref %r" % (players, names))
 if os.path.exists(peer_path):

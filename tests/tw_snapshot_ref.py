@@ -10,12 +10,13 @@ Written from public format descriptions, not from zdem's C code:
       [data_size bytes][num_items][offsets (bytes) ...] then per item
       [key = type << 16 | id][data ...]
 
-Usage: tw_snapshot_ref.py [--items | --names | --c99] FILE.demo
+Usage: tw_snapshot_ref.py [--items | --names | --teams | --c99] FILE.demo
        tw_snapshot_ref.py --huffman-selftest VECTORS.txt
 Default: one line per snapshot / delta chunk:
   <chunk index> <tick> snapshot|delta <items> [<removed> <new> <changed>]
 --items   also lists each snapshot's item keys (type:id/ints).
 --names   client id and name from obj_client_info items.
+--teams   client id and team from the last obj_player_info item of each.
 --c99     what ddnet_demo_c99 (Teero888) reports as snap_items (see
           c99_snapshot below): per-snapshot counts, then total/max/last.
 --huffman-selftest  decodes "<plain hex>#<huffman hex>" lines and checks
@@ -310,6 +311,12 @@ def client_names(items):
             for key, data in items if key >> 16 == 11 and len(data) >= 4}
 
 
+def client_teams(items):
+    """obj_player_info (type 10, id = client id; 0.6: local, client_id,
+    team, score, latency): team = data[2]."""
+    return {key & 0xFFFF: data[2] for key, data in items if key >> 16 == 10 and len(data) >= 3}
+
+
 def huffman_selftest(path):
     n = bad = 0
     for line in open(path):
@@ -339,7 +346,7 @@ def main(argv):
         return huffman_selftest(args[0])
     snap = snap_c99 = None
     counts_c99 = []
-    names = {}
+    names, teams = {}, {}
     for index, tick, kind, payload in read_demo_chunks(args[0]):
         if kind not in ("snapshot", "delta"):
             continue
@@ -355,7 +362,8 @@ def main(argv):
             extra = " %d %d %d" % (len(removed), len(added), len(changed))
         counts_c99.append(len(snap_c99))
         names.update(client_names(snap))
-        if "--c99" in opts or "--names" in opts:
+        teams.update(client_teams(snap))
+        if "--c99" in opts or "--names" in opts or "--teams" in opts:
             continue
         print("%d %d %s %d%s" % (index, tick, kind, len(snap), extra))
         if "--items" in opts:
@@ -366,6 +374,9 @@ def main(argv):
     if "--names" in opts:
         for cid in sorted(names):
             print("%d %s" % (cid, names[cid]))
+    if "--teams" in opts:
+        for cid in sorted(teams):
+            print("%d %d" % (cid, teams[cid]))
     return 0
 
 

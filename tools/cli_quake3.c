@@ -28,8 +28,10 @@ typedef struct q3cli {
     uint32_t baselines;
     int32_t client_num;
     char map[256];
-    /* players: first non-empty name seen per client */
+    /* players: first non-empty name seen per client, and the team its
+     * configstring named then */
     char *players[ZDEM_Q3_MAX_CLIENTS];
+    int teams[ZDEM_Q3_MAX_CLIENTS];
     int players_dirty;
     /* warnings by kind (the parser's static message): counted for info,
      * one line each in dump */
@@ -68,6 +70,18 @@ static void add_warning(q3cli *c, const char *kind, unsigned long n)
     }
 }
 
+/* A configstring value's leading integer (team numbers), -1 if none. */
+static int atoi_n(const char *v, size_t n)
+{
+    int x = 0;
+    size_t i;
+    if (!n || v[0] < '0' || v[0] > '9')
+        return -1;
+    for (i = 0; i < n && i < 4 && v[i] >= '0' && v[i] <= '9'; i++)
+        x = x * 10 + (v[i] - '0');
+    return x;
+}
+
 static void update_players(q3cli *c, const zdem_q3_parser *p)
 {
     const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
@@ -87,6 +101,8 @@ static void update_players(q3cli *c, const zdem_q3_parser *p)
                 memcpy(c->players[i], v, vn);
                 c->players[i][vn] = 0;
             }
+            v = zdem_q3_info_value(cs, n, "t", &vn);
+            c->teams[i] = v ? atoi_n(v, vn) : -1;
         }
     }
     c->players_dirty = 0;
@@ -305,7 +321,7 @@ static void print_info(q3cli *c, int protocol, const q3_read *r)
         printf("\nplayers\n");
         for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
             if (c->players[i])
-                printf("  %2d  %s\n", i, c->players[i]);
+                printf("  %2d  %s  (team %d)\n", i, c->players[i], c->teams[i]);
         for (i = 0; i < c->nwarn; i++)
             printf("warning         %s: %lu\n", c->warn[i].kind, c->warn[i].count);
         if (c->failed)
@@ -323,7 +339,7 @@ static void print_info(q3cli *c, int protocol, const q3_read *r)
                (long)c->last_time);
     else
         printf("\"first_server_time\":null,\"last_server_time\":null,");
-    printf("\"map\":");
+    printf("\"map_name\":");
     zdem_json_cstr(stdout, c->map);
     printf(",\"client_num\":%ld,\"baselines\":%lu,\"server_commands\":%lu,\"obituaries\":%lu,"
            "\"configstring_peak\":%lu,\"chats\":%lu,\"chat_kinds\":{\"chat\":%lu,\"tchat\":%lu,\"mm2\":%lu},"
@@ -342,15 +358,20 @@ static void print_info(q3cli *c, int protocol, const q3_read *r)
         zdem_json_str(stdout, (const uint8_t *)c->cs[i], c->cs_len[i]);
         first = 0;
     }
-    printf("},\"players\":{");
+    /* players: one shape for every format (slot, name, team) */
+    printf("},\"players\":[");
     for (i = 0, first = 1; i < ZDEM_Q3_MAX_CLIENTS; i++) {
         if (!c->players[i])
             continue;
-        printf("%s\"%d\":", first ? "" : ",", i);
+        printf("%s{\"slot\":%d,\"name\":", first ? "" : ",", i);
         zdem_json_cstr(stdout, c->players[i]);
+        if (c->teams[i] >= 0)
+            printf(",\"team\":%d}", c->teams[i]);
+        else
+            printf(",\"team\":null}");
         first = 0;
     }
-    printf("},\"warnings\":{");
+    printf("],\"warnings\":{");
     for (i = 0; i < c->nwarn; i++) {
         printf("%s", i ? "," : "");
         zdem_json_cstr(stdout, c->warn[i].kind);

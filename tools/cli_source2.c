@@ -126,13 +126,25 @@ static void print_cmd_name(FILE *o, uint32_t id)
         fprintf(o, "DEM_%u", id);
 }
 
-static int print_player(void *user, const uint8_t *name, uint32_t len)
+/* One shape for every format: slot, name, team, then steamid (null when
+ * the source has none). */
+static int print_player(void *user, const zdem_s2_player *p)
 {
     FILE *o = ((FILE **)user)[0];
     int *n = (int *)((FILE **)user)[1];
-    if ((*n)++)
-        fputs(", ", o);
-    zdem_json_str(o, name, len);
+    if (p->slot >= 0)
+        fprintf(o, "%s{\"slot\":%ld,\"name\":", (*n)++ ? "," : "", (long)p->slot);
+    else
+        fprintf(o, "%s{\"slot\":null,\"name\":", (*n)++ ? "," : "");
+    zdem_json_str(o, p->name, p->name_len);
+    if (p->has_team)
+        fprintf(o, ",\"team\":%lld", (long long)p->team);
+    else
+        fputs(",\"team\":null", o);
+    if (p->has_steamid)
+        fprintf(o, ",\"steamid\":%llu}", (unsigned long long)p->steamid);
+    else
+        fputs(",\"steamid\":null}", o);
     return 0;
 }
 
@@ -198,7 +210,7 @@ static void info_json(FILE *o, const s2_summary *s, zdem_s2_state *st, const zde
     fprintf(o, "},\"entities_at_end\":%u,\"players\":[", zdem_s2_entity_count(st));
     pp[0] = o;
     pp[1] = &np;
-    zdem_s2_players(st, print_player, pp, tmp, cap);
+    zdem_s2_player_list(st, print_player, pp, tmp, cap);
     fputc(']', o);
     zdem_cli_s2_warnings_json(o, zdem_s2_state_warnings(st));
     if (err->code != ZDEM_OK)

@@ -16,6 +16,7 @@ typedef struct player {
     int seen;
     char name[17];
     char clan[13];
+    int has_team, team; /* from player_info items: the last seen */
 } player;
 
 static player players[MAX_CLIENTS];
@@ -79,7 +80,16 @@ static void track_players(const zdem_tw_snap *s)
     for (i = 0; i < s->num_items; i++) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+        if (id < 0 || id >= MAX_CLIENTS)
+            continue;
+        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
+            zdem_tw_obj_player_info pi;
+            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+            players[id].has_team = 1;
+            players[id].team = pi.team;
+            continue;
+        }
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
             continue;
         zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         players[id].seen = 1;
@@ -400,8 +410,14 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
             for (i = 0; i < MAX_CLIENTS; i++) {
                 if (!players[i].seen)
                     continue;
-                fprintf(o, "%s{\"id\":%d,\"name\":", first_p ? "" : ",", i);
+                /* one shape for every format: slot, name, team (null:
+                 * no player_info item named it), then clan */
+                fprintf(o, "%s{\"slot\":%d,\"name\":", first_p ? "" : ",", i);
                 zdem_json_cstr(o, players[i].name);
+                if (players[i].has_team)
+                    fprintf(o, ",\"team\":%d", players[i].team);
+                else
+                    fputs(",\"team\":null", o);
                 fputs(",\"clan\":", o);
                 zdem_json_cstr(o, players[i].clan);
                 fputc('}', o);

@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -93,14 +94,68 @@ def test_events_match_demoparser2(corpus):
             assert set(deaths["event_name"]) <= {"player_death"}
 
 
+def pb_fields(b):
+    """A protobuf message's fields by number (the last value of each),
+    read by hand: varint, fixed64, length-delimited, fixed32."""
+    def varint(i):
+        v = sh = 0
+        while True:
+            c = b[i]
+            i += 1
+            v |= (c & 127) << sh
+            sh += 7
+            if c < 128:
+                return v, i
+    out, i = {}, 0
+    while i < len(b):
+        key, i = varint(i)
+        wire = key & 7
+        if wire == 0:
+            v, i = varint(i)
+        elif wire == 1:
+            v, i = int.from_bytes(b[i:i + 8], "little"), i + 8
+        elif wire == 5:
+            v, i = int.from_bytes(b[i:i + 4], "little"), i + 4
+        else:
+            n, i = varint(i)
+            v, i = b[i:i + n], i + n
+        out[key >> 3] = v
+    return out
+
+
+def userinfo(path):
+    """slot -> (name, xuid) from the userinfo string table, as the
+    independent string-table decoder (tests/s2_stringtables_ref.py) reads
+    it; CMsgPlayerInfo: name = 1, xuid = 2."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import s2_stringtables_ref as st
+    out = {}
+    for t in st.run(path):
+        if t.name == "userinfo":
+            for i, (_, v) in t.entries.items():
+                if v:
+                    f = pb_fields(v)
+                    out[i] = (f.get(1, b"").decode("utf-8", "replace"), f.get(2, 0))
+    return out
+
+
 def test_players(corpus):
     path = os.path.join(corpus, "source2", "cs2_demofile-net-gotv-14155-de-dust2.dem")
     pl = zdem.parse_players(path)
+    assert list(pl.columns) == ["slot", "name", "team", "steamid", "entity", "first_tick", "last_tick"]
     ref = dp2_ticks(path)
     # demoparser2's players (it lists those with a steam id) are ours too
     for name, sid in {(r["name"], r["steamid"]) for r in ref}:
         assert ((pl["name"] == name) & (pl["steamid"].astype(str) == sid)).any()
     assert pl["name"].is_unique and len(pl) == 10
+    n = 0
+    for path in sorted(glob.glob(os.path.join(corpus, "source2", "*.dem"))):
+        pl, ui = zdem.parse_players(path), userinfo(path)
+        # the slot is the userinfo entry of that player, and its xuid the SteamID
+        for slot, name, sid in zip(pl["slot"], pl["name"], pl["steamid"]):
+            assert ui[slot] == (name, int(sid)), (path, slot, name)
+            n += 1
+    assert n >= 60
 
 
 def test_damaged_file_raises_with_the_rows_before(corpus, tmp_path):

@@ -1,31 +1,50 @@
 """zdem: game demo files as pandas DataFrames.
 
 Source 2 (CS2, Dota 2, Deadlock):
-    zdem.parse_header(path)                       one row: map, build, ticks, ...
+    zdem.parse_header(path)                       one row: map_name, build, ticks, ...
     zdem.parse_events(path, names=None)           game events, chat, combat log
-    zdem.parse_ticks(path, props, ticks=None, classes=None)
+    zdem.parse_ticks(path, props, ticks=None, every=None, classes=None, max_rows=None)
                                                   one row per tick and player
     zdem.parse_players(path)                      one row per player
     zdem.list_props(path, cls=None)               every name parse_ticks accepts
-Quake III: zdem.q3.obituaries(path), chat(path), scores(path), ticks(...), list_props(...)
-Teeworlds: zdem.tw.chat(path), kills(path), players(path), ticks(...), list_props(...)
+Quake III: zdem.q3.header, players, obituaries, chat, scores, ticks, list_props
+Teeworlds: zdem.tw.header, players, chat, kills, ticks, list_props
 An unknown property, class, field or event name raises ValueError naming
 it and the closest valid names.
 Many demos: zdem.dask.read_events(paths), zdem.dask.read_ticks(paths, props)
 
-Everything is decoded by the C library (libzdem.so) into column chunks that
-become numpy arrays whole. A damaged or truncated file raises DemoError,
-whose .data holds everything read before the fault and .offset where it is.
+Everything is decoded by the C library (libzdem.so, inside the package)
+into column chunks that become numpy arrays whole. A damaged or truncated
+file raises DemoError, whose .data holds everything read before the fault
+and .offset where it is; more rows than max_rows raise RowLimitError (a
+DemoError) with the first max_rows in .data. Every call returns the memory
+it took (file mapping, parser arena, table) before it returns.
 """
 import os
 
 import numpy as np
 
-from ._lib import DemoError, ffi, lib, Mapped, Table, arena, strings, finish, S2_STATE_BYTES
 from ._lib import check_props as _check_props
+from ._lib import (DemoError, RowLimitError, ffi, lib, Mapped, Table, Run, arena, strings,
+                   int32_array, finish, S2_STATE_BYTES, VERSION)
 
-__all__ = ["DemoError", "parse_header", "parse_events", "parse_ticks", "parse_players",
-           "list_props", "q3", "tw", "dask"]
+__version__ = VERSION
+
+__all__ = ["DemoError", "RowLimitError", "parse_header", "parse_events", "parse_ticks",
+           "parse_players", "list_props", "q3", "tw", "dask", "__version__"]
+
+
+def __dir__():
+    # the public names only (ffi, lib, np, ... stay importable, not listed)
+    return sorted(__all__)
+
+
+def __getattr__(name):
+    # zdem.dask needs dask: imported when first used, not with zdem
+    if name == "dask":
+        import importlib
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError("module 'zdem' has no attribute %r" % name)
 
 
 def _seed():
@@ -33,96 +52,147 @@ def _seed():
     return int.from_bytes(os.urandom(8), "little") | 1
 
 
+def _s2_arena_size():
+    return lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES
+
+
 def _s2_arena():
-    return arena(lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES)
+    return arena(_s2_arena_size())
+
+
+def _listify(names):
+    if names is None:
+        return None
+    return [names] if isinstance(names, str) else list(names)
+
+
+HEADER_COLUMNS = [("map_name", "object"), ("server_name", "object"), ("client_name", "object"),
+                  ("game_directory", "object"), ("demo_file_stamp", "object"),
+                  ("demo_version_name", "object"), ("demo_version_guid", "object"),
+                  ("addons", "object"), ("game", "object"), ("network_protocol", "int64"),
+                  ("build_num", "int64"), ("fullpackets_version", "int64"),
+                  ("server_start_tick", "int64"), ("allow_clientside_entities", "bool"),
+                  ("allow_clientside_particles", "bool"), ("playback_ticks", "int64"),
+                  ("playback_frames", "int64"), ("playback_time", "float64")]
+EVENT_COLUMNS = [("tick", "int64"), ("type", "object"), ("event_name", "object")]
 
 
 def parse_header(path):
-    """One row: the file header's fields and the file info's playback
-    ticks/frames/time."""
-    f = Mapped(path)
-    t = Table(max_cols=64, rows=4, pool=1 << 16)
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    st = lib.zdem_s2_rows_header(f.ptr, f.size, a, len(m), t.t, err)
-    return finish(f.path, st, err, t)
+    """One row: the file header's fields (map_name, server_name, build_num,
+    network_protocol, ...) and the file info's playback_ticks/frames/time."""
+    with Run(path, max_cols=64, rows=4, pool=1 << 16, columns=HEADER_COLUMNS) as r:
+        mem, size = r.arena(_s2_arena_size())
+        return r.finish(lib.zdem_s2_rows_header(r.file, r.size, mem, size, r.table, r.err))
 
 
 def parse_events(path, names=None):
-    """Game events, chat lines and combat-log entries: tick, type, event_name and
-    one column per key (demoparser2's parse_events with every event, or
-    those in names: event names, or a type: game_event, chat, combat_log).
-    A name no event of the demo can have raises ValueError (checked once
-    its game event list is read)."""
-    f = Mapped(path)
-    t = Table(max_cols=512)
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    if isinstance(names, str):
-        names = [names]
-    arr, keep = strings(list(names) if names is not None else [])
-    st = lib.zdem_s2_rows_events(f.ptr, f.size, a, len(m), arr if names is not None else ffi.NULL,
-                                 len(keep), _seed(), t.t, err)
-    _names.check(st, err)
-    return finish(f.path, st, err, t, ["tick", "type", "event_name"])
+    """Game events, chat lines and combat-log entries: tick, type
+    (game_event, chat, combat_log), event_name and one column per key
+    (demoparser2's parse_events with every event, or those in names: event
+    names, or a type: game_event, chat, combat_log). A name no event of the
+    demo can have raises ValueError (checked once its game event list is
+    read)."""
+    names = _listify(names)
+    with Run(path, max_cols=512, columns=EVENT_COLUMNS) as r:
+        mem, size = r.arena(_s2_arena_size())
+        arr, keep = strings(names or [])
+        st = lib.zdem_s2_rows_events(r.file, r.size, mem, size, arr if names is not None else ffi.NULL,
+                                     len(keep), _seed(), r.table, r.err)
+        _names.check(st, r.err)
+        return r.finish(st)
 
 
-def parse_ticks(path, props, ticks=None, classes=None):
+def parse_ticks(path, props, ticks=None, every=None, classes=None, max_rows=None):
     """One row per tick and player (or per entity of each class in
     classes) with the properties props: dotted names as `zdem entities`
     prints them, or demoparser2's player names (X, Y, Z, pitch, yaw,
     health, team_num, name, steamid, balance, active_weapon, ...).
-    ticks: only these ticks. Columns: tick, entity, then props (a vector
+    ticks: only these ticks; every: only ticks that are multiples of it;
+    max_rows: past that many rows raise RowLimitError (its .data: the
+    first max_rows rows). Columns: tick, entity, then props (a vector
     property without ".N": one column per component). list_props(path)
     lists the names; an unknown one (or class) raises ValueError, checked
     when the demo's classes are read, at its start."""
-    if isinstance(props, str):
-        props = [props]
+    props = _listify(props)
     if classes is None:
-        return _ticks(path, props, ticks, None)
-    if isinstance(classes, str):
-        classes = [classes]
+        return _ticks(path, props, ticks, every, None, max_rows)
     import pandas as pd
     frames = []
-    for c in classes:
-        df = _ticks(path, props, ticks, c)
+    for c in _listify(classes):
+        try:
+            df = _ticks(path, props, ticks, every, c, max_rows)
+        except RowLimitError as e:
+            e.data.insert(2, "class", c)
+            raise
         df.insert(2, "class", c)
         frames.append(df)
-    return pd.concat(frames, ignore_index=True).sort_values(["tick", "entity"], kind="stable", ignore_index=True)
+    out = pd.concat(frames, ignore_index=True).sort_values(["tick", "entity"], kind="stable", ignore_index=True)
+    if max_rows is not None and len(out) > max_rows:
+        raise RowLimitError(os.fspath(path), 0, max_rows, out.iloc[:max_rows].copy())
+    return out
 
 
-def _ticks(path, props, ticks, class_name):
+def _ticks(path, props, ticks, every, class_name, max_rows):
     _check_props(props, lib.ZDEM_S2_TICKS_MAX_PROPS)
-    f = Mapped(path)
-    t = Table(max_cols=2 + 4 * len(props))
-    m, a = _s2_arena()
-    err = ffi.new("zdem_error *")
-    arr, keep = strings(props)
-    cfg = ffi.new("zdem_s2_ticks_config *")
-    cfg.props = arr
-    cfg.nprops = len(props)
-    cname = ffi.new("char[]", class_name.encode()) if class_name else ffi.NULL
-    cfg.class_name = cname
-    tick_arr = None
-    if ticks is not None:
-        tick_arr = np.unique(np.asarray(list(ticks), dtype=np.int32))
-        cfg.ticks = ffi.from_buffer("int32_t[]", tick_arr)
-        cfg.nticks = len(tick_arr)
-    st = lib.zdem_s2_rows_ticks(f.ptr, f.size, a, len(m), cfg, _seed(), t.t, err)
-    _names.check(st, err, "zdem.list_props(path) lists the names")
-    return finish(f.path, st, err, t, ["tick", "entity"] + [p for p in props])
+    columns = [("tick", "int64"), ("entity", "int64")] + [(p, None) for p in props]
+    with Run(path, max_cols=2 + 4 * len(props), columns=columns, max_rows=max_rows) as r:
+        mem, size = r.arena(_s2_arena_size())
+        arr, keep = strings(props)
+        cfg = ffi.new("zdem_s2_ticks_config *")
+        cfg.props = arr
+        cfg.nprops = len(props)
+        cname = ffi.new("char[]", class_name.encode()) if class_name else ffi.NULL
+        cfg.class_name = cname
+        cfg.every = int(every or 0)
+        if ticks is not None:
+            cfg.ticks, cfg.nticks, tick_arr = int32_array(ticks)
+            if not cfg.nticks:
+                return r.finish(0)  # no tick asked: no rows
+        st = lib.zdem_s2_rows_ticks(r.file, r.size, mem, size, cfg, _seed(), r.table, r.err)
+        _names.check(st, r.err, "zdem.list_props(path) lists the names")
+        return r.finish(st)
+
+
+PLAYER_COLUMNS = [("slot", "int64"), ("name", "object"), ("team", "int64"), ("steamid", "uint64"),
+                  ("entity", "int64"), ("first_tick", "int64"), ("last_tick", "int64")]
 
 
 def parse_players(path):
-    """One row per player seen (controller): entity (its pawn), name,
-    steamid, team_num, first_tick, last_tick."""
-    df = parse_ticks(path, ["name", "steamid", "team_num"])
+    """One row per player (a name and SteamID) seen in the tick rows, in
+    the order they appear: slot (the controller's entity index - 1, as the
+    userinfo table numbers its entries), name, team (team_num, the last
+    seen), steamid, entity (the pawn, the last seen), first_tick,
+    last_tick."""
+    import pandas as pd
+    df = parse_ticks(path, ["name", "steamid", "team_num", "m_hController"])
     if df.empty:
-        return df.assign(first_tick=[], last_tick=[])
-    g = df.groupby(["name", "steamid"], sort=False, dropna=False)
-    out = g.agg(entity=("entity", "last"), team_num=("team_num", "last"),
-                first_tick=("tick", "min"), last_tick=("tick", "max")).reset_index()
-    return out[["entity", "name", "steamid", "team_num", "first_tick", "last_tick"]]
+        return pd.DataFrame({c: np.empty(0, dtype=d) for c, d in PLAYER_COLUMNS})
+    # a player: a (name, steamid) pair; rows come in tick order, so its
+    # first row has its first tick and its last row the rest (numpy on
+    # codes: a groupby costs more than the parse on a small demo)
+    names = pd.factorize(df["name"])[0]
+    sids = pd.factorize(df["steamid"])[0]
+    key = names.astype(np.int64) * (int(sids.max()) + 2) + sids
+    _, first = np.unique(key, return_index=True)
+    _, last = np.unique(key[::-1], return_index=True)
+    last = len(key) - 1 - last
+    order = np.argsort(first, kind="stable")
+    first, last = first[order], last[order]
+    # the pawn's handle to its controller: the low 14 bits are its index
+    # (all 24 bits set: no controller); a player's first valid one
+    h = df["m_hController"]
+    if h.dtype == object or h.isna().all():
+        slot = pd.array([None] * len(first), dtype="Int64")
+    else:
+        hv = h.astype("Int64").fillna(0xFFFFFF).to_numpy(np.int64)
+        valid = (hv & 0xFFFFFF) != 0xFFFFFF
+        ukey, at = np.unique(key[valid], return_index=True)
+        slots = dict(zip(ukey.tolist(), ((hv[valid][at] & 0x3FFF) - 1).tolist()))
+        got = [slots.get(k) for k in key[first].tolist()]
+        slot = np.array(got, dtype=np.int64) if None not in got else pd.array(got, dtype="Int64")
+    return pd.DataFrame({"slot": slot, "name": df["name"].array[first], "team": df["team_num"].array[last],
+                         "steamid": df["steamid"].array[last], "entity": df["entity"].array[last],
+                         "first_tick": df["tick"].array[first], "last_tick": df["tick"].array[last]})
 
 
 def list_props(path, cls=None):

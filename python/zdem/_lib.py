@@ -1,17 +1,20 @@
-"""The shared library through cffi (ABI mode: no compiler needed) and the
-one conversion every reader shares: zdem_table chunks -> pandas columns.
+"""The shared library through cffi (ABI mode: no compiler needed) and what
+every reader shares: the per-call resources (file mapping, parser arenas,
+the chunked column table) and the errors.
 
 The library writes rows into a chunked column table in memory we hand it
-(runtime/zdem_table.h); at each full chunk it calls back here and we copy
+(runtime/zdem_table.h); at each full chunk it calls back and _frame copies
 the chunk's columns as numpy arrays (whole arrays, never row by row; only
-string cells become Python objects one by one). Memory stays bounded by
-the chunk size while the demo is read."""
+string cells become Python objects one by one)."""
+import itertools
 import mmap
 import os
+import weakref
 
 import numpy as np
-import pandas as pd
 from cffi import FFI
+
+from ._frame import Collector
 
 ffi = FFI()
 ffi.cdef(r"""
@@ -43,6 +46,7 @@ uint64_t zdem_table_cut(const zdem_table *t);
 
 #define ZDEM_S2_TICKS_MAX_PROPS 16383
 #define ZDEM_Q3_ROWS_MAX_PROPS 64
+#define ZDEM_TW_ROWS_MAX_PROPS 64
 typedef struct zdem_s2_ticks_config {
     const char *const *props;
     uint32_t nprops;
@@ -89,13 +93,18 @@ size_t zdem_tw_rows_size(void);
 zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *c,
                              const uint8_t *file, size_t n, zdem_table *t, zdem_error *err);
 """)
+ffi.cdef(r"""
+const char *zdem_version(void);
+uint64_t zdem_table_total(const zdem_table *t);
+""")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _find_library():
-    """ZDEM_LIB, then a libzdem.so next to the package, then the build
-    trees of a source checkout, then the system's."""
+    """ZDEM_LIB, then the libzdem.so inside the package (pip install,
+    cmake --install with ZDEM_INSTALL_PYTHON), then a source checkout's
+    build/, then the dynamic loader's search path."""
     env = os.environ.get("ZDEM_LIB")
     if env:
         return env
@@ -104,16 +113,19 @@ def _find_library():
                  os.path.join(root, "build", "libzdem.so")):
         if os.path.exists(cand):
             return cand
-    return "libzdem.so"  # the dynamic loader's search path (an installed zdem)
+    return "libzdem.so"
 
 
 lib = ffi.dlopen(_find_library())
+VERSION = ffi.string(lib.zdem_version()).decode()
 
 CELL_NONE, CELL_INT, CELL_UINT, CELL_FLOAT, CELL_BOOL, CELL_STR = range(6)
 ROWS_PER_CHUNK = 1 << 16      # rows per chunk handed over at a time
 POOL_BYTES = 8 << 20          # string bytes per chunk
 CHUNK_CELLS = 1 << 24         # cells per chunk at most (9 bytes each)
 S2_STATE_BYTES = 256 << 20    # Source 2 state arena, as the CLI's --memory default
+ABORTED = 11                  # ZDEM_ERR_ABORTED: a callback stopped the run
+LIMIT = 10                    # ZDEM_ERR_LIMIT
 
 
 class DemoError(Exception):
@@ -132,148 +144,47 @@ class DemoError(Exception):
         self.message = message
         self.data = data
 
-
-class _Columns:
-    """Accumulates chunks: per column name, lists of (values, kinds, pool)."""
-
-    def __init__(self):
-        self.order = []
-        self.parts = {}
-        self.rows = 0
-
-    def add_chunk(self, t):
-        n = lib.zdem_table_rows(t)
-        if not n:
-            return
-        pool = None
-        ln = ffi.new("uint32_t *")
-        for c in range(lib.zdem_table_ncols(t)):
-            name = ffi.unpack(lib.zdem_table_name(t, c, ln), ln[0]).decode("utf-8", "replace")
-            vals = np.frombuffer(ffi.buffer(lib.zdem_table_values(t, c), 8 * n), dtype=np.int64).copy()
-            kinds = np.frombuffer(ffi.buffer(lib.zdem_table_kinds(t, c), n), dtype=np.uint8).copy()
-            strs = None
-            is_str = kinds == CELL_STR
-            if is_str.any():
-                if pool is None:  # the pool's used part: up to the furthest string
-                    v = vals[is_str]
-                    end = int(((v >> 32) + (v & 0xFFFFFFFF)).max())
-                    pool = bytes(ffi.buffer(lib.zdem_table_pool(t), end))
-                else:
-                    v = vals[is_str]
-                    end = int(((v >> 32) + (v & 0xFFFFFFFF)).max())
-                    if end > len(pool):
-                        pool = bytes(ffi.buffer(lib.zdem_table_pool(t), end))
-                strs = np.empty(n, dtype=object)
-                for i in np.flatnonzero(is_str):
-                    off = int(vals[i]) >> 32
-                    strs[i] = pool[off:off + (int(vals[i]) & 0xFFFFFFFF)].decode("utf-8", "replace")
-            if name not in self.parts:
-                self.order.append(name)
-                self.parts[name] = []
-                if self.rows:  # a column that appeared late: nothing before
-                    self.parts[name].append((np.zeros(self.rows, np.int64), np.zeros(self.rows, np.uint8), None))
-            self.parts[name].append((vals, kinds, strs))
-        for name in self.order:  # columns this chunk did not have
-            have = sum(len(p[1]) for p in self.parts[name])
-            if have < self.rows + n:
-                k = self.rows + n - have
-                self.parts[name].append((np.zeros(k, np.int64), np.zeros(k, np.uint8), None))
-        self.rows += n
-
-    def frame(self, columns=None):
-        names = list(self.order)
-        if columns is not None:  # the asked-for columns first, in that order
-            first = [c for c in columns if c in self.parts]
-            names = first + [c for c in names if c not in first]
-        data = {}
-        for name in names:
-            parts = self.parts[name]
-            if len(parts) == 1:
-                vals, kinds = parts[0][0], parts[0][1]
-            else:
-                vals = np.concatenate([p[0] for p in parts])
-                kinds = np.concatenate([p[1] for p in parts])
-            data[name] = _column(vals, kinds, parts)
-        if columns is not None:
-            for c in columns:  # asked for but never seen: all missing
-                if c not in data and not any(k.startswith(c + ".") for k in data):
-                    data[c] = np.full(self.rows, None, dtype=object)
-        # plain numpy arrays go in without a copy or a Series each
-        return pd.DataFrame(data, copy=False) if data else pd.DataFrame()
+    def __reduce__(self):  # across processes (Dask workers) with its fields
+        return (DemoError, (self.path, self.offset, self.message, self.data, self.payload_pos))
 
 
-def _column(vals, kinds, parts):
-    """One column (numpy or pandas masked array) from 8-byte cells and
-    their kinds, by whole arrays."""
-    first = int(kinds[0]) if len(kinds) else CELL_NONE
-    if len(kinds) and first in (CELL_INT, CELL_FLOAT, CELL_UINT) and (kinds == first).all():
-        # the common case, one kind throughout: a view of the cells
-        return vals if first == CELL_INT else vals.view(np.float64 if first == CELL_FLOAT else np.uint64)
-    present = kinds != CELL_NONE
-    kset = set(np.unique(kinds[present]).tolist())
-    missing = not present.all()
-    if not kset:
-        return np.full(len(kinds), None, dtype=object)
-    if CELL_STR in kset:
-        out = np.empty(len(kinds), dtype=object)
-        at = 0
-        for v, k, s in parts:
-            if s is not None:
-                out[at:at + len(k)] = s
-            at += len(k)
-        num = present & (kinds != CELL_STR)
-        if num.any():  # numbers among strings: keep them as numbers
-            out[num] = np.asarray(_column(vals[num], kinds[num], [(vals[num], kinds[num], None)]), dtype=object)
-        out[~present] = None
-        return out
-    if CELL_FLOAT in kset:
-        f = vals.view(np.float64).copy()
-        ints = (kinds == CELL_INT) | (kinds == CELL_BOOL)
-        f[ints] = vals[ints].astype(np.float64)
-        u = kinds == CELL_UINT
-        f[u] = vals[u].view(np.uint64).astype(np.float64)
-        f[~present] = np.nan
-        return f
-    if kset == {CELL_BOOL}:
-        b = vals != 0
-        return pd.arrays.BooleanArray(b, ~present) if missing else b
-    if CELL_UINT in kset:
-        u = vals.view(np.uint64)
-        return pd.arrays.IntegerArray(u, ~present) if missing else u
-    # ints (bools among them count as 0/1)
-    return pd.arrays.IntegerArray(vals, ~present) if missing else vals
+class RowLimitError(DemoError):
+    """More rows than max_rows: data holds the first max_rows of them,
+    offset the file offset where reading stopped. A DemoError, so code that
+    keeps e.data of a damaged demo keeps these rows too."""
+
+    def __init__(self, path, offset, max_rows, data):
+        super().__init__(path, offset, "more than max_rows=%d rows (the first %d are in .data)"
+                         % (max_rows, max_rows), data)
+        self.max_rows = max_rows
+
+    def __reduce__(self):
+        return (RowLimitError, (self.path, self.offset, self.max_rows, self.data))
 
 
-class Table:
-    """A zdem_table in memory we own, collecting its chunks into _Columns."""
+# ---- per-call resources --------------------------------------------------------
+# Everything a call takes is returned when it ends, by close() (the public
+# functions use Run as a context manager), never left to the garbage
+# collector: the file mapping, the parser's arena and the table are
+# mappings of their own, and none of them is part of a reference cycle
+# (the table's callback is one function for every table; it finds its
+# collector by number), so even a caller that never closes them gets them
+# back as soon as the last reference goes.
 
-    def __init__(self, max_cols=256, rows=ROWS_PER_CHUNK, pool=POOL_BYTES):
-        self.cols = _Columns()
-        # a wide table (many properties) takes fewer rows per chunk, so
-        # that its mapping stays within CHUNK_CELLS cells
-        rows = min(rows, max(256, CHUNK_CELLS // max_cols))
-        size = lib.zdem_table_size(max_cols, rows, pool)
-        # an anonymous mapping: page aligned, and pages never written stay
-        # unallocated (a small demo does not pay for the whole chunk)
-        self._map = mmap.mmap(-1, size)
-        self._mem = ffi.from_buffer(self._map)
-        out = ffi.new("zdem_table **")
-        err = ffi.new("zdem_error *")
+_collectors = weakref.WeakValueDictionary()
+_next_id = itertools.count(1)
 
-        @ffi.callback("zdem_status(void *, const zdem_table *)")
-        def flush(user, t):
-            try:
-                self.cols.add_chunk(t)
-            except Exception as e:  # never let an exception unwind through C
-                self.failure = e
-                return 11  # ZDEM_ERR_ABORTED
-            return 0
 
-        self.failure = None
-        self._flush = flush
-        if lib.zdem_table_init(out, self._mem, size, max_cols, rows, pool, flush, ffi.NULL, err) != 0:
-            raise MemoryError(ffi.string(err.msg).decode())
-        self.t = out[0]
+@ffi.callback("zdem_status(void *, const zdem_table *)")
+def _flush(user, t):
+    c = _collectors.get(int(ffi.cast("uintptr_t", user)))
+    if c is None:
+        return ABORTED
+    try:
+        return ABORTED if c.add_chunk(t) else 0
+    except BaseException as e:  # never let an exception unwind through C
+        c.failure = e
+        return ABORTED
 
 
 class Mapped:
@@ -287,11 +198,82 @@ class Mapped:
         self.size = size
         self.ptr = ffi.from_buffer(self._map) if self._map is not None else ffi.new("uint8_t[1]")
 
+    def close(self):
+        if self._map is not None:
+            ffi.release(self.ptr)
+            self._map.close()
+            self._map = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Arena:
+    """Anonymous memory for a parser's state: page aligned, and pages never
+    written are never allocated. Unpacks as (mapping, pointer)."""
+
+    def __init__(self, size):
+        self.size = size
+        self._map = mmap.mmap(-1, size)
+        self.ptr = ffi.from_buffer(self._map)
+
+    def __iter__(self):  # m, a = arena(size)
+        return iter((self._map, self.ptr))
+
+    def __len__(self):
+        return self.size
+
+    def close(self):
+        if self._map is not None:
+            ffi.release(self.ptr)
+            self._map.close()
+            self._map = None
+
 
 def arena(size):
-    """An anonymous mapping for a parser's state, and its cffi pointer."""
-    m = mmap.mmap(-1, size)
-    return m, ffi.from_buffer(m)
+    """An Arena of size bytes (m, a = arena(size) also works)."""
+    return Arena(size)
+
+
+class Table:
+    """A zdem_table in memory we own, its chunks collected into cols (a
+    _frame.Collector). rows: rows per chunk; max_rows: stop past that many
+    rows (the chunk is made no larger than needed to see it)."""
+
+    def __init__(self, max_cols=256, rows=ROWS_PER_CHUNK, pool=POOL_BYTES, max_rows=None):
+        if max_rows is not None:
+            rows = max(1, min(rows, max_rows + 1))
+        # a wide table (many properties) takes fewer rows per chunk, so
+        # that its mapping stays within CHUNK_CELLS cells
+        rows = min(rows, max(256, CHUNK_CELLS // max_cols))
+        self.cols = Collector(ffi, lib, max_rows, pool)
+        self._id = next(_next_id)
+        _collectors[self._id] = self.cols
+        size = lib.zdem_table_size(max_cols, rows, pool)
+        self._map = mmap.mmap(-1, size)
+        self._mem = ffi.from_buffer(self._map)
+        out = ffi.new("zdem_table **")
+        err = ffi.new("zdem_error *")
+        if lib.zdem_table_init(out, self._mem, size, max_cols, rows, pool, _flush,
+                               ffi.cast("void *", self._id), err) != 0:
+            self.close()
+            raise MemoryError(ffi.string(err.msg).decode())
+        self.t = out[0]
+
+    @property
+    def failure(self):
+        return self.cols.failure
+
+    def close(self):
+        _collectors.pop(self._id, None)
+        if self._map is not None:
+            self.t = None
+            ffi.release(self._mem)
+            self._map.close()
+            self._map = None
 
 
 def check_props(props, limit):
@@ -307,14 +289,80 @@ def strings(items):
     return arr, keep
 
 
+def int32_array(values):
+    """Ascending unique int32s as (cffi pointer, count, keep-alive array)."""
+    a = np.unique(np.asarray(list(values), dtype=np.int64))
+    if len(a) and (a[0] < -2**31 or a[-1] >= 2**31):
+        raise ValueError("ticks must be 32-bit integers")
+    a = a.astype(np.int32)
+    return (ffi.from_buffer("int32_t[]", a) if len(a) else ffi.NULL), len(a), a
+
+
 def finish(path, status, err, table, columns=None):
-    """The DataFrame, or DemoError (with the rows read before the fault)."""
-    if table.failure is not None:
-        raise table.failure
-    df = table.cols.frame(columns)
+    """The DataFrame, or DemoError (with the rows read before the fault).
+    columns: names first and in that order, or [(name, dtype)] pairs whose
+    dtypes an empty result keeps."""
+    cols = table.cols
+    if cols.failure is not None:
+        f, cols.failure = cols.failure, None
+        raise f
+    schema = [c if isinstance(c, tuple) else (c, None) for c in (columns or [])]
+    df = cols.frame(schema)
+    if cols.over:
+        raise RowLimitError(path, int(err.offset), cols.max_rows, df)
     if status != 0:
         msg = ffi.string(err.msg).decode("utf-8", "replace") if err.msg != ffi.NULL else \
             ffi.string(lib.zdem_status_str(status)).decode()
         raise DemoError(path, int(err.offset), msg, df,
                         int(err.payload_pos) if err.in_payload else None)
     return df
+
+
+class Run:
+    """One call's resources: the file (file, size: for the C call), the
+    table (table: the zdem_table pointer), parser arenas (arena(size)) and
+    an error record (err); all returned on exit, however the call ends.
+
+        with Run(path, max_cols=64, columns=[("tick", "int64")]) as r:
+            st = lib.zdem_..._run(..., r.file, r.size, r.table, r.err)
+            return r.finish(st)
+    """
+
+    def __init__(self, path, max_cols=256, columns=None, max_rows=None, rows=ROWS_PER_CHUNK,
+                 pool=POOL_BYTES):
+        self._res = []
+        self.columns = columns
+        self.mapped = self._keep(Mapped(path))
+        self.path = self.mapped.path
+        self.file = self.mapped.ptr
+        self.size = self.mapped.size
+        try:
+            self._table = self._keep(Table(max_cols, rows, pool, max_rows))
+        except BaseException:
+            self.close()
+            raise
+        self.table = self._table.t
+        self.err = ffi.new("zdem_error *")
+
+    def _keep(self, res):
+        self._res.append(res)
+        return res
+
+    def arena(self, size):
+        """(pointer, size) of fresh parser memory, returned with the rest."""
+        a = self._keep(Arena(size))
+        return a.ptr, a.size
+
+    def finish(self, status):
+        return finish(self.path, status, self.err, self._table, self.columns)
+
+    def close(self):
+        while self._res:
+            self._res.pop().close()
+        self.table = self.file = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -3,7 +3,7 @@ ValueError an unknown name raises (ZDEM_ERR_UNKNOWN_NAME: the library's
 message names it and the closest valid ones)."""
 import pandas as pd
 
-from ._lib import ffi, lib, Mapped, Table, arena, finish, S2_STATE_BYTES
+from ._lib import ffi, lib, Arena, Run, S2_STATE_BYTES
 
 ffi.cdef(r"""
 zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena, size_t arena_size,
@@ -32,14 +32,12 @@ def _frame(rows):
 
 
 def list_props_source2(path, cls=None):
-    f = Mapped(path)
-    t = Table(max_cols=4, rows=1 << 14, pool=1 << 20)
-    m, a = arena(lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES)
-    err = ffi.new("zdem_error *")
-    cname = ffi.new("char[]", cls.encode()) if cls else ffi.NULL
-    st = lib.zdem_s2_rows_props(f.ptr, f.size, a, len(m), cname, 0, t.t, err)
-    check(st, err)
-    df = finish(f.path, st, err, t, _COLUMNS)
+    with Run(path, max_cols=4, rows=1 << 14, pool=1 << 20, columns=_COLUMNS) as r:
+        mem, size = r.arena(lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES)
+        cname = ffi.new("char[]", cls.encode()) if cls else ffi.NULL
+        st = lib.zdem_s2_rows_props(r.file, r.size, mem, size, cname, 0, r.table, r.err)
+        check(st, r.err)
+        df = r.finish(st)
     for c in _COLUMNS:  # an empty listing keeps its columns
         if c not in df:
             df[c] = pd.Series([], dtype=object)
@@ -76,12 +74,15 @@ def list_props_teeworlds(cls=None):
             rows.append((o, ffi.string(field[0]).decode(), "string" if is_str[0] else "int"))
         i += 1
     if want is not None and want not in objs:  # the library's message
-        m, a = arena(lib.zdem_tw_rows_size())
-        err = ffi.new("zdem_error *")
-        cfg = ffi.new("zdem_tw_rows_config *")
-        oname = ffi.new("char[]", cls.encode())
-        cfg.object = oname
-        check(lib.zdem_tw_rows_start(a, len(m), cfg, ffi.NULL, err), err)
+        a = Arena(lib.zdem_tw_rows_size())
+        try:
+            err = ffi.new("zdem_error *")
+            cfg = ffi.new("zdem_tw_rows_config *")
+            oname = ffi.new("char[]", cls.encode())
+            cfg.object = oname
+            check(lib.zdem_tw_rows_start(a.ptr, a.size, cfg, ffi.NULL, err), err)
+        finally:
+            a.close()
     return _frame(rows)
 
 

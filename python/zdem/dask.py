@@ -5,8 +5,9 @@ machines: the workers need zdem and read access to the paths).
     import zdem.dask
     from distributed import Client
     client = Client("tcp://scheduler:8786")        # or LocalCluster()
-    ev = zdem.dask.read_events(paths, names=["player_death"])
-    df = ev.groupby("attacker_steamid").size().compute()
+    ev = zdem.dask.read_events(paths, names=["player_death"], keys=["attacker"])
+    kills = ev.groupby(["demo", "attacker"]).size().compute()  # per demo: slots
+                                                               # are per demo
 
 Every partition starts with a "demo" column (the path it came from). Events
 carry the keys of their own event types: give names= (and keys=) when the
@@ -19,6 +20,12 @@ import dask.dataframe as dd
 import pandas as pd
 
 import zdem
+
+__all__ = ["read_events", "read_ticks"]
+
+
+def __dir__():
+    return sorted(__all__)
 
 
 def _tag(df, path):
@@ -38,9 +45,9 @@ def _events(path, names, keys, errors):
     return _tag(df, path)
 
 
-def _ticks(path, props, ticks, classes, errors):
+def _ticks(path, props, ticks, every, classes, errors):
     try:
-        df = zdem.parse_ticks(path, props, ticks=ticks, classes=classes)
+        df = zdem.parse_ticks(path, props, ticks=ticks, every=every, classes=classes)
     except zdem.DemoError as e:
         if errors != "keep":
             raise
@@ -67,9 +74,9 @@ def read_events(paths, names=None, keys=None, errors="raise"):
     return _frame(parts, meta)
 
 
-def read_ticks(paths, props, ticks=None, classes=None, errors="raise"):
+def read_ticks(paths, props, ticks=None, every=None, classes=None, errors="raise"):
     """A dask.dataframe of zdem.parse_ticks over paths, one partition each."""
     paths = [str(p) for p in paths]
     props = [props] if isinstance(props, str) else list(props)
-    parts = [dask.delayed(_ticks, pure=True)(p, props, ticks, classes, errors) for p in paths]
+    parts = [dask.delayed(_ticks, pure=True)(p, props, ticks, every, classes, errors) for p in paths]
     return _frame(parts, None)

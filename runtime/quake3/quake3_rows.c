@@ -123,6 +123,16 @@ typedef struct q3_prop {
     int32_t col[16];      /* per element (index -1), else col[0] */
 } q3_prop;
 
+#define PNAME_MAX 64 /* player names kept (longer ones are cut) */
+
+/* A player's stay in a gamestate (ZDEM_Q3_ROWS_PLAYERS). */
+typedef struct q3_stay {
+    uint8_t active, seen;     /* seen: a snapshot while there */
+    char name[PNAME_MAX];
+    int32_t team;             /* -1: none */
+    int32_t first, last;      /* server times */
+} q3_stay;
+
 typedef struct q3_rows {
     const zdem_q3_rows_config *c;
     zdem_table *t;
@@ -131,10 +141,19 @@ typedef struct q3_rows {
     uint32_t time_at, snaps;
     zdem_status st;       /* a flush callback's stop */
     int32_t col_time, col_ent, col_gs, cols_done;
-    int32_t ev_cols[8];
+    int32_t ev_cols[12];
     char msg[256];        /* an unknown field's message (err->msg points here) */
     zdem_q3_parser *p;
     zdem_q3_push push;    /* zdem_q3_rows_feed */
+    /* HEADER: the gamestate being read */
+    uint32_t gs;          /* 0: none yet */
+    int protocol;
+    int32_t client_num, first_time, last_time;
+    uint32_t gs_snaps;
+    char map[PNAME_MAX], gamename[PNAME_MAX];
+    /* PLAYERS */
+    int players_dirty;
+    q3_stay stay[ZDEM_Q3_MAX_CLIENTS];
 } q3_rows;
 
 size_t zdem_q3_rows_size(void)
@@ -317,12 +336,42 @@ static int32_t ev_col(q3_rows *r, int k, const char *name)
     return r->ev_cols[k] - 1;
 }
 
+/* The sender of a chat line where the command names it by slot: CPMA's
+ * mm2 (the parser looked the name up), and Quake Live, whose chat and
+ * tchat text starts with the sender's slot as two digits ("04 ..."): its
+ * name then comes from the player configstring, as the game wrote it. */
+static void q3r_chat_sender(q3_rows *r, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    const char *x = ev->text;
+    int32_t slot = ev->client;
+    const char *name = ev->attacker_name;
+    size_t nl = name ? strlen(name) : 0;
+    if (slot < 0 && pi && zdem_q3_protocol(p) >= 73 && ev->text_len > 3 && x[0] >= '0' &&
+        x[0] <= '9' && x[1] >= '0' && x[1] <= '9' && x[2] == ' ') {
+        size_t n = 0;
+        const char *cs;
+        slot = (x[0] - '0') * 10 + (x[1] - '0');
+        cs = slot < ZDEM_Q3_MAX_CLIENTS ? zdem_q3_configstring(p, pi->cs_players + slot, &n) : NULL;
+        name = cs ? zdem_q3_info_value(cs, n, "n", &nl) : NULL;
+        if (slot >= ZDEM_Q3_MAX_CLIENTS)
+            slot = -1;
+    }
+    if (slot >= 0)
+        zdem_table_int(r->t, ev_col(r, 6, "slot"), slot);
+    else
+        ev_col(r, 6, "slot");
+    if (slot >= 0 && name && nl)
+        zdem_table_str(r->t, ev_col(r, 7, "sender"), name, nl);
+    else
+        ev_col(r, 7, "sender");
+}
+
 static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
 {
     q3_rows *r = (q3_rows *)user;
     zdem_table *t = r->t;
     zdem_q3_rows_kind k = r->c->kind;
-    (void)p;
     if (!((k == ZDEM_Q3_ROWS_OBITUARY && ev->type == ZDEM_Q3_EV_OBITUARY) ||
           (k == ZDEM_Q3_ROWS_CHAT && (ev->type == ZDEM_Q3_EV_CHAT || ev->type == ZDEM_Q3_EV_TCHAT)) ||
           (k == ZDEM_Q3_ROWS_SCORES && ev->type == ZDEM_Q3_EV_SCORES)))
@@ -346,10 +395,221 @@ static int q3rows_on_event(void *user, const zdem_q3_parser *p, const zdem_q3_ev
         zdem_table_str(t, ev_col(r, 4, "text"), ev->text, ev->text_len);
         ty = zdem_q3_chat_kind_name(ev->chat_kind); /* chat, tchat or CPMA's mm2 */
         zdem_table_str(t, ev_col(r, 5, "kind"), ty, strlen(ty));
+        q3r_chat_sender(r, p, ev);
+        if (ev->location && ev->location_len)
+            zdem_table_str(t, ev_col(r, 8, "location"), ev->location, ev->location_len);
+        else
+            ev_col(r, 8, "location");
     } else {
         zdem_table_int(t, ev_col(r, 2, "command_seq"), ev->command_seq);
         zdem_table_int(t, ev_col(r, 3, "score1"), ev->score1);
         zdem_table_int(t, ev_col(r, 4, "score2"), ev->score2);
+    }
+    return 0;
+}
+
+/* ---- header and players -------------------------------------------------- */
+
+static void q3r_copy_value(char *dst, const char *v, size_t n)
+{
+    if (!v)
+        n = 0;
+    if (n >= PNAME_MAX)
+        n = PNAME_MAX - 1; /* names and map names are far shorter */
+    memcpy(dst, v ? v : "", n);
+    dst[n] = 0;
+}
+
+static int32_t q3r_leading_int(const char *v, size_t n)
+{
+    int32_t x = 0;
+    size_t i;
+    if (!v || !n || v[0] < '0' || v[0] > '9')
+        return -1;
+    for (i = 0; i < n && i < 4 && v[i] >= '0' && v[i] <= '9'; i++)
+        x = x * 10 + (v[i] - '0');
+    return x;
+}
+
+/* The row of the gamestate read so far (HEADER). */
+static int q3r_header_row(q3_rows *r)
+{
+    zdem_table *t = r->t;
+    if (!r->gs)
+        return 0;
+    if ((r->st = zdem_table_row(t)) != ZDEM_OK)
+        return 1;
+    zdem_table_int(t, ev_col(r, 0, "gamestate"), r->gs);
+    zdem_table_int(t, ev_col(r, 1, "protocol"), r->protocol);
+    zdem_table_str(t, ev_col(r, 2, "map_name"), r->map, strlen(r->map));
+    zdem_table_str(t, ev_col(r, 3, "gamename"), r->gamename, strlen(r->gamename));
+    if (r->client_num >= 0) /* protocols before 66 do not say */
+        zdem_table_int(t, ev_col(r, 4, "client_num"), r->client_num);
+    else
+        ev_col(r, 4, "client_num");
+    zdem_table_int(t, ev_col(r, 5, "snapshots"), r->gs_snaps);
+    if (r->gs_snaps) {
+        zdem_table_int(t, ev_col(r, 6, "first_server_time"), r->first_time);
+        zdem_table_int(t, ev_col(r, 7, "last_server_time"), r->last_time);
+    } else {
+        ev_col(r, 6, "first_server_time");
+        ev_col(r, 7, "last_server_time");
+    }
+    return 0;
+}
+
+/* A stay ends: its row (PLAYERS). */
+static int q3r_stay_row(q3_rows *r, int slot)
+{
+    zdem_table *t = r->t;
+    q3_stay *y = &r->stay[slot];
+    y->active = 0;
+    if ((r->st = zdem_table_row(t)) != ZDEM_OK)
+        return 1;
+    zdem_table_int(t, ev_col(r, 0, "gamestate"), r->gs);
+    zdem_table_int(t, ev_col(r, 1, "slot"), slot);
+    zdem_table_str(t, ev_col(r, 2, "name"), y->name, strlen(y->name));
+    if (y->team >= 0)
+        zdem_table_int(t, ev_col(r, 3, "team"), y->team);
+    else
+        ev_col(r, 3, "team");
+    if (y->seen) {
+        zdem_table_int(t, ev_col(r, 4, "first_server_time"), y->first);
+        zdem_table_int(t, ev_col(r, 5, "last_server_time"), y->last);
+    } else {
+        ev_col(r, 4, "first_server_time");
+        ev_col(r, 5, "last_server_time");
+    }
+    return 0;
+}
+
+/* A slot's player configstring now says info (n bytes; empty: nobody): a
+ * stay ends when the slot empties or its name or team changes, and one
+ * starts, at the latest snapshot's time (the time events carry). */
+static int q3r_player_info(q3_rows *r, int slot, const char *info, size_t n)
+{
+    q3_stay *y = &r->stay[slot];
+    size_t vn = 0, tn = 0;
+    const char *v = info ? zdem_q3_info_value(info, n, "n", &vn) : NULL;
+    const char *tv = info ? zdem_q3_info_value(info, n, "t", &tn) : NULL;
+    char name[PNAME_MAX];
+    int32_t team = q3r_leading_int(tv, tn);
+    if (!v || !vn)
+        return y->active ? q3r_stay_row(r, slot) : 0;
+    q3r_copy_value(name, v, vn);
+    if (y->active && (strcmp(name, y->name) != 0 || team != y->team) && q3r_stay_row(r, slot))
+        return 1;
+    if (!y->active) {
+        y->active = 1;
+        y->seen = r->gs_snaps != 0;
+        y->first = y->last = r->last_time;
+        memcpy(y->name, name, sizeof name);
+        y->team = team;
+    }
+    return 0;
+}
+
+/* Every player configstring as the store has it (a gamestate, a big
+ * configstring sent in pieces). */
+static int q3r_players_scan(q3_rows *r, const zdem_q3_parser *p)
+{
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    int i;
+    r->players_dirty = 0;
+    if (!pi)
+        return 0;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        size_t n = 0;
+        const char *cs = zdem_q3_configstring(p, pi->cs_players + i, &n);
+        if (q3r_player_info(r, i, cs, cs ? n : 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every stay of the gamestate ends (a new gamestate, the end). */
+static int q3r_players_end(q3_rows *r)
+{
+    int i;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++)
+        if (r->stay[i].active && q3r_stay_row(r, i))
+            return 1;
+    return 0;
+}
+
+static int q3rows_on_gamestate(void *user, const zdem_q3_parser *p)
+{
+    q3_rows *r = (q3_rows *)user;
+    size_t n = 0, vn = 0;
+    const char *cs0, *v;
+    if (r->c->kind == ZDEM_Q3_ROWS_HEADER ? q3r_header_row(r) : q3r_players_end(r))
+        return 1;
+    r->gs++;
+    r->protocol = zdem_q3_protocol(p);
+    r->client_num = zdem_q3_client_num(p);
+    r->gs_snaps = 0;
+    cs0 = zdem_q3_configstring(p, 0, &n);
+    v = cs0 ? zdem_q3_info_value(cs0, n, "mapname", &vn) : NULL;
+    q3r_copy_value(r->map, v, vn);
+    v = cs0 ? zdem_q3_info_value(cs0, n, "gamename", &vn) : NULL;
+    q3r_copy_value(r->gamename, v, vn);
+    return r->c->kind == ZDEM_Q3_ROWS_PLAYERS ? q3r_players_scan(r, p) : 0;
+}
+
+/* Player configstrings as their commands come, one by one (several in one
+ * message are all seen): "cs N "value"" read here, before the parser
+ * stores it; big ones in pieces (bcs0..2) from the store afterwards. */
+static int q3rows_on_command(void *user, const zdem_q3_parser *p, int32_t seq, const char *s,
+                             size_t n)
+{
+    q3_rows *r = (q3_rows *)user;
+    const zdem_q3_protocol_info *pi = zdem_q3_protocol_info_of(p);
+    size_t i = 3, b, e;
+    int32_t idx = 0;
+    (void)seq;
+    if (r->c->kind != ZDEM_Q3_ROWS_PLAYERS || n < 4)
+        return 0;
+    if (memcmp(s, "bcs", 3) == 0) {
+        r->players_dirty = 1;
+        return 0;
+    }
+    if (memcmp(s, "cs ", 3) != 0 || !pi)
+        return 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && idx < 100000)
+        idx = idx * 10 + (s[i++] - '0');
+    if (i == 3 || idx < pi->cs_players || idx >= pi->cs_players + ZDEM_Q3_MAX_CLIENTS)
+        return 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    b = i;
+    e = n;
+    if (b < n && s[b] == '"') { /* the quoted value, as Cmd_Argv gives it */
+        b++;
+        for (e = b; e < n && s[e] != '"'; e++)
+            ;
+    }
+    return q3r_player_info(r, idx - pi->cs_players, s + b, e - b);
+}
+
+static int q3rows_on_frame(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    q3_rows *r = (q3_rows *)user;
+    int i;
+    if (!r->gs_snaps++)
+        r->first_time = s->server_time;
+    r->last_time = s->server_time;
+    if (r->c->kind != ZDEM_Q3_ROWS_PLAYERS)
+        return 0;
+    if (r->players_dirty && q3r_players_scan(r, p))
+        return 1;
+    for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) {
+        q3_stay *y = &r->stay[i];
+        if (!y->active)
+            continue;
+        if (!y->seen)
+            y->first = s->server_time;
+        y->seen = 1;
+        y->last = s->server_time;
     }
     return 0;
 }
@@ -382,7 +642,11 @@ zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config
     memset(&cb, 0, sizeof cb);
     if (c->kind <= ZDEM_Q3_ROWS_ENTITY)
         cb.snapshot = q3rows_on_snapshot;
-    else
+    else if (c->kind == ZDEM_Q3_ROWS_HEADER || c->kind == ZDEM_Q3_ROWS_PLAYERS) {
+        cb.gamestate = q3rows_on_gamestate;
+        cb.snapshot = q3rows_on_frame;
+        cb.server_command = q3rows_on_command;
+    } else
         cb.event = q3rows_on_event;
     r->p = c->protocol ? zdem_q3_parser_init((uint8_t *)mem + head, size - head, c->protocol, &cb, r, err) : NULL;
     if (!r->p && c->protocol != 3 && c->protocol != 48) {
@@ -398,6 +662,13 @@ zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config
 /* The last chunk, unless the table's consumer stopped the run. */
 static zdem_status q3rows_finish(q3_rows *r, zdem_status st, size_t n, zdem_error *err)
 {
+    /* the gamestate read last (damaged or not: what was read of it) */
+    if (r->st == ZDEM_OK && st != ZDEM_ERR_ABORTED) {
+        if (r->c->kind == ZDEM_Q3_ROWS_HEADER)
+            (void)q3r_header_row(r);
+        else if (r->c->kind == ZDEM_Q3_ROWS_PLAYERS && !(r->players_dirty && q3r_players_scan(r, r->p)))
+            (void)q3r_players_end(r);
+    }
     if (r->st == ZDEM_OK) {
         zdem_status fs = zdem_table_flush(r->t);
         if (st == ZDEM_OK && fs != ZDEM_OK)

@@ -25,10 +25,24 @@ typedef enum zdem_q3_rows_kind {
     /* server_time, gamestate, attacker, attacker_name, target, target_name,
      * mod, mod_name */
     ZDEM_Q3_ROWS_OBITUARY,
-    /* server_time, gamestate, type ("chat" / "tchat"), command_seq, text */
+    /* server_time, gamestate, type ("chat" / "tchat"), command_seq, text
+     * (the command's argument as sent), kind (chat, tchat, mm2), slot and
+     * sender (its configstring name) where the command names the sender
+     * by slot (CPMA's mm2, Quake Live's "NN " prefix), location (mm2) */
     ZDEM_Q3_ROWS_CHAT,
     /* server_time, gamestate, command_seq, score1, score2 */
-    ZDEM_Q3_ROWS_SCORES
+    ZDEM_Q3_ROWS_SCORES,
+    /* one row per gamestate: gamestate, protocol, map_name, gamename,
+     * client_num (the recording player's slot), snapshots,
+     * first_server_time, last_server_time (no value: no snapshot) */
+    ZDEM_Q3_ROWS_HEADER,
+    /* one row per player, name and team in a gamestate (a new row when
+     * the slot empties or its name or team changes, each player command
+     * taken in order): gamestate, slot, name (as its configstring has it,
+     * colour codes included), team, first_server_time, last_server_time
+     * (from the latest snapshot when the row began, as events are timed,
+     * to the last one while it lasted) */
+    ZDEM_Q3_ROWS_PLAYERS
 } zdem_q3_rows_kind;
 
 #define ZDEM_Q3_ROWS_MAX_PROPS 64u /* fields in one run */

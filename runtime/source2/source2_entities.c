@@ -627,8 +627,19 @@ static void slot_value(const zdem_s2_state *s, const s2_slot *sl,
         out->kind = ZDEM_S2_V_STRING; /* empty */
         out->s = (const uint8_t *)"";
         break;
+    case ZDEM_S2_DEC_UVAR64:
+    case ZDEM_S2_DEC_FIXED64:
+        out->kind = ZDEM_S2_V_UINT; /* declared 64-bit unsigned */
+        break;
+    case ZDEM_S2_DEC_UNKNOWN:
+        /* width not declared: signed unless the value needs the 64th bit */
+        out->kind = out->v.u > (uint64_t)INT64_MAX ? ZDEM_S2_V_UINT : ZDEM_S2_V_INT;
+        break;
     default:
-        out->kind = ZDEM_S2_V_UINT;
+        /* 32-bit unsigned (uvar32: uint8..uint32, handles, counts) and
+         * pointers: every value fits an int64, so they read as signed and
+         * arithmetic on them (team - 3) never wraps */
+        out->kind = ZDEM_S2_V_INT;
         break;
     }
 }

@@ -313,7 +313,8 @@ zdem_status zdem_s2_game_event(zdem_s2_state *s, const uint8_t *msg, size_t n,
             /* every value at its default: type decides what the zero is */
             int type = keys && ki < d->nkeys ? keys[ki].type : 0;
             ek->value.kind = type == 1 ? ZDEM_S2_V_STRING : type == 2 ? ZDEM_S2_V_FLOAT
-                           : type == 6 ? ZDEM_S2_V_BOOL : ZDEM_S2_V_INT;
+                           : type == 6 ? ZDEM_S2_V_BOOL : type == 7 ? ZDEM_S2_V_UINT
+                           : ZDEM_S2_V_INT;
             ek->value.s = (const uint8_t *)"";
         }
     }
@@ -535,9 +536,7 @@ static zdem_status combat_entry(zdem_s2_state *s, const zdem_pb_CMsgDOTACombatLo
                     s->ev.nkeys--;
                     combat_name_key(s, name, u);
                 } else {
-                    key_int(ek, name, 0);
-                    ek->value.kind = ZDEM_S2_V_UINT;
-                    ek->value.v.u = u;
+                    key_int(ek, name, u); /* 32 bits: an int64 holds it */
                 }
                 break;
             }
@@ -613,7 +612,7 @@ static int player_info(const uint8_t *v, uint32_t n, const uint8_t **name,
 }
 
 typedef struct ui_ctx {
-    zdem_s2_player_fn fn;
+    zdem_s2_player_list_fn fn;
     void *user;
     uint32_t n;
 } ui_ctx;
@@ -622,21 +621,36 @@ static int ui_entry(void *user, uint32_t index, const uint8_t *key, uint32_t key
                     const uint8_t *val, uint32_t val_len)
 {
     ui_ctx *c = (ui_ctx *)user;
-    const uint8_t *name;
-    uint32_t len;
-    (void)index, (void)key, (void)key_len;
-    if (!val || !player_info(val, val_len, &name, &len))
+    zdem_s2_player pl;
+    (void)key, (void)key_len;
+    if (!val || !player_info(val, val_len, &pl.name, &pl.name_len))
         return 0;
     c->n++;
-    return c->fn ? c->fn(c->user, name, len) : 0;
+    pl.slot = (int32_t)index;
+    pl.entity = -1;
+    pl.has_steamid = pl.has_team = 0;
+    pl.steamid = 0;
+    pl.team = 0;
+    return c->fn ? c->fn(c->user, &pl) : 0;
 }
 
-/* "m_vecPlayerData.K.m_iszPlayerName" for Dota's player resource. */
-static size_t player_data_name(char *nm, uint32_t k)
+/* An integer property of an entity (signed or unsigned), 1 = found. */
+static int s2pl_int_prop(const zdem_s2_state *s, int32_t idx, const char *name, uint64_t *out)
+{
+    zdem_s2_value v;
+    if (!zdem_s2_entity_prop(s, idx, name, &v) ||
+        (v.kind != ZDEM_S2_V_INT && v.kind != ZDEM_S2_V_UINT))
+        return 0;
+    *out = v.v.u;
+    return 1;
+}
+
+/* "m_vecPlayerData.K.<field>" for Dota's player resource. */
+static size_t player_data_name(char *nm, uint32_t k, const char *field)
 {
     char d[8];
     int l = 0;
-    size_t q = 16;
+    size_t q = 16, fl = strlen(field);
     memcpy(nm, "m_vecPlayerData.", 16);
     do {
         d[l++] = (char)('0' + k % 10u);
@@ -644,13 +658,14 @@ static size_t player_data_name(char *nm, uint32_t k)
     } while (k && l < 7);
     while (l)
         nm[q++] = d[--l];
-    memcpy(nm + q, ".m_iszPlayerName", 17);
-    return q + 16;
+    nm[q++] = '.';
+    memcpy(nm + q, field, fl + 1);
+    return q + fl;
 }
 
-/* Player controllers' names in entity order: the live entities sorted in
- * tmp, or a scan of every slot when tmp is too small for them. */
-static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_fn fn, void *user,
+/* Player controllers in entity order: the live entities sorted in tmp, or
+ * a scan of every slot when tmp is too small for them. */
+static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_list_fn fn, void *user,
                             uint32_t *tmp, uint32_t cap)
 {
     uint32_t sorted = tmp && cap >= s->live, i, n = 0;
@@ -659,6 +674,8 @@ static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_fn fn, void *
         uint32_t idx = sorted ? tmp[i] : i;
         zdem_s2_entity en;
         zdem_s2_value v;
+        zdem_s2_player pl;
+        uint64_t u = 0;
         if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len < 16 ||
             memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) != 0)
             continue;
@@ -666,14 +683,66 @@ static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_fn fn, void *
             v.kind != ZDEM_S2_V_STRING || !v.len)
             continue;
         n++;
-        if (fn && fn(user, v.s, v.len))
+        if (!fn)
+            continue;
+        pl.slot = (int32_t)idx - 1; /* entity 0 is the world */
+        pl.entity = (int32_t)idx;
+        pl.name = v.s;
+        pl.name_len = v.len;
+        pl.has_steamid = (uint8_t)s2pl_int_prop(s, (int32_t)idx, "m_steamID", &pl.steamid);
+        pl.has_team = (uint8_t)s2pl_int_prop(s, (int32_t)idx, "m_iTeamNum", &u);
+        pl.team = (int64_t)u;
+        if (!pl.has_steamid)
+            pl.steamid = 0;
+        if (!pl.has_team)
+            pl.team = 0;
+        if (fn(user, &pl))
             break;
     }
     return n;
 }
 
+typedef struct s2pl_names_ctx {
+    zdem_s2_player_fn fn;
+    void *user;
+} s2pl_names_ctx;
+
+static int s2pl_name_only(void *user, const zdem_s2_player *p)
+{
+    s2pl_names_ctx *c = (s2pl_names_ctx *)user;
+    return c->fn ? c->fn(c->user, p->name, p->name_len) : 0;
+}
+
 uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
                          void *user, uint32_t *tmp, uint32_t cap)
+{
+    s2pl_names_ctx c;
+    c.fn = fn;
+    c.user = user;
+    return zdem_s2_player_list(s, fn ? s2pl_name_only : NULL, &c, tmp, cap);
+}
+
+#define DOTA_IDS 64
+
+/* Dota's player ids -> their controllers' entity indexes (-1: none). */
+static void s2pl_dota_controllers(const zdem_s2_state *s, int32_t *ctrl_of)
+{
+    uint32_t i;
+    for (i = 0; i < DOTA_IDS; i++)
+        ctrl_of[i] = -1;
+    for (i = 0; i < s->live; i++) {
+        uint32_t idx = s->live_list[i];
+        zdem_s2_entity en;
+        uint64_t id;
+        if (zdem_s2_entity_get(s, (int32_t)idx, &en) && en.class_name_len >= 16 &&
+            memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) == 0 &&
+            s2pl_int_prop(s, (int32_t)idx, "m_nPlayerID", &id) && id < DOTA_IDS)
+            ctrl_of[id] = (int32_t)idx;
+    }
+}
+
+uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
+                             void *user, uint32_t *tmp, uint32_t cap)
 {
     uint32_t i, n = 0;
     ui_ctx c;
@@ -683,18 +752,37 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
         uint32_t idx = s->live_list[i], k, cnt;
         zdem_s2_entity en;
         zdem_s2_value v;
+        int32_t ctrl_of[DOTA_IDS];
         if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len != 20 ||
             memcmp(en.class_name, "CDOTA_PlayerResource", 20) != 0 ||
             !zdem_s2_entity_prop(s, (int32_t)idx, "m_vecPlayerData", &v))
             continue;
+        if (fn)
+            s2pl_dota_controllers(s, ctrl_of);
         cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1ull ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
         for (k = 0; k < cnt; k++) {
-            char nm[64];
-            player_data_name(nm, k);
+            char nm[80];
+            zdem_s2_player pl;
+            uint64_t u = 0;
+            player_data_name(nm, k, "m_iszPlayerName");
             if (!zdem_s2_entity_prop(s, (int32_t)idx, nm, &v) || v.kind != ZDEM_S2_V_STRING)
                 continue;
             n++;
-            if (fn && fn(user, v.s, v.len))
+            if (!fn)
+                continue;
+            /* the slot of the controller with this player id */
+            pl.entity = k < DOTA_IDS ? ctrl_of[k] : -1;
+            pl.slot = pl.entity > 0 ? pl.entity - 1 : -1;
+            pl.name = v.s;
+            pl.name_len = v.len;
+            player_data_name(nm, k, "m_iPlayerSteamID");
+            pl.has_steamid = (uint8_t)s2pl_int_prop(s, (int32_t)idx, nm, &pl.steamid);
+            player_data_name(nm, k, "m_iPlayerTeam");
+            pl.has_team = (uint8_t)s2pl_int_prop(s, (int32_t)idx, nm, &u);
+            pl.team = pl.has_team ? (int64_t)u : 0;
+            if (!pl.has_steamid)
+                pl.steamid = 0;
+            if (fn(user, &pl))
                 return n;
         }
         return n;

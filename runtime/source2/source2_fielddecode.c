@@ -266,7 +266,7 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
     case ZDEM_S2_DEC_POINTER:
         /* present bit; a polymorphic pointer (abits = 1) then names its
          * type: stored as 1 + type index */
-        out->kind = ZDEM_S2_V_UINT;
+        out->kind = ZDEM_S2_V_INT;
         out->v.u = zdem_bits_read(br, 1);
         if (out->v.u && d->abits)
             out->v.u = 1u + (uint64_t)zdem_bits_read_ubitvar(br);
@@ -394,11 +394,11 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
     case ZDEM_S2_DEC_UNKNOWN:
         /* unknown types are enums, ids and handles: a varint of any
          * width reads all of them */
-        out->kind = ZDEM_S2_V_UINT;
         out->v.u = zdem_bits_read_varuint64(br);
+        out->kind = out->v.u > (uint64_t)INT64_MAX ? ZDEM_S2_V_UINT : ZDEM_S2_V_INT;
         return;
-    default: /* uvar32, vector counts */
-        out->kind = ZDEM_S2_V_UINT;
+    default: /* uvar32, vector counts: an int64 holds every value */
+        out->kind = ZDEM_S2_V_INT;
         out->v.u = zdem_bits_read_varuint32(br);
         return;
     }

@@ -17,8 +17,9 @@ extern "C" {
 typedef enum zdem_s2_vkind {
     ZDEM_S2_V_NONE = 0,
     ZDEM_S2_V_BOOL,
-    ZDEM_S2_V_UINT,   /* u */
-    ZDEM_S2_V_INT,    /* i */
+    ZDEM_S2_V_UINT,   /* u: a declared 64-bit unsigned (uint64, 64-bit
+                         handles and ids), or a value past INT64_MAX */
+    ZDEM_S2_V_INT,    /* i: signed, and unsigned of 32 bits or fewer */
     ZDEM_S2_V_FLOAT,  /* f[0] */
     ZDEM_S2_V_DOUBLE, /* d */
     ZDEM_S2_V_VEC,    /* f[0..n), n <= 6 (CTransform) */

@@ -322,6 +322,23 @@ typedef int (*zdem_s2_player_fn)(void *user, const uint8_t *name, uint32_t len);
 uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
                          void *user, uint32_t *tmp, uint32_t cap);
 
+/* The same players with what each source knows of them (the shape
+ * `zdem info --json` prints for every format): slot (the controller's
+ * entity index - 1, as the userinfo table numbers its entries; -1: a Dota
+ * player id without a controller), the controller's entity index (-1:
+ * none), SteamID and team number when the source has them. */
+typedef struct zdem_s2_player {
+    int32_t slot;
+    int32_t entity;
+    const uint8_t *name;
+    uint32_t name_len;
+    uint8_t has_steamid, has_team;
+    uint64_t steamid;
+    int64_t team;
+} zdem_s2_player;
+typedef int (*zdem_s2_player_list_fn)(void *user, const zdem_s2_player *p);
+uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
+                             void *user, uint32_t *tmp, uint32_t cap);
 #ifdef __cplusplus
 }
 #endif

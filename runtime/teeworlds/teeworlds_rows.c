@@ -18,9 +18,9 @@ typedef struct tw_prop {
 } tw_prop;
 
 typedef struct tw_player {
-    int seen;
+    int seen, has_team;
     char name[17], clan[13];
-    int32_t country, first_tick, last_tick;
+    int32_t country, first_tick, last_tick, team;
 } tw_player;
 
 typedef struct tw_rows {
@@ -38,6 +38,8 @@ typedef struct tw_rows {
     zdem_status st;         /* what stopped the run from an event */
     zdem_status failed;     /* feed's error: end only finishes */
     uint8_t gather[ZDEM_TW_PUSH_BUFFER];
+    int have_tick;
+    int32_t first_tick, last_tick; /* HEADER: the tick markers' span */
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -133,7 +135,16 @@ static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
         tw_player *p;
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= MAX_CLIENTS)
+        if (id < 0 || id >= MAX_CLIENTS)
+            continue;
+        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
+            zdem_tw_obj_player_info pi;
+            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+            r->players[id].has_team = 1;
+            r->players[id].team = pi.team;
+            continue;
+        }
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
             continue;
         zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         p = &r->players[id];
@@ -250,12 +261,59 @@ static zdem_status players(tw_rows *r)
             continue;
         if ((st = zdem_table_row(r->t)) != ZDEM_OK)
             return st;
-        zdem_table_int(r->t, col(r, 0, "client_id"), i);
+        zdem_table_int(r->t, col(r, 0, "slot"), i);
         zdem_table_str(r->t, col(r, 1, "name"), p->name, strlen(p->name));
-        zdem_table_str(r->t, col(r, 2, "clan"), p->clan, strlen(p->clan));
-        zdem_table_int(r->t, col(r, 3, "country"), p->country);
-        zdem_table_int(r->t, col(r, 4, "first_tick"), p->first_tick);
-        zdem_table_int(r->t, col(r, 5, "last_tick"), p->last_tick);
+        if (p->has_team)
+            zdem_table_int(r->t, col(r, 2, "team"), p->team);
+        else
+            col(r, 2, "team");
+        zdem_table_str(r->t, col(r, 3, "clan"), p->clan, strlen(p->clan));
+        zdem_table_int(r->t, col(r, 4, "country"), p->country);
+        zdem_table_int(r->t, col(r, 5, "first_tick"), p->first_tick);
+        zdem_table_int(r->t, col(r, 6, "last_tick"), p->last_tick);
+    }
+    return ZDEM_OK;
+}
+
+static void twr_hex32(char *out, const uint8_t *d)
+{
+    static const char digits[] = "0123456789abcdef";
+    int i;
+    for (i = 0; i < 32; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+}
+
+/* The header's row (HEADER), with the tick span read after it. */
+static zdem_status twr_header(tw_rows *r)
+{
+    const zdem_tw_demo_info *in = &r->rd.info;
+    zdem_table *t = r->t;
+    zdem_status st;
+    if ((st = zdem_table_row(t)) != ZDEM_OK)
+        return st;
+    zdem_table_int(t, col(r, 0, "version"), in->version);
+    zdem_table_str(t, col(r, 1, "net_version"), in->net_version.p, in->net_version.n);
+    zdem_table_str(t, col(r, 2, "map_name"), in->map_name.p, in->map_name.n);
+    zdem_table_int(t, col(r, 3, "map_size"), in->map_size);
+    zdem_table_int(t, col(r, 4, "map_crc"), in->map_crc);
+    if (in->has_sha256) {
+        char h[64];
+        twr_hex32(h, in->map_sha256);
+        zdem_table_str(t, col(r, 5, "map_sha256"), h, sizeof h);
+    } else
+        col(r, 5, "map_sha256");
+    zdem_table_str(t, col(r, 6, "type"), in->type.p, in->type.n);
+    zdem_table_int(t, col(r, 7, "length"), in->length);
+    zdem_table_str(t, zdem_table_column(t, "timestamp", 9), in->timestamp.p, in->timestamp.n);
+    zdem_table_int(t, zdem_table_column(t, "timeline_markers", 16), in->num_timeline_markers);
+    if (r->have_tick) {
+        zdem_table_int(t, zdem_table_column(t, "first_tick", 10), r->first_tick);
+        zdem_table_int(t, zdem_table_column(t, "last_tick", 9), r->last_tick);
+    } else {
+        zdem_table_column(t, "first_tick", 10);
+        zdem_table_column(t, "last_tick", 9);
     }
     return ZDEM_OK;
 }
@@ -299,6 +357,12 @@ zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config
 /* One chunk, from the reader or the push input. */
 static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
 {
+    if (ev->chunk.kind == ZDEM_TW_CHUNK_TICK) {
+        if (!r->have_tick)
+            r->first_tick = ev->chunk.tick;
+        r->have_tick = 1;
+        r->last_tick = ev->chunk.tick;
+    }
     if (ev->snap) {
         track(r, ev->snap, ev->chunk.tick);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
@@ -320,6 +384,8 @@ static zdem_status twrows_finish(tw_rows *r, zdem_error *err)
     zdem_status st = ZDEM_OK;
     if (r->c->kind == ZDEM_TW_ROWS_PLAYERS)
         st = players(r);
+    if (st == ZDEM_OK && r->c->kind == ZDEM_TW_ROWS_HEADER)
+        st = twr_header(r);
     if (st != ZDEM_OK)
         return zdem_fail(err, st, 0, "stopped by the table's consumer");
     if ((st = zdem_table_flush(r->t)) != ZDEM_OK)
@@ -336,6 +402,7 @@ zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_err
         r->push.on_event = twrows_push_event;
         r->push.user = r;
         r->rd.decode_messages = r->c->kind == ZDEM_TW_ROWS_CHAT || r->c->kind == ZDEM_TW_ROWS_KILLS;
+        r->rd.decode_snapshots = r->c->kind != ZDEM_TW_ROWS_HEADER;
     }
     if (r->failed != ZDEM_OK)
         return zdem_fail(err, r->failed, 0, "push input already failed");
@@ -380,6 +447,7 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     if (zdem_tw_reader_open(&r->rd, file, n, err) != ZDEM_OK)
         return err->code;
     r->rd.decode_messages = c->kind == ZDEM_TW_ROWS_CHAT || c->kind == ZDEM_TW_ROWS_KILLS;
+    r->rd.decode_snapshots = c->kind != ZDEM_TW_ROWS_HEADER; /* the header needs ticks only */
     while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1)
         if ((st = twrows_event(r, &ev)) != ZDEM_OK)
             break;

@@ -6,11 +6,16 @@
  * Columns: objects: "tick", "entity" (the item id: the client id for
  * characters and player infos), then the fields asked by their schema
  * names (x, y, vel_x, health, armor, weapon; player_info: score, team,
- * latency; strings of client_info as text). chat: tick, team, client_id,
- * name, text. kills: tick, killer, killer_name, victim, victim_name,
- * weapon, mode_special. players: client_id, name, clan, country,
- * first_tick, last_tick (one row per client id seen in client_info items;
- * names are the last ones seen). */
+ * latency; strings of client_info as text). chat: tick, team (the
+ * message's: 0 everyone, 1 the team), client_id, name, text. kills: tick,
+ * killer, killer_name, victim, victim_name, weapon, mode_special. players:
+ * slot (the client id), name, team (of the last player_info item; no value
+ * without one), clan, country, first_tick, last_tick (one row per client
+ * id seen in client_info items; names are the last ones seen). header: one
+ * row: version, net_version, map_name, map_size, map_crc, map_sha256 (hex;
+ * no value without the DDNet extension), type, length (seconds),
+ * timestamp, timeline_markers (their count), first_tick, last_tick (the
+ * tick markers' span; no value without one). */
 #ifndef ZDEM_TEEWORLDS_ROWS_H
 #define ZDEM_TEEWORLDS_ROWS_H
 
@@ -27,7 +32,8 @@ typedef enum zdem_tw_rows_kind {
     ZDEM_TW_ROWS_OBJECT = 0,
     ZDEM_TW_ROWS_CHAT,
     ZDEM_TW_ROWS_KILLS,
-    ZDEM_TW_ROWS_PLAYERS
+    ZDEM_TW_ROWS_PLAYERS,
+    ZDEM_TW_ROWS_HEADER
 } zdem_tw_rows_kind;
 
 #define ZDEM_TW_ROWS_MAX_PROPS 64u /* fields in one run */

@@ -1,9 +1,10 @@
 /* libFuzzer target: the input is a Quake III demo, read by the row layer
  * (quake3_rows.h) as `zdem ticks` and the Python package read it:
- * playerstate or entity fields per snapshot, obituaries, chat or scores,
- * chosen by the input size (and read whole, or pushed in pieces), into a
- * small table (64-row chunks, 16 columns, 4 KiB of strings) so that
- * flushes and cut strings are reached. */
+ * playerstate or entity fields per snapshot, obituaries, chat, scores,
+ * the per-gamestate header or the players' stays, chosen by the input size
+ * (and read whole, or pushed in pieces), into a small table (64-row
+ * chunks, 16 columns, 4 KiB of strings) so that flushes and cut strings
+ * are reached. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "quake3.h"
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!mem || !(t = fuzz_table_open()))
         return 0;
     zdem_error_clear(&err);
-    c.kind = (zdem_q3_rows_kind)(size % 5);
+    c.kind = (zdem_q3_rows_kind)(size % 7);
     c.props = c.kind == ZDEM_Q3_ROWS_PLAYER ? player : entity;
     c.nprops = c.kind == ZDEM_Q3_ROWS_PLAYER ? 4 : 3;
     if (size & 8) {

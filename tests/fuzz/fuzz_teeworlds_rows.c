@@ -1,8 +1,8 @@
 /* libFuzzer target: the input is a Teeworlds demo, read by the row layer
  * (teeworlds_rows.h) as `zdem ticks` and the Python package read it:
- * object fields per snapshot, chat, kills or players, chosen by the input
- * size (and read whole, or pushed in pieces), into a small table so that
- * flushes and cut strings are reached. */
+ * object fields per snapshot, chat, kills, players or the header, chosen
+ * by the input size (and read whole, or pushed in pieces), into a small
+ * table so that flushes and cut strings are reached. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "teeworlds_rows.h"
@@ -22,8 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!mem || !(t = fuzz_table_open()))
         return 0;
     zdem_error_clear(&err);
-    c.kind = (zdem_tw_rows_kind)(size % 5 == 4 ? 0 : size % 5);
-    if (size % 5 == 4) {
+    /* 0 characters, 1 chat, 2 kills, 3 players, 4 header, 5 client_info */
+    c.kind = (zdem_tw_rows_kind)(size % 6 == 5 ? 0 : size % 6);
+    if (size % 6 == 5) {
         c.object = "client_info";
         c.props = info;
         c.nprops = 3;

@@ -17,7 +17,7 @@ import re
 import sys
 
 Q3_CORE = ["protocol", "messages", "first_sequence", "gamestates", "snapshots",
-           "first_server_time", "last_server_time", "map", "client_num"]
+           "first_server_time", "last_server_time", "map_name", "client_num"]
 ZDEM_TW_CORE = ["version", "map_name", "map_size", "map_crc_ok", "first_tick", "last_tick",
            "tick_markers", "keyframes", "chunks"]
 
@@ -59,7 +59,7 @@ def expected_q3(row):
     if row.get("seq0", "").lstrip("-").isdigit():
         out["first_sequence"] = int(row["seq0"])
     if row.get("map"):
-        out["map"] = row["map"]
+        out["map_name"] = row["map"]
     return out
 
 

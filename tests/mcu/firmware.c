@@ -44,6 +44,7 @@ typedef struct q3fw {
     char map[256];
     /* first non-empty name per client, as the CLI keeps them */
     char players[ZDEM_Q3_MAX_CLIENTS][Q3_NAME_MAX];
+    int16_t teams[ZDEM_Q3_MAX_CLIENTS]; /* "t" of that configstring, -1: none */
     uint8_t have_player[ZDEM_Q3_MAX_CLIENTS];
     uint8_t player_truncated;
     int players_dirty;
@@ -73,6 +74,14 @@ static void q3_update_players(const zdem_q3_parser *p)
             memcpy(q3.players[i], v, vn);
             q3.players[i][vn] = 0;
             q3.have_player[i] = 1;
+            v = zdem_q3_info_value(cs, n, "t", &vn);
+            q3.teams[i] = -1;
+            if (v && vn && v[0] >= '0' && v[0] <= '9') {
+                size_t k;
+                q3.teams[i] = 0;
+                for (k = 0; k < vn && k < 4 && v[k] >= '0' && v[k] <= '9'; k++)
+                    q3.teams[i] = (int16_t)(q3.teams[i] * 10 + (v[k] - '0'));
+            }
         }
     }
     q3.players_dirty = 0;
@@ -192,6 +201,7 @@ static q3sum q3_summary(uint32_t messages, const zdem_q3_parser *p, int ended,
     for (i = 0; i < ZDEM_Q3_MAX_CLIENTS; i++) /* FNV-1a over "i:name;" */
         if (q3.have_player[i]) {
             h = (h ^ (uint32_t)i) * 16777619u;
+            h = (h ^ (uint32_t)(q3.teams[i] + 1)) * 16777619u;
             for (c = q3.players[i]; *c; c++)
                 h = (h ^ (uint8_t)*c) * 16777619u;
         }
@@ -356,7 +366,7 @@ static int run_quake3(const mcu_demo *d)
     if (q3.have_time) put_i(q3.first_time); else put_s("null");
     put_key("last_server_time");
     if (q3.have_time) put_i(q3.last_time); else put_s("null");
-    put_key("map"); put_jcstr(q3.map);
+    put_key("map_name"); put_jcstr(q3.map);
     put_key("client_num"); put_i(q3.client_num);
     put_key("baselines"); put_u(q3.baselines);
     put_key("server_commands"); put_u(q3.commands);
@@ -364,20 +374,24 @@ static int run_quake3(const mcu_demo *d)
     put_key("chats"); put_u(q3.chats);
     put_key("end_marker"); put_bool(r.ended);
     put_key("trailing_bytes"); put_u(r.trailing);
-    put_key("players");
-    put_c('{');
+    put_key("players"); /* the host's shape: [{slot, name, team}] */
+    put_c('[');
     for (i = 0, first = 1; i < ZDEM_Q3_MAX_CLIENTS; i++) {
         if (!q3.have_player[i])
             continue;
-        if (!first)
-            put_c(',');
-        put_c('"');
+        put_s(first ? "{\"slot\":" : ",{\"slot\":");
         put_u((uint64_t)i);
-        put_s("\":");
+        put_s(",\"name\":");
         put_jcstr(q3.players[i]);
+        put_s(",\"team\":");
+        if (q3.teams[i] >= 0)
+            put_i(q3.teams[i]);
+        else
+            put_s("null");
+        put_c('}');
         first = 0;
     }
-    put_c('}');
+    put_c(']');
     if (q3.player_truncated) {
         put_key("mcu_players_truncated");
         put_bool(1);
@@ -401,7 +415,8 @@ static int run_quake3(const mcu_demo *d)
 #define ZDEM_TW_MAX_CLIENTS 64
 
 typedef struct zdem_tw_player {
-    uint8_t seen;
+    uint8_t seen, has_team;
+    int32_t team;
     char name[17];
     char clan[13];
 } zdem_tw_player;
@@ -414,7 +429,16 @@ static void zdem_tw_track_players(const zdem_tw_snap *s)
     for (i = 0; i < s->num_items; i++) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO || id < 0 || id >= ZDEM_TW_MAX_CLIENTS)
+        if (id < 0 || id >= ZDEM_TW_MAX_CLIENTS)
+            continue;
+        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
+            zdem_tw_obj_player_info pi;
+            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+            zdem_tw_players[id].has_team = 1;
+            zdem_tw_players[id].team = pi.team;
+            continue;
+        }
+        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
             continue;
         zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         zdem_tw_players[id].seen = 1;
@@ -631,10 +655,15 @@ static int run_teeworlds(const mcu_demo *d)
     for (i = 0, first_p = 1; i < ZDEM_TW_MAX_CLIENTS; i++) {
         if (!zdem_tw_players[i].seen)
             continue;
-        put_s(first_p ? "{\"id\":" : ",{\"id\":");
+        put_s(first_p ? "{\"slot\":" : ",{\"slot\":");
         put_i(i);
         put_s(",\"name\":");
         put_jcstr(zdem_tw_players[i].name);
+        put_s(",\"team\":");
+        if (zdem_tw_players[i].has_team)
+            put_i(zdem_tw_players[i].team);
+        else
+            put_s("null");
         put_s(",\"clan\":");
         put_jcstr(zdem_tw_players[i].clan);
         put_c('}');
