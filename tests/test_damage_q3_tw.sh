@@ -387,7 +387,7 @@ def q3_gamestate_partial(name, which):
         check(d["gamestates"] == ref["gamestates"] and d["baselines"] == 0 and d["client_num"] == -1,
               "%s: the gamestate counted (%s of UDT's %s), no baselines (%s), no client number (%s)"
               % (what, d["gamestates"], ref["gamestates"], d["baselines"], d["client_num"]))
-        check(d["map"] == ref["map_name"], "%s: map %r, UDT %r" % (what, d["map"], ref["map_name"]))
+        check(d["map_name"] == ref["map_name"], "%s: map %r, UDT %r" % (what, d["map_name"], ref["map_name"]))
         check(d["warnings"].get("damaged messages skipped") == 1, "%s: info counts one skip" % what)
     rc, out, err = run(["dump", "--json", path])
     recs = [json.loads(l) for l in out.splitlines()]
