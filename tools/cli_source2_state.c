@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "zdem_snappy.h"
+#include "source2_players.h"
 
 /* The hash tables' seed: random per run, so that no crafted file can
  * count on colliding keys (the output never depends on it: everything is
@@ -208,12 +209,58 @@ void zdem_cli_s2_value_json(FILE *out, const zdem_s2_value *v)
 
 /* ---- events ---------------------------------------------------------------- */
 
+/* "<role><suffix>": as a JSON key (a role longer than the buffer is cut). */
+static void json_key_suffix(FILE *out, const char *role, uint32_t len, const char *suffix)
+{
+    char buf[192];
+    size_t sl = strlen(suffix), n = len < sizeof buf - sl ? len : sizeof buf - sl;
+    memcpy(buf, role, n);
+    memcpy(buf + n, suffix, sl);
+    zdem_json_str(out, (const uint8_t *)buf, n + sl);
+    fputc(':', out);
+}
+
+/* The players an event names, after its keys: "<role>_name",
+ * "<role>_steamid", "<role>_team_num" (null where there is none). */
+static void print_roles(FILE *out, zdem_s2_roster *r, zdem_s2_state *s, const zdem_s2_event *ev)
+{
+    zdem_s2_role roles[ZDEM_S2_EVENT_MAX_ROLES];
+    uint32_t i, n = zdem_s2_event_roles(r, s, ev, roles, ZDEM_S2_EVENT_MAX_ROLES);
+    for (i = 0; i < n; i++) {
+        const zdem_s2_player *p = &roles[i].player;
+        int f = roles[i].found;
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_name");
+        if (f && p->name)
+            zdem_json_str(out, p->name, p->name_len);
+        else
+            fputs("null", out);
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_steamid");
+        if (f && p->steamid)
+            fprintf(out, "%llu", (unsigned long long)p->steamid);
+        else
+            fputs("null", out);
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_team_num");
+        if (f && p->team >= 0)
+            fprintf(out, "%d", p->team);
+        else
+            fputs("null", out);
+    }
+}
+
+typedef struct ev_out {
+    FILE *out;
+    zdem_s2_roster roster;
+} ev_out;
+
 static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
 {
-    FILE *out = (FILE *)user;
+    ev_out *eo = (ev_out *)user;
+    FILE *out = eo->out;
     static const char *const types[] = {"game_event", "chat", "combat_log"};
     uint32_t i;
-    (void)s;
     fprintf(out, "{\"tick\":%d,\"type\":\"%s\",\"name\":", ev->tick,
             types[ev->type <= ZDEM_S2_EV_COMBAT_LOG ? ev->type : 0]);
     zdem_json_str(out, (const uint8_t *)ev->name, ev->name_len);
@@ -228,6 +275,7 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
         }
         fputc('}', out);
     }
+    print_roles(out, &eo->roster, s, ev);
     fputs("}\n", out);
     return ZDEM_OK;
 }
@@ -247,11 +295,14 @@ static int events_small(const zdem_cli_file *f)
     size_t off, n;
     int rc;
     void *arena = malloc(SMALL_ARENA);
+    static ev_out eo;
     if (!arena)
         return zdem_cli_failf(f, 0, "out of memory");
+    eo.out = stdout;
+    zdem_s2_roster_init(&eo.roster);
     zdem_s2_config_events(&cfg);
     cfg.on_event = print_event;
-    cfg.user = stdout;
+    cfg.user = &eo;
     cfg.hash_seed = hash_seed();
     zdem_error_clear(&err);
     if ((st = zdem_s2_state_init(&s, arena, SMALL_ARENA, &cfg, &err)) != ZDEM_OK) {
@@ -276,10 +327,14 @@ int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
     int rc;
     if (a->small)
         return events_small(f);
+    static ev_out eo;
+    eo.out = stdout;
+    zdem_s2_roster_init(&eo.roster);
     zdem_s2_config_default(&cfg);
-    cfg.skip_entities = 1; /* events need no entity state */
+    /* entities are decoded: the controllers and pawns name the players
+     * (without them, in --small, only the userinfo table does) */
     cfg.on_event = print_event;
-    cfg.user = stdout;
+    cfg.user = &eo;
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)
         return rc;
     zdem_cli_s2_go(&r, f, -1, 0);

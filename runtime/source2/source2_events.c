@@ -176,6 +176,16 @@ static const s2_evdesc *find_desc(const zdem_s2_state *s, int32_t id)
     return 0;
 }
 
+int zdem_s2_event_key_type(const zdem_s2_state *s, const zdem_s2_event *ev, uint32_t i)
+{
+    const s2_evdesc *d;
+    const s2_evkey *keys;
+    if (ev->type != ZDEM_S2_EV_GAME_EVENT || ev->event_id < 0 || !(d = find_desc(s, ev->event_id)) ||
+        i >= d->nkeys || !(keys = (const s2_evkey *)s2_ptr(s, d->keys)))
+        return 0;
+    return keys[i].type;
+}
+
 static zdem_status deliver(zdem_s2_state *s)
 {
     s->stats.events++;

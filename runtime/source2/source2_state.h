@@ -270,6 +270,10 @@ size_t zdem_s2_fp_name(const zdem_s2_state *s, int32_t class_id,
 
 /* Game event descriptor count (CMsgSource1LegacyGameEventList). */
 uint32_t zdem_s2_event_descriptor_count(const zdem_s2_state *s);
+/* The descriptor's type of key i of a game event: 1 string, 2 float,
+ * 3 long, 4 short, 5 byte, 6 bool, 7 uint64, 8 an entity handle, 9 a
+ * player slot; 0 when unknown (no descriptor, not a game event). */
+int zdem_s2_event_key_type(const zdem_s2_state *s, const zdem_s2_event *ev, uint32_t i);
 
 /* Player names, in one pass: Dota's player resource, else player
  * controllers (CS2, Deadlock) in entity order, else the userinfo string
