@@ -331,8 +331,10 @@ int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
     eo.out = stdout;
     zdem_s2_roster_init(&eo.roster);
     zdem_s2_config_default(&cfg);
-    /* entities are decoded: the controllers and pawns name the players
-     * (without them, in --small, only the userinfo table does) */
+    /* entities are decoded, each where the packet has it: the controllers
+     * and pawns name the players as of the event (without them, in
+     * --small, only the userinfo table does) */
+    cfg.entities_in_wire_order = 1;
     cfg.on_event = print_event;
     cfg.user = &eo;
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)

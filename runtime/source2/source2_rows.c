@@ -175,7 +175,9 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
     zdem_s2_config cfg;
     ev_rows r;
     config(&cfg, hash_seed);
-    /* entities are decoded: the controllers and pawns name the players */
+    /* entities are decoded (the controllers and pawns name the players),
+     * each where the packet has it, as demoparser2 reads them */
+    cfg.entities_in_wire_order = 1;
     r.t = t;
     r.names = names;
     r.nnames = nnames;
@@ -339,6 +341,7 @@ zdem_status zdem_s2_rows_event(const uint8_t *file, size_t size, void *arena,
         (st = zdem_s2_ticks_init(&r->op, p + sa, sb, &b, NULL, NULL, err)) != ZDEM_OK)
         return st;
     config(&cfg, hash_seed);
+    cfg.entities_in_wire_order = 1;
     cfg.user = r;
     cfg.on_event = evp_on_event;
     cfg.on_entity = evp_on_entity;

@@ -112,6 +112,10 @@ typedef struct zdem_s2_config {
     uint64_t hash_seed;       /* seeds the hash tables (0: built-in) */
     int skip_entities;        /* do not decode PacketEntities */
     int skip_events;          /* do not decode game events / chat / combat log */
+    int entities_in_wire_order; /* a packet's entities where they come in it,
+                                   not after its other messages: an event
+                                   sees the entities as the wire has them
+                                   at its place (demoparser2's order) */
     uint32_t frame_payloads;  /* bit c: give command c's payload to on_frame */
     void *user;
     zdem_s2_entity_fn on_entity; /* may be NULL */
