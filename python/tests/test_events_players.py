@@ -4,9 +4,9 @@ list_game_events) against independent references:
 - demoparser2 (npm, run here): parseEvent with player= and other= extras,
   value by value, for every event name its listGameEvents reports, on
   every CS2 corpus demo it reads; listGameEvents; parsePlayerInfo;
-- the userinfo string table decoded by tests/s2_stringtables_ref.py (its
-  own framing, Snappy and bit reader) with the CMsgPlayerInfo fields read
-  here: the name and SteamID each userid names, on the CS2 demos
+- the userinfo string table decoded by tests/s2_userinfo_ref.py
+  (tests/s2_stringtables_ref.py's own framing, Snappy and bit reader, the
+  CMsgPlayerInfo fields read field by field): the name and SteamID each userid names, on the CS2 demos
   demoparser2 cannot read (14011, 14090, 14150: player_death,
   player_hurt, ...), Deadlock and Dota 2;
 - tests/s2_baseline_ref.py (its own entity decoder) for the teams:
@@ -28,7 +28,7 @@ import zdem
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import s2_stringtables_ref as stref  # noqa: E402
+import s2_userinfo_ref as uiref  # noqa: E402
 
 NODE_PATH = os.environ.get("ZDEM_DP2_NODE_PATH", os.path.join(ROOT, "tests", "node_modules"))
 DP2_READS = ["14065-de-nuke", "14132-de-ancient", "14155-de-dust2", "14160-de-dust2"]
@@ -142,50 +142,16 @@ def test_parse_player_info_and_demoparser2(corpus, tag):
 
 # ---- userinfo (s2_stringtables_ref) ---------------------------------------------------
 
-def pb_fields(b):
-    i, out = 0, {}
-    while i < len(b):
-        k, i = stref.varint(b, i)
-        f, w = k >> 3, k & 7
-        if w == 0:
-            v, i = stref.varint(b, i)
-        elif w == 2:
-            n, i = stref.varint(b, i)
-            v, i = b[i:i + n], i + n
-        elif w == 1:
-            v, i = int.from_bytes(b[i:i + 8], "little"), i + 8
-        elif w == 5:
-            v, i = int.from_bytes(b[i:i + 4], "little"), i + 4
-        else:
-            raise ValueError("wire type %d" % w)
-        out[f] = v
-    return out
-
-
 _UI = {}
 
 
 def userinfo(path):
-    """slot -> {name, xuid, userid, bot, hltv} from the reference decoder
-    (CMsgPlayerInfo: name 1, xuid 2, userid 3, fakeplayer 5, ishltv 6)."""
     if path not in _UI:
-        out = {}
-        for t in stref.run(path):
-            if t.name == "userinfo":
-                for i, (k, v) in t.entries.items():
-                    if v:
-                        f = pb_fields(v)
-                        out[i] = {"name": f.get(1, b"").decode("utf-8"), "xuid": f.get(2, 0),
-                                  "userid": f.get(3, 0), "bot": bool(f.get(5, 0)), "hltv": bool(f.get(6, 0))}
-        _UI[path] = out
+        _UI[path] = uiref.userinfo(path)
     return _UI[path]
 
 
-def slot_of(ui, userid):
-    for slot, u in ui.items():
-        if (u["userid"] & 0xFF) == userid:
-            return slot
-    return None
+slot_of = uiref.slot_of
 
 
 @pytest.mark.parametrize("tag", DP2_FAILS)

@@ -129,11 +129,28 @@ static int pl_prop_int(zdem_s2_roster *p, const zdem_s2_state *s, const zdem_s2_
         return 0;
     if (v.kind == ZDEM_S2_V_INT)
         *out = v.v.i;
-    else if (v.kind == ZDEM_S2_V_UINT || v.kind == ZDEM_S2_V_BOOL)
+    else if ((v.kind == ZDEM_S2_V_UINT || v.kind == ZDEM_S2_V_BOOL) && v.v.u <= 0x7FFFFFFFFFFFFFFFull)
         *out = (int64_t)v.v.u;
     else
         return 0;
     return 1;
+}
+
+/* An unsigned 64-bit property (a SteamID): 1 and *out. */
+static int pl_prop_u64(zdem_s2_roster *p, const zdem_s2_state *s, const zdem_s2_entity *e, int k,
+                       uint64_t *out)
+{
+    zdem_s2_value v;
+    if (!pl_prop(p, s, e, k, &v) || (v.kind != ZDEM_S2_V_UINT && v.kind != ZDEM_S2_V_INT))
+        return 0;
+    *out = v.v.u;
+    return 1;
+}
+
+/* A team number: 0 .. 2^31 - 1, else none. */
+static int32_t pl_team(int64_t x)
+{
+    return x >= 0 && x <= 0x7FFFFFFF ? (int32_t)x : -1;
 }
 
 static int pl_live(const zdem_s2_state *s, int64_t index, zdem_s2_entity *e)
@@ -242,15 +259,14 @@ int zdem_s2_player_at_slot(zdem_s2_roster *p, const zdem_s2_state *s, int64_t sl
             out->name = v.s;
             out->name_len = v.len;
         }
-        if (pl_prop_int(p, s, &c, PL_STEAMID, &x))
-            out->steamid = (uint64_t)x;
+        (void)pl_prop_u64(p, s, &c, PL_STEAMID, &out->steamid);
         if (pl_prop_int(p, s, &c, PL_PLAYER_ID, &x) && x >= -0x7FFFFFFF && x <= 0x7FFFFFFF)
             out->player_id = (int32_t)x;
         out->pawn = pl_controller_pawn(p, s, &c);
         if (out->pawn >= 0 && pl_live(s, out->pawn, &pw) && pl_prop_int(p, s, &pw, PL_TEAM, &x))
-            out->team = (int32_t)x;
+            out->team = pl_team(x);
         else if (pl_prop_int(p, s, &c, PL_TEAM, &x))
-            out->team = (int32_t)x;
+            out->team = pl_team(x);
     }
     if (pl_userinfo_at(s, slot, &u)) {
         found = 1;
