@@ -301,3 +301,26 @@ def test_parse_event_shape(corpus):
     assert df["hitgroup"].map(type).eq(str).all()
     ev = zdem.parse_events(path, names=["player_death"])
     assert list(ev["user_name"]) == list(df["user_name"]) and "userid" in ev.columns
+
+
+def test_parse_event_reads_inferno_and_decoy_after_their_packet(tmp_path):
+    """demoparser2 reads inferno_startburn, decoy_started and inferno_expire
+    after the rest of their packet (the entity they name comes with it):
+    a crafted demo (tests/s2craft.py) with one in front of a weapon_fire in
+    the same packet gives the weapon_fire row first."""
+    import s2craft as sc
+    el = sc.event_list([(1, "inferno_startburn", [("entityid", "long"), ("x", "float")]),
+                        (2, "weapon_fire", [("userid", "short")])])
+    d = sc.Scaffold([], [], events=el)
+    d.packet([sc.inner("GE_Source1LegacyGameEvent", sc.game_event(1, [("long", 5), ("float", 1.5)])),
+              sc.inner("GE_Source1LegacyGameEvent", sc.game_event(2, [("short", 3)]))])
+    d.packet([sc.inner("GE_Source1LegacyGameEvent", sc.game_event(2, [("short", 4)]))])
+    path = tmp_path / "defer.dem"
+    path.write_bytes(d.finish())
+    df = zdem.parse_event(str(path), ["inferno_startburn", "weapon_fire"])
+    assert list(zip(df["tick"], df["event_name"])) == [(1, "weapon_fire"), (1, "inferno_startburn"),
+                                                        (2, "weapon_fire")]
+    assert df["x"].iloc[1] == 1.5 and df["user_name"].isna().all()
+    # parse_events keeps the wire's order
+    ev = zdem.parse_events(str(path), names=["inferno_startburn", "weapon_fire"])
+    assert list(ev["event_name"]) == ["inferno_startburn", "weapon_fire", "weapon_fire"]

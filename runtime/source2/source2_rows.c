@@ -189,12 +189,55 @@ zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
 
 /* ---- events with players' and the game's properties (parseEvent) ------------ */
 
+/* demoparser2 reads these after the rest of their packet, entities
+ * included (the inferno or decoy they name is created by that packet):
+ * they are kept until the packet ends. */
+#define EVP_DEFER 4u          /* events kept per packet (more: at once) */
+#define EVP_DEFER_POOL 4096u  /* bytes of their string values */
+
 typedef struct evp_rows {
     zdem_table *t;
     const zdem_s2_event_rows_config *c;
     zdem_s2_ticks *pp, *op; /* player= and other= properties */
     zdem_s2_roster roster;
+    uint32_t ndefer, pool_used;
+    zdem_s2_event defer[EVP_DEFER];
+    uint8_t pool[EVP_DEFER_POOL];
 } evp_rows;
+
+static int evp_deferred_kind(const zdem_s2_event *ev)
+{
+    static const char *const names[] = {"inferno_startburn", "decoy_started", "inferno_expire"};
+    size_t i;
+    if (ev->type != ZDEM_S2_EV_GAME_EVENT)
+        return 0;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == ev->name_len && memcmp(names[i], ev->name, ev->name_len) == 0)
+            return 1;
+    return 0;
+}
+
+/* A copy of ev that outlives the message: names point into the state's
+ * descriptors (they stay), string values are copied to the pool. */
+static int evp_defer(evp_rows *r, const zdem_s2_event *ev)
+{
+    zdem_s2_event *d;
+    uint32_t i, need = 0, nk = ev->nkeys < ZDEM_S2_EVENT_MAX_KEYS ? ev->nkeys : ZDEM_S2_EVENT_MAX_KEYS;
+    for (i = 0; i < nk; i++)
+        if (ev->keys[i].value.kind == ZDEM_S2_V_STRING)
+            need += ev->keys[i].value.len;
+    if (r->ndefer >= EVP_DEFER || need > EVP_DEFER_POOL - r->pool_used)
+        return 0;
+    d = &r->defer[r->ndefer++];
+    memcpy(d, ev, offsetof(zdem_s2_event, keys) + sizeof d->keys[0] * nk);
+    for (i = 0; i < nk; i++)
+        if (d->keys[i].value.kind == ZDEM_S2_V_STRING && d->keys[i].value.len) {
+            memcpy(r->pool + r->pool_used, d->keys[i].value.s, d->keys[i].value.len);
+            d->keys[i].value.s = r->pool + r->pool_used;
+            r->pool_used += d->keys[i].value.len;
+        }
+    return 1;
+}
 
 static zdem_status evp_on_entity(void *user, zdem_s2_state *s, const zdem_s2_entity *e,
                                  unsigned ops, const zdem_s2_fp *changed, uint32_t nchanged)
@@ -235,16 +278,43 @@ static void put_prop(zdem_table *t, zdem_s2_ticks *tk, const zdem_s2_state *s, u
     }
 }
 
+static zdem_status evp_row(evp_rows *r, zdem_s2_state *s, const zdem_s2_event *ev);
+
 static zdem_status evp_on_event(void *user, zdem_s2_state *s, const zdem_s2_event *ev)
 {
     evp_rows *r = (evp_rows *)user;
+    if (!wanted_event(r->c->names, r->c->nnames, ev))
+        return ZDEM_OK;
+    if (evp_deferred_kind(ev) && evp_defer(r, ev))
+        return ZDEM_OK;
+    return evp_row(r, s, ev);
+}
+
+/* The packet ended (its entities are in): the events kept for it. */
+static zdem_status evp_flush(evp_rows *r, zdem_s2_state *s)
+{
+    uint32_t i, n = r->ndefer;
+    zdem_status st = ZDEM_OK;
+    r->ndefer = 0;
+    for (i = 0; i < n && st == ZDEM_OK; i++)
+        st = evp_row(r, s, &r->defer[i]);
+    r->pool_used = 0;
+    return st;
+}
+
+static zdem_status evp_on_tick(void *user, zdem_s2_state *s, int32_t tick)
+{
+    (void)tick;
+    return evp_flush((evp_rows *)user, s);
+}
+
+static zdem_status evp_row(evp_rows *r, zdem_s2_state *s, const zdem_s2_event *ev)
+{
     const zdem_s2_event_rows_config *c = r->c;
     zdem_table *t = r->t;
     zdem_s2_role roles[ZDEM_S2_EVENT_MAX_ROLES];
     uint32_t i, k, nroles;
     zdem_status st;
-    if (!wanted_event(c->names, c->nnames, ev))
-        return ZDEM_OK;
     if ((st = zdem_table_row(t)) != ZDEM_OK)
         return st;
     zdem_table_int(t, zdem_table_column(t, "tick", 4), ev->tick);
@@ -345,7 +415,20 @@ zdem_status zdem_s2_rows_event(const uint8_t *file, size_t size, void *arena,
     cfg.user = r;
     cfg.on_event = evp_on_event;
     cfg.on_entity = evp_on_entity;
-    return run(&cfg, p + head, arena_size - head, file, size, t, err);
+    cfg.on_tick = evp_on_tick;
+    {
+        zdem_s2_state *s;
+        zdem_status fs;
+        if ((st = zdem_s2_state_init(&s, p + head, arena_size - head, &cfg, err)) != ZDEM_OK)
+            return st;
+        st = zdem_s2_state_run(s, file, size, -1, err);
+        fs = evp_flush(r, s); /* kept from a last packet cut short */
+        if (fs == ZDEM_OK)
+            fs = zdem_table_flush(t);
+        if (st == ZDEM_OK && fs != ZDEM_OK)
+            st = zdem_fail(err, fs, size, "stopped by the table's consumer");
+        return st;
+    }
 }
 
 /* ---- event names ---------------------------------------------------------------- */
