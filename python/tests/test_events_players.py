@@ -324,3 +324,63 @@ def test_parse_event_reads_inferno_and_decoy_after_their_packet(tmp_path):
     # parse_events keeps the wire's order
     ev = zdem.parse_events(str(path), names=["inferno_startburn", "weapon_fire"])
     assert list(ev["event_name"]) == ["inferno_startburn", "weapon_fire", "weapon_fire"]
+
+
+def test_deadlock_style_roles_on_a_crafted_demo(tmp_path):
+    """The roles Deadlock's events use (no corpus demo has them): keys the
+    descriptor types as a player slot (9) and as an entity handle (8),
+    entindex_* pawns and controllers, 65535. A crafted demo
+    (tests/s2craft.py) whose writer knows every player: controllers at
+    slot + 1 naming their pawns, pawns owned by their controllers, userinfo
+    with userids."""
+    import s2craft as sc
+    ctrl = sc.Ser("CCitadelPlayerController", [
+        sc.Field("m_iszPlayerName", "CUtlString"), sc.Field("m_steamID", "uint64"),
+        sc.Field("m_iTeamNum", "uint8"), sc.Field("m_hPawn", "uint32")])
+    pawn = sc.Ser("CCitadelPlayerPawn", [sc.Field("m_iTeamNum", "uint8"), sc.Field("m_hOwnerEntity", "uint32")])
+    people = [(0, "Alice", 76561198000000001, 2, 100), (1, "Bob", 76561198000000002, 3, 101)]
+    ui = sc.create_string_table("userinfo", [
+        (slot, str(slot).encode(), sc.pb("CMsgPlayerInfo", name=name, xuid=sid, userid=slot))
+        for slot, name, sid, _, _ in people])
+    descs = [(1, "player_death", [("userid", 9), ("userid_pawn", 8), ("attacker", 9), ("attacker_pawn", 8),
+                                  ("assister1controller", 9)]),
+             (2, "player_healed", [("entindex_healer", 3), ("entindex_healed", 3), ("heal_amount", 3)]),
+             (3, "player_used_item", [("userid_caster_pawn", 8)]),
+             (4, "citadeltv_chase_hero", [("target1playerid", 9), ("target2playerid", 9)])]
+    el = sc.pb("CMsgSource1LegacyGameEventList", descriptors=[
+        {"eventid": i, "name": n, "keys": [{"type": t, "name": k} for k, t in keys]} for i, n, keys in descs])
+
+    def ev(eid, vals):
+        return sc.inner("GE_Source1LegacyGameEvent", sc.pb("CMsgSource1LegacyGameEvent", eventid=eid, keys=[
+            {"type": t, ("val_short" if t == 9 else "val_long"): v} for t, v in vals]))
+    d = sc.Scaffold([ctrl, pawn], [ctrl.name, pawn.name], tables=[ui], events=el)
+    ed = sc.EntityData(d.cbits)
+    serial = {1: 700, 2: 701, 100: 800, 101: 801}
+    handle = {i: (serial[i] << 14) | i for i in serial}
+    for slot, name, sid, team, p in people:
+        ed.create(slot + 1, 0, serial[slot + 1], ctrl, {(0,): name, (1,): sid, (2,): team, (3,): handle[p]})
+    for slot, name, sid, team, p in people:
+        ed.create(p, 1, serial[p], pawn, {(0,): team, (1,): handle[slot + 1]})
+    d.packet([sc.inner("svc_PacketEntities", ed.message(is_delta=False, server_tick=1))])
+    d.packet([ev(1, [(9, 0), (8, handle[100]), (9, 1), (8, handle[101]), (9, 65535)]),
+              ev(2, [(3, 101), (3, 1), (3, 40)]),
+              ev(3, [(8, handle[100])]),
+              ev(4, [(9, 1), (9, 7)])])
+    path = tmp_path / "deadlock_style.dem"
+    path.write_bytes(d.finish())
+    rows = {r["event_name"]: r for r in records(zdem.parse_events(str(path)))}
+    alice, bob = ("Alice", 76561198000000001, 2), ("Bob", 76561198000000002, 3)
+
+    def who(r, role):
+        return r[role + "_name"], r[role + "_steamid"], r[role + "_team_num"]
+    nobody = (None, None, None)
+    assert who(rows["player_death"], "user") == alice and who(rows["player_death"], "attacker") == bob
+    assert who(rows["player_death"], "assister1") == nobody   # 65535
+    assert who(rows["player_healed"], "healer") == bob          # a pawn, owned by Bob's controller
+    assert who(rows["player_healed"], "healed") == alice        # a controller
+    assert who(rows["player_used_item"], "userid_caster") == alice  # a pawn handle
+    assert who(rows["citadeltv_chase_hero"], "target1") == bob and \
+        who(rows["citadeltv_chase_hero"], "target2") == nobody  # slot 7: nobody there
+    pi = records(zdem.parse_player_info(str(path)))
+    assert [(r["slot"], r["name"], r["steamid"], r["team_number"], r["controller_entity"], r["pawn_entity"])
+            for r in pi] == [(0, "Alice", 76561198000000001, 2, 1, 100), (1, "Bob", 76561198000000002, 3, 2, 101)]
