@@ -384,3 +384,50 @@ def test_deadlock_style_roles_on_a_crafted_demo(tmp_path):
     pi = records(zdem.parse_player_info(str(path)))
     assert [(r["slot"], r["name"], r["steamid"], r["team_number"], r["controller_entity"], r["pawn_entity"])
             for r in pi] == [(0, "Alice", 76561198000000001, 2, 1, 100), (1, "Bob", 76561198000000002, 3, 2, 101)]
+
+
+def test_dota_combat_log_heroes_on_a_crafted_demo(tmp_path, monkeypatch):
+    """The Dota 2 combat log names heroes by unit name
+    (npc_dota_hero_doom_bringer): the player whose assigned hero that is
+    (the class CDOTA_Unit_Hero_DoomBringer) is attacker_player / target_player;
+    creeps name nobody, a hero nobody plays names nobody. A crafted demo
+    (tests/s2craft.py) whose writer knows who plays what; no corpus demo
+    has combat-log entries."""
+    import s2craft as sc
+    header = sc.file_header
+    monkeypatch.setattr(sc, "file_header", lambda: header(map_name="dota", game_dir="dota", protocol=47,
+                                                          build=9358))
+    ctrl = sc.Ser("CDOTAPlayerController", [
+        sc.Field("m_iszPlayerName", "CUtlString"), sc.Field("m_steamID", "uint64"),
+        sc.Field("m_iTeamNum", "uint8"), sc.Field("m_hAssignedHero", "uint32"), sc.Field("m_nPlayerID", "int32")])
+    hero = sc.Ser("CDOTA_Unit_Hero_DoomBringer", [sc.Field("m_iTeamNum", "uint8")])
+    names = ["npc_dota_hero_doom_bringer", "npc_dota_creep_badguys_melee", "npc_dota_hero_axe"]
+    clog = sc.create_string_table("CombatLogNames", [(i, k.encode(), None) for i, k in enumerate(names)])
+    ui = sc.create_string_table("userinfo", [
+        (0, b"0", sc.pb("CMsgPlayerInfo", name="Radiant1", xuid=76561198000000011, userid=0)),
+        (1, b"1", sc.pb("CMsgPlayerInfo", name="Dire1", xuid=76561198000000012, userid=1))])
+    d = sc.Scaffold([ctrl, hero], [ctrl.name, hero.name], tables=[ui, clog])
+    ed = sc.EntityData(d.cbits)
+    ed.create(1, 0, 700, ctrl, {(0,): "Radiant1", (1,): 76561198000000011, (2,): 2, (3,): (900 << 14) | 200,
+                                (4,): 0})
+    ed.create(2, 0, 701, ctrl, {(0,): "Dire1", (1,): 76561198000000012, (2,): 3, (3,): 0xFFFFFF, (4,): 1})
+    ed.create(200, 1, 900, hero, {(0,): 2})
+    d.packet([sc.inner("svc_PacketEntities", ed.message(is_delta=False, server_tick=1))])
+    entries = [{"type": 0, "attacker_name": 0, "is_attacker_hero": True, "target_name": 1,
+                "is_target_hero": False, "value": 50},
+               {"type": 4, "attacker_name": 1, "is_attacker_hero": False, "target_name": 2,
+                "is_target_hero": True}]
+    d.packet([sc.inner("DOTA_UM_CombatLogBulkData", sc.pb("CDOTAUserMsg_CombatLogBulkData",
+                                                          combat_entries=entries))])
+    path = tmp_path / "dota_combat.dem"
+    path.write_bytes(d.finish())
+    ev = records(zdem.parse_events(str(path)))
+    dmg = [e for e in ev if e["event_name"] == "DAMAGE"]
+    death = [e for e in ev if e["event_name"] == "DEATH"]
+    assert len(dmg) == 1 and len(death) == 1, [e["event_name"] for e in ev]
+    assert dmg[0]["attacker_name"] == "npc_dota_hero_doom_bringer"
+    assert (dmg[0]["attacker_player_name"], dmg[0]["attacker_player_steamid"], dmg[0]["attacker_player_team_num"]) \
+        == ("Radiant1", 76561198000000011, 2)
+    assert dmg[0].get("target_player_name") is None           # a creep
+    assert death[0].get("attacker_player_name") is None       # a creep attacks
+    assert "target_player_name" in death[0] and death[0]["target_player_name"] is None  # axe: nobody

@@ -380,7 +380,8 @@ int zdem_s2_player_by_id(zdem_s2_roster *p, const zdem_s2_state *s, int64_t play
 
 /* ---- event roles ------------------------------------------------------------------ */
 
-enum { PLK_NONE, PLK_USERID, PLK_CONTROLLER, PLK_OWNER, PLK_HANDLE, PLK_ENTITY, PLK_PLAYER_ID };
+enum { PLK_NONE, PLK_USERID, PLK_CONTROLLER, PLK_OWNER, PLK_HANDLE, PLK_ENTITY, PLK_PLAYER_ID,
+       PLK_HERO };
 
 static int pl_key_is(const char *k, uint32_t n, const char *w)
 {
@@ -416,6 +417,15 @@ static int pl_classify(const zdem_s2_state *s, const zdem_s2_event *ev, uint32_t
         if (pass == 0 && pl_key_is(k, n, "source_player_id")) {
             *rlen = n - 3;
             return PLK_PLAYER_ID;
+        }
+        return PLK_NONE;
+    }
+    if (ev->type == ZDEM_S2_EV_COMBAT_LOG) {
+        /* a hero by its unit name: the player it is assigned to */
+        if (pass == 0 && (pl_key_is(k, n, "attacker_name") || pl_key_is(k, n, "target_name"))) {
+            *role = k[0] == 'a' ? "attacker_player" : "target_player";
+            *rlen = (uint32_t)strlen(*role);
+            return PLK_HERO;
         }
         return PLK_NONE;
     }
@@ -490,11 +500,68 @@ static int pl_role_taken(const zdem_s2_role *out, uint32_t n, const char *r, uin
     return 0;
 }
 
+/* "npc_dota_hero_doom_bringer" and the class CDOTA_Unit_Hero_DoomBringer
+ * name one hero: compared without case and underscores. */
+static int pl_same_hero(const uint8_t *unit, uint32_t ul, const char *cls, uint32_t cl)
+{
+    static const char up[] = "npc_dota_hero_", cp[] = "CDOTA_Unit_Hero_";
+    uint32_t i = sizeof up - 1u, j = sizeof cp - 1u;
+    if (ul <= i || cl <= j || memcmp(unit, up, i) != 0 || memcmp(cls, cp, j) != 0)
+        return 0;
+    for (;;) {
+        int a, b;
+        while (i < ul && unit[i] == '_')
+            i++;
+        while (j < cl && cls[j] == '_')
+            j++;
+        if (i == ul || j == cl)
+            return i == ul && j == cl;
+        a = unit[i++];
+        b = cls[j++];
+        if (a >= 'A' && a <= 'Z')
+            a += 'a' - 'A';
+        if (b >= 'A' && b <= 'Z')
+            b += 'a' - 'A';
+        if (a != b)
+            return 0;
+    }
+}
+
+/* The bool key name of a combat-log entry: 1, 0, or -1 when absent. */
+static int pl_ev_bool(const zdem_s2_event *ev, const char *name)
+{
+    uint32_t i, nk = ev->nkeys < ZDEM_S2_EVENT_MAX_KEYS ? ev->nkeys : ZDEM_S2_EVENT_MAX_KEYS;
+    for (i = 0; i < nk; i++)
+        if (ev->keys[i].name && pl_key_is(ev->keys[i].name, ev->keys[i].name_len, name))
+            return ev->keys[i].value.v.u != 0;
+    return -1;
+}
+
+/* The player whose assigned hero the unit name names. */
+static int pl_by_hero(zdem_s2_roster *p, const zdem_s2_state *s, const zdem_s2_value *v,
+                      zdem_s2_player *pl)
+{
+    uint32_t i;
+    pl_clear(pl, -1);
+    if (v->kind != ZDEM_S2_V_STRING || !v->len)
+        return 0;
+    pl_slot_table(p, s);
+    for (i = 0; i < ZDEM_S2_PLAYER_SLOTS; i++) {
+        zdem_s2_entity h;
+        if (p->slot_hero[i] >= 0 && pl_live(s, p->slot_hero[i], &h) &&
+            pl_same_hero(v->s, v->len, h.class_name, h.class_name_len))
+            return zdem_s2_player_at_slot(p, s, i, pl);
+    }
+    return 0;
+}
+
 static int pl_resolve(zdem_s2_roster *p, const zdem_s2_state *s, int kind, const zdem_s2_value *v,
                    zdem_s2_player *pl)
 {
     int64_t x;
     zdem_s2_entity g;
+    if (kind == PLK_HERO)
+        return pl_by_hero(p, s, v, pl);
     if (v->kind == ZDEM_S2_V_INT)
         x = v->v.i;
     else if (v->kind == ZDEM_S2_V_UINT && v->v.u <= 0x7FFFFFFFFFFFFFFFull)
@@ -535,6 +602,8 @@ uint32_t zdem_s2_event_roles(zdem_s2_roster *p, const zdem_s2_state *s,
             int kind = pl_classify(s, ev, i, pass, &r, &rl);
             if (kind == PLK_NONE || !rl || pl_role_taken(out, n, r, rl))
                 continue;
+            if (kind == PLK_HERO && pl_ev_bool(ev, r[0] == 'a' ? "is_attacker_hero" : "is_target_hero") != 1)
+                continue; /* a creep, a building, a neutral: no player */
             out[n].name = r;
             out[n].name_len = rl;
             out[n].key = i;

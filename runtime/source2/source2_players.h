@@ -15,7 +15,12 @@
  *   entityid (a grenade: its owner), *_pawn and handle-typed keys (8),
  *     entindex_*: a pawn or controller entity;
  *   chat: entityindex (the speaker's controller), Dota's source_player_id;
- *   Dota's player ids (playerid, PlayerID, killer_id, victim_id, ...).
+ *   Dota's player ids (playerid, PlayerID, killer_id, victim_id, ...);
+ *   the combat log's attacker_name and target_name when they name a hero
+ *   (is_attacker_hero, is_target_hero): the player the hero is assigned
+ *   to (m_hAssignedHero; "npc_dota_hero_doom_bringer" is the class
+ *   CDOTA_Unit_Hero_DoomBringer), as roles attacker_player and
+ *   target_player (attacker_name is the entry's own key).
  * A role comes from the first key that gives it (userid before
  * userid_pawn, as demoparser2 does); 65535, -1 and the invalid handle
  * name no player. Every lookup is bounded: at most ZDEM_S2_PLAYER_SLOTS
@@ -105,7 +110,7 @@ typedef struct zdem_s2_role {
     zdem_s2_player player;
 } zdem_s2_role;
 
-/* The roles of ev (game events and chat), in key order, at most cap;
+/* The roles of ev (game events, chat, combat log), in key order, at most cap;
  * returns how many. */
 uint32_t zdem_s2_event_roles(zdem_s2_roster *p, const zdem_s2_state *s,
                              const zdem_s2_event *ev, zdem_s2_role *out, uint32_t cap);
