@@ -27,6 +27,7 @@ void zdem_s2_roster_init(zdem_s2_roster *p)
     for (i = 0; i < sizeof p->cache / sizeof p->cache[0]; i++)
         p->cache[i].cls = -1;
     p->rules = p->c4 = -1;
+    p->ui_table = -1;
     for (i = 0; i < ZDEM_S2_ROSTER_TEAMS; i++)
         p->teams[i] = -1;
 }
@@ -283,21 +284,44 @@ int zdem_s2_player_at_slot(zdem_s2_roster *p, const zdem_s2_state *s, int64_t sl
     return found;
 }
 
+/* The userids of the slots' userinfo entries, read once per change of the
+ * table (one pass over the slots), not once per event. */
+static void pl_userids(zdem_s2_roster *p, const zdem_s2_state *s)
+{
+    uint32_t i;
+    if (p->ui_valid && p->ui_changes == s->userinfo_changes && p->ui_table == s->userinfo_table)
+        return;
+    p->ui_valid = 1;
+    p->ui_changes = s->userinfo_changes;
+    p->ui_table = s->userinfo_table;
+    for (i = 0; i < 256u; i++)
+        p->uid_low[i] = -1;
+    for (i = 0; i < ZDEM_S2_PLAYER_SLOTS; i++) {
+        pl_uinfo u;
+        p->uid_full[i] = -1;
+        if (!pl_userinfo_at(s, i, &u) || !u.has_userid || u.userid < 0)
+            continue;
+        p->uid_full[i] = u.userid;
+        if (p->uid_low[u.userid & 0xFF] < 0)
+            p->uid_low[u.userid & 0xFF] = (int16_t)i;
+    }
+}
+
 int zdem_s2_player_by_userid(zdem_s2_roster *p, const zdem_s2_state *s, int64_t userid,
                              zdem_s2_player *out)
 {
-    pl_uinfo u;
     uint32_t i;
     pl_clear(out, -1);
     /* 65535 (an unsigned short -1) and negative values name no player */
     if (userid < 0 || userid == 0xFFFF || userid > 0x7FFFFFFF)
         return 0;
-    /* Source 2 writes the slot as the userid: the entry at that index
-     * nearly always says so; demoparser2 matches on the low byte */
-    if (pl_userinfo_at(s, userid, &u) && u.has_userid && (u.userid & 0xFF) == (userid & 0xFF))
-        return zdem_s2_player_at_slot(p, s, userid, out);
+    /* Source 2 writes the slot as the userid, and userinfo says so;
+     * demoparser2 matches the userid's low byte, else the whole of it */
+    pl_userids(p, s);
+    if (userid < 256 && p->uid_low[userid] >= 0)
+        return zdem_s2_player_at_slot(p, s, p->uid_low[userid], out);
     for (i = 0; i < ZDEM_S2_PLAYER_SLOTS; i++)
-        if (pl_userinfo_at(s, i, &u) && u.has_userid && (u.userid == userid || (u.userid & 0xFF) == userid))
+        if (p->uid_full[i] == userid)
             return zdem_s2_player_at_slot(p, s, i, out);
     return zdem_s2_player_at_slot(p, s, userid, out);
 }

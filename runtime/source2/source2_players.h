@@ -69,6 +69,11 @@ typedef struct zdem_s2_roster {
     int slots_valid;
     int32_t slot_pawn[ZDEM_S2_PLAYER_SLOTS], slot_hero[ZDEM_S2_PLAYER_SLOTS],
         slot_id[ZDEM_S2_PLAYER_SLOTS];
+    /* userid -> slot from userinfo, rebuilt when the table changed */
+    uint32_t ui_changes;
+    int ui_table, ui_valid;
+    int16_t uid_low[256];                    /* by the userid's low byte */
+    int32_t uid_full[ZDEM_S2_PLAYER_SLOTS];  /* each slot's userid, -1 none */
 } zdem_s2_roster;
 
 void zdem_s2_roster_init(zdem_s2_roster *p);
