@@ -170,7 +170,7 @@ def _lists(df):
     """List-valued props (inventory): the library's "a,b,c" as lists."""
     for c in df.columns:
         if any(c == p or c.endswith("_" + p) for p in _LIST_PROPS):
-            df[c] = [v.split(",") if v else [] if isinstance(v, str) else v for v in df[c]]
+            df[c] = [(v.split(",") if v else []) if isinstance(v, str) else v for v in df[c]]
     return df
 
 
