@@ -36,7 +36,7 @@
 
 #define ZDEM_S2_PLAYER_SLOTS 64u  /* player slots looked at (the games' maximum) */
 #define ZDEM_S2_EVENT_MAX_ROLES 8u /* roles kept per event */
-#define ZDEM_S2_ROSTER_TEAMS 8u  /* team entities tracked */
+#define ZDEM_S2_ROSTER_TEAMS 16u /* team entities tracked (Dota 2 has 14) */
 
 typedef struct zdem_s2_player {
     int32_t slot;       /* userinfo index = controller entity - 1 */
