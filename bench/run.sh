@@ -8,8 +8,9 @@
 #    decoders vs bit-at-a-time decoders, any other bench_*, (with npm)
 #    the Source 2 entity parse against @laihoe/demoparser2, whole process,
 #    and tick rows (Python parse_ticks, zdem ticks --format csv) against its
-#    parseTicks (bench_ticks.sh), and (with UberDemoTools built into
-#    bench/peers/) the Quake III batch `zdem events --json` vs
+#    parseTicks (bench_ticks.sh), events with players' props (Python
+#    parse_event) against its parseEvent (bench_events.sh), and (with
+#    UberDemoTools built into bench/peers/) the Quake III batch `zdem events --json` vs
 #    `UDT_json -c -q -a=gmd`, one process per file.
 # Usage: bench/run.sh [--write]   (--write also replaces bench/RESULTS.md)
 # Numbers only: nothing here asserts on time.
@@ -83,6 +84,12 @@ if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
         echo
         echo '```'
         ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_ticks.sh" 5 2>&1 || echo "(exit $?)"
+        echo '```'
+        echo
+        echo "## Events with players' and the game's props vs @laihoe/demoparser2 (zdem.parse_event vs parseEvent, CPU time)"
+        echo
+        echo '```'
+        ZDEM_BENCH_BUILD="$BUILD" bash "$ROOT/bench/bench_events.sh" 7 2>&1 || echo "(exit $?)"
         echo '```'
         echo
     fi

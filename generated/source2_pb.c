@@ -6161,6 +6161,44 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
             p += n;
             break;
         }
+        case 17u: { /* xuid */
+            if (end - p < 8)
+                return zdem_pb_fail(err, ZDEM_ERR_TRUNCATED, base, p, "fixed value cut off");
+            out->xuid = zdem_load_le64(p);
+            p += 8;
+            out->has_xuid = 1;
+            break;
+        }
+        case 24u: { /* userid */
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->userid = (int32_t)(uint32_t)v_;
+            }
+            out->has_userid = 1;
+            break;
+        }
+        case 33u: { /* steamid */
+            if (end - p < 8)
+                return zdem_pb_fail(err, ZDEM_ERR_TRUNCATED, base, p, "fixed value cut off");
+            out->steamid = zdem_load_le64(p);
+            p += 8;
+            out->has_steamid = 1;
+            break;
+        }
+        case 40u: { /* fakeplayer */
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->fakeplayer = (uint8_t)(v_ != 0);
+            }
+            out->has_fakeplayer = 1;
+            break;
+        }
         case 48u: { /* ishltv */
             {
                 uint64_t v_;
@@ -6175,6 +6213,10 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
         default:
             switch (key >> 3) {
             case 1u:
+            case 2u:
+            case 3u:
+            case 4u:
+            case 5u:
             case 6u:
                 return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
                                     "wire type mismatch");

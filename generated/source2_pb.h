@@ -1097,6 +1097,14 @@ typedef struct zdem_pb_CMsg_CVars_cb {
 typedef struct zdem_pb_CMsgPlayerInfo {
     uint8_t has_name;
     zdem_view name;
+    uint8_t has_xuid;
+    uint64_t xuid;
+    uint8_t has_userid;
+    int32_t userid;
+    uint8_t has_steamid;
+    uint64_t steamid;
+    uint8_t has_fakeplayer;
+    uint8_t fakeplayer;
     uint8_t has_ishltv;
     uint8_t ishltv;
 } zdem_pb_CMsgPlayerInfo;

@@ -26,6 +26,7 @@
 
 #include "source2_parse.h"
 #include "source2_state.h"
+#include "source2_players.h"
 #include "source2_ticks.h"
 #include "source2_rows.h"
 

@@ -1410,6 +1410,51 @@ EVENT_DESCS = [
 ]
 
 
+# The player columns `zdem events` adds to an event (runtime/source2/
+# source2_players.h), worked out from what this writer put in the demo:
+# userid, attacker, assister, victim (a userid: the slot, as this demo's
+# userinfo entries carry no userid) and chat's entityindex (a controller).
+# A slot's player is the controller at slot + 1 and the userinfo entry at
+# slot; name: the controller's m_iszPlayerName unless empty, else
+# userinfo's; SteamID: the controller's m_steamID (0: none); team: the
+# controller's m_iTeamNum (these controllers name no pawn).
+EVENT_ROLES = {"userid": "user", "attacker": "attacker", "assister": "assister", "victim": "victim"}
+
+
+def event_players(ev, kinds, ctrl_json, userinfo_names):
+    """Adds <role>_name, <role>_steamid, <role>_team_num to ev (a
+    `zdem events --json` line). kinds: the key -> role map that applies;
+    ctrl_json(index): the controller's props as `zdem entities` prints
+    them, or None; userinfo_names: slot -> name."""
+    def at_slot(slot):
+        c = ctrl_json(slot + 1)
+        if c is None and slot not in userinfo_names:
+            return None
+        name = c.get("m_iszPlayerName") if c else None
+        if not name:
+            name = userinfo_names.get(slot)
+        sid = (c.get("m_steamID") or None) if c else None
+        team = c.get("m_iTeamNum") if c else None
+        if team is not None and not 0 <= team < (1 << 31):
+            team = None
+        return name, sid, team
+    for key, value in (ev.get("keys") or {}).items():
+        if key not in kinds:
+            continue
+        role, kind = kinds[key]
+        p = None
+        if kind == "userid" and 0 <= value < 0x7FFFFFFF and value != 0xFFFF:
+            p = at_slot(value)
+        elif kind == "controller" and ctrl_json(value) is not None:
+            p = at_slot(value - 1)
+        name, sid, team = p if p else (None, None, None)
+        ev[role + "_name"], ev[role + "_steamid"], ev[role + "_team_num"] = name, sid, team
+
+
+GAME_EVENT_ROLES = {k: (r, "userid") for k, r in EVENT_ROLES.items()}
+CHAT_ROLES = {"entityindex": ("user", "controller")}
+
+
 def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
     """The normal demo: returns (file bytes, expectation dict)."""
     rng = random.Random(seed)
@@ -1561,8 +1606,19 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
     names = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi",
              "Ivan", "Judy", "Mallory", "Niaj", "Olivia", "Peggy"]
     next_chicken = [100]
+
+    def ctrl_json(idx):
+        e = ents.get(idx)
+        if e is None or classes[e.cls].name != b"CCSPlayerController":
+            return None
+        out = {}
+        for p, v in e.props.items():
+            name, kind, f = resolve_path(classes[e.cls], p)
+            out[name] = json_value(kind, v, f)
+        return out
     for tick in range(1, ticks + 1):
         msgs = [net_tick(tick)]
+        named = []  # this tick's events and the roles their keys give
         st_msgs = []
         ev_msgs = []
         ed = EntityData(cbits, rng=rng)
@@ -1666,6 +1722,7 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
                 if jk:
                     ev["keys"] = jk
                 ev_out.append(ev)
+                named.append((ev, GAME_EVENT_ROLES))
             if tick % 23 == 5 and players:
                 slot, pname = rng.choice(players)
                 text = rng.choice(["gg", "nice shot", "rush B"] + ODD_STRINGS[:6])
@@ -1673,6 +1730,7 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
                 ev_out.append({"tick": tick, "type": "chat", "name": "chat", "keys": {
                     "entityindex": 1 + slot, "messagename": "Cstrike_Chat_All",
                     "name": json_bytes(pname), "text": json_bytes(text)}})
+                named.append((ev_out[-1], CHAT_ROLES))
         for idx in sorted(changes):
             op, vals = changes[idx]
             e = ents[idx]
@@ -1692,6 +1750,10 @@ def build_normal(ticks=400, seed=1, full_every=100, compress_ratio=0.35):
         if ed.count:
             msgs.append(inner("svc_PacketEntities", ed.message(is_delta=tick != 1, server_tick=tick)))
         msgs += ev_msgs
+        # the events come after the entities in this packet: they see them
+        ui_names = {slot: nm for slot, nm in players}
+        for ev, kinds in named:
+            event_players(ev, kinds, ctrl_json, ui_names)
         d.frame("DEM_Packet", tick, demo_packet(msgs), compress=rng.random() < compress_ratio)
         if tick == 1 or tick % full_every == 0:
             full_snapshot(tick)
@@ -2518,12 +2580,14 @@ def build_events_seed():
         ev = {"tick": tick, "type": "game_event", "name": ename}
         if keys:
             ev["keys"] = {k: event_json_value(kt, v) for (k, _), (kt, v) in zip(keys, kv)}
+        event_players(ev, GAME_EVENT_ROLES, lambda idx: None, {})  # nobody: null columns
         out.append(ev)
         if tick % 5 == 0:
             msgs.append(inner("UM_SayText2", say_text2(tick, "Nick%d" % tick, "hello \u00e9 %d" % tick)))
             out.append({"tick": tick, "type": "chat", "name": "chat", "keys": {
                 "entityindex": tick, "messagename": "Cstrike_Chat_All", "name": "Nick%d" % tick,
                 "text": "hello \u00e9 %d" % tick}})
+            event_players(out[-1], CHAT_ROLES, lambda idx: None, {})
             msgs.append(inner("UM_SayText", pb("CUserMessageSayText", playerindex=tick,
                                                text="plain %d" % tick, chat=True)))
             out.append({"tick": tick, "type": "chat", "name": "chat", "keys": {

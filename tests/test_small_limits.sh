@@ -5,7 +5,10 @@
 # byte for byte the same, or the small run reports the limit it hit (a
 # warning naming it). Prints which demos fit the small limits (the README's
 # list). Teeworlds: `info --json` and `events --json` at ZDEM_TW_LIMITS_SMALL;
-# Source 2: `events --json` in the events mode (1 MiB, 4 KiB pieces);
+# Source 2: `events --json` in the events mode (1 MiB, 4 KiB pieces): the
+# events equal; of the players they name, the events mode (no entities)
+# has what the userinfo table says (name, SteamID), each equal to the full
+# run's, and no team (tests/s2_events_small.py);
 # Quake III: `info --json` and `events --json` at ZDEM_Q3_LIMITS_SMALL.
 set -eu
 
@@ -21,6 +24,7 @@ if [ ! -f "$CORPUS/EXPECTED.md" ]; then
     exit 0
 fi
 
+PY=${ZDEM_PYTHON:-/usr/bin/python3}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-small.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 rc=0
@@ -33,6 +37,18 @@ check() {
     cmd=$1 name=$2 demo=$3
     "$ZDEM" "$cmd" --json "$demo" > "$WORK/full.out" 2> "$WORK/full.err" || true
     "$ZDEM" "$cmd" --json --small "$demo" > "$WORK/small.out" 2> "$WORK/small.err" || true
+    case $demo in
+        *.dem) # Source 2 events: the player columns checked, then left out
+            if [ "$cmd" = events ] && [ -s "$WORK/full.out" ]; then
+                if ! "$PY" "$SRC/tests/s2_events_small.py" "$WORK/full.out" "$WORK/small.out"; then
+                    echo "FAIL: $name: the events mode's player columns differ from the full run's"
+                    rc=1
+                    return 1
+                fi
+                "$PY" "$SRC/tests/s2_events_small.py" --strip "$WORK/full.out"
+                "$PY" "$SRC/tests/s2_events_small.py" --strip "$WORK/small.out"
+            fi ;;
+    esac
     # (a Quake III demo may hold no events: its info run is checked too)
     if [ ! -s "$WORK/full.out" ] && [ "${allow_empty:-0}" = 0 ]; then
         echo "FAIL: $name: $cmd: the full run printed nothing"

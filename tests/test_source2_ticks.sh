@@ -5,8 +5,9 @@
 # the same values: X Y Z pitch yaw health team_num name steamid balance
 # active_weapon. Also: --format csv carries the same rows as JSON lines,
 # --ticks/--every select ticks, events --format csv has the game-event
-# names demoparser2 lists for the file, and a cut demo prints its rows,
-# then "zdem: FILE: offset N: ..." and exits 2.
+# names demoparser2 lists for the file, every friendly name of the table
+# equals demoparser2's, and a cut demo prints its rows, then
+# "zdem: FILE: offset N: ..." and exits 2.
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
@@ -71,6 +72,54 @@ for path in files:
     compared += len(ref) > 0
 # demoparser2 0.42 reads 4 of the 7 CS2 files (IllegalPathOp on the others)
 T.check(compared >= 4, "demoparser2 rows compared on %d files (>= 4)" % compared)
+
+# Every friendly name of the table (runtime/source2/source2_ticks.c)
+# against demoparser2's parseTicks of the same name, value by value, on
+# the files it reads. Documented relations: demoparser2 gives SteamIDs and
+# enum fields as strings of their numbers; its clip decoder gives the
+# wire's "no clip" as 0 where the value is -1 (tests/s2_dp2_compare.js);
+# inventory: zdem's names joined by ",", demoparser2's list.
+src = open(os.path.join(os.path.dirname(TESTS), "runtime", "source2", "source2_ticks.c")).read()
+table = src[src.index("} aliases[] = {"):src.index("static const struct alias *find_alias")]
+ALIASES = re.findall(r'^\s*\{"([^"]+)", "', table, re.M)
+T.check(len(ALIASES) > 150, "the friendly-name table read (%d names)" % len(ALIASES))
+MUST = ["active_weapon_name", "total_rounds_played", "kills_total", "last_place_name",
+        "flash_duration", "inventory", "has_helmet", "team_name", "is_freeze_period"]
+valued = {}
+for path in files:
+    name = os.path.basename(path)
+    p = subprocess.run(["node", os.path.join(TESTS, "dp2_ticks.js"), path, ",".join(ALIASES + ["name"])],
+                       capture_output=True, timeout=600, env=dict(os.environ, NODE_PATH=NODE_PATH))
+    ref = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    if not ref or "error" in ref[0]:
+        continue
+    rc, out, err = T.run(["ticks", path, "--props", ",".join(ALIASES + ["name"])])
+    T.check(rc == 0, "%s: ticks with every friendly name exits 0 (%s)" % (name, err[-200:]))
+    ours = {(r["tick"], r["name"]): r for r in map(json.loads, out.splitlines())}
+    bad = 0
+    for r in ref:
+        o = ours.get((r["tick"], r["name"]))
+        if o is None:
+            bad += 1
+            continue
+        for k in ALIASES:
+            dv, zv = r.get(k), o.get(k)
+            if k == "inventory" and isinstance(zv, str):
+                zv = zv.split(",") if zv else []
+            if dv is None and zv is None:
+                continue
+            ok = same(dv, zv) or (isinstance(dv, str) and not isinstance(zv, (str, list)) and str(zv) == dv) or \
+                (k == "active_weapon_ammo" and dv == 0 and zv == -1)
+            if ok:
+                valued[k] = valued.get(k, 0) + 1
+            else:
+                bad += 1
+                if bad < 5:
+                    T.check(False, "%s: tick %d %s: %s is %r, demoparser2 says %r" % (name, r["tick"], r["name"], k, zv, dv))
+    T.check(bad == 0, "%s: every friendly name agrees with demoparser2 on its %d rows" % (name, len(ref)))
+T.check(all(valued.get(k, 0) > 0 for k in MUST), "values compared for %s (missing: %s)"
+        % (", ".join(MUST), [k for k in MUST if not valued.get(k)]))
+print("friendly names compared with demoparser2: %d of %d had values" % (len(valued), len(ALIASES)))
 
 # CSV = JSON lines; tick selection
 path = os.path.join(CORPUS, "source2", "cs2_demofile-net-gotv-14065-de-nuke.dem")

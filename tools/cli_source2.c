@@ -128,7 +128,7 @@ static void print_cmd_name(FILE *o, uint32_t id)
 
 /* One shape for every format: slot, name, team, then steamid (null when
  * the source has none). */
-static int print_player(void *user, const zdem_s2_player *p)
+static int print_player(void *user, const zdem_s2_player_entry *p)
 {
     FILE *o = ((FILE **)user)[0];
     int *n = (int *)((FILE **)user)[1];

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "zdem_snappy.h"
+#include "source2_players.h"
 
 /* The hash tables' seed: random per run, so that no crafted file can
  * count on colliding keys (the output never depends on it: everything is
@@ -233,12 +234,55 @@ void zdem_cli_s2_value_json(FILE *out, const zdem_s2_value *v)
 
 /* ---- events ---------------------------------------------------------------- */
 
-/* Where events go, and --name: checked once the game event list is in. */
+/* "<role><suffix>": as a JSON key (a role longer than the buffer is cut). */
+static void json_key_suffix(FILE *out, const char *role, uint32_t len, const char *suffix)
+{
+    char buf[192];
+    size_t sl = strlen(suffix), n = len < sizeof buf - sl ? len : sizeof buf - sl;
+    memcpy(buf, role, n);
+    memcpy(buf + n, suffix, sl);
+    zdem_json_str(out, (const uint8_t *)buf, n + sl);
+    fputc(':', out);
+}
+
+/* The players an event names, after its keys: "<role>_name",
+ * "<role>_steamid", "<role>_team_num" (null where there is none). */
+static void print_roles(FILE *out, zdem_s2_roster *r, zdem_s2_state *s, const zdem_s2_event *ev)
+{
+    zdem_s2_role roles[ZDEM_S2_EVENT_MAX_ROLES];
+    uint32_t i, n = zdem_s2_event_roles(r, s, ev, roles, ZDEM_S2_EVENT_MAX_ROLES);
+    for (i = 0; i < n; i++) {
+        const zdem_s2_player *p = &roles[i].player;
+        int f = roles[i].found;
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_name");
+        if (f && p->name)
+            zdem_json_str(out, p->name, p->name_len);
+        else
+            fputs("null", out);
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_steamid");
+        if (f && p->steamid)
+            fprintf(out, "%llu", (unsigned long long)p->steamid);
+        else
+            fputs("null", out);
+        fputc(',', out);
+        json_key_suffix(out, roles[i].name, roles[i].name_len, "_team_num");
+        if (f && p->team >= 0)
+            fprintf(out, "%d", p->team);
+        else
+            fputs("null", out);
+    }
+}
+
+/* Where events go, the players they name, and --name: checked once the
+ * game event list is in. */
 typedef struct ev_out {
     FILE *out;
     const zdem_cli_args *a;
     int checked, bad;
     char msg[320];
+    zdem_s2_roster roster;
 } ev_out;
 
 static zdem_status ev_check(ev_out *o, const zdem_s2_state *s, int at_end)
@@ -292,6 +336,7 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
         }
         fputc('}', out);
     }
+    print_roles(out, &o->roster, s, ev);
     fputs("}\n", out);
     return ZDEM_OK;
 }
@@ -310,14 +355,15 @@ static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_status st;
     size_t off, n;
     int rc;
-    ev_out o;
     uint8_t piece[SMALL_PIECE];
+    static ev_out o; /* the roster is large for a stack */
     void *arena = malloc(SMALL_ARENA);
     if (!arena)
         return zdem_cli_failf(f, 0, "out of memory");
     memset(&o, 0, sizeof o);
     o.out = stdout;
     o.a = a;
+    zdem_s2_roster_init(&o.roster);
     zdem_s2_config_events(&cfg);
     cfg.on_event = print_event;
     cfg.user = &o;
@@ -346,15 +392,19 @@ int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_cli_s2_run r;
-    ev_out o;
+    static ev_out o; /* the roster is large for a stack */
     int rc;
     if (a->small)
         return events_small(a, f);
     memset(&o, 0, sizeof o);
     o.out = stdout;
     o.a = a;
+    zdem_s2_roster_init(&o.roster);
     zdem_s2_config_default(&cfg);
-    cfg.skip_entities = 1; /* events need no entity state */
+    /* entities are decoded, each where the packet has it: the controllers
+     * and pawns name the players as of the event (without them, in
+     * --small, only the userinfo table does) */
+    cfg.entities_in_wire_order = 1;
     cfg.on_event = print_event;
     cfg.user = &o;
     if ((rc = zdem_cli_s2_open(&r, a, f, &cfg)) != 0)

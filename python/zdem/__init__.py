@@ -7,6 +7,12 @@ Source 2 (CS2, Dota 2, Deadlock):
                                                   one row per tick and player
     zdem.parse_players(path)                      one row per player
     zdem.list_props(path, cls=None)               every name parse_ticks accepts
+    zdem.parse_event(path, name, player=[...], other=[...])
+                                                  one event with the players'
+                                                  and the game's props
+    zdem.parse_player_info(path)                  slot, userid, steamid, name,
+                                                  team, controller, pawn
+    zdem.list_game_events(path)                   the event names in the demo
 Quake III: zdem.q3.header, players, obituaries, chat, scores, ticks, list_props
 Teeworlds: zdem.tw.header, players, chat, kills, ticks, list_props
 An unknown property, class, field or event name raises ValueError naming
@@ -21,17 +27,19 @@ DemoError) with the first max_rows in .data. Every call returns the memory
 it took (file mapping, parser arena, table) before it returns.
 """
 import os
+import threading
 
 import numpy as np
 
 from ._lib import check_props as _check_props
-from ._lib import (DemoError, RowLimitError, ffi, lib, Mapped, Table, Run, arena, strings,
+from ._lib import (DemoError, RowLimitError, ffi, lib, Mapped, Table, Run, Arena, arena, strings,
                    int32_array, finish, S2_STATE_BYTES, VERSION)
 
 __version__ = VERSION
 
 __all__ = ["DemoError", "RowLimitError", "parse_header", "parse_events", "parse_ticks",
-           "parse_players", "list_props", "q3", "tw", "dask", "__version__"]
+           "parse_players", "parse_event", "parse_player_info", "list_game_events",
+           "list_props", "q3", "tw", "dask", "__version__"]
 
 
 def __dir__():
@@ -87,11 +95,14 @@ def parse_header(path):
 
 def parse_events(path, names=None):
     """Game events, chat lines and combat-log entries: tick, type
-    (game_event, chat, combat_log), event_name and one column per key
+    (game_event, chat, combat_log), event_name, one column per key
     (demoparser2's parse_events with every event, or those in names: event
-    names, or a type: game_event, chat, combat_log). A name no event of the
-    demo can have raises ValueError (checked once its game event list is
-    read)."""
+    names, or a type: game_event, chat, combat_log), then for each player
+    the event names (userid, attacker, assister, victim, their _pawn
+    handles, entity indexes, chat's speaker, Dota's player ids)
+    <role>_name, <role>_steamid and <role>_team_num at the event's tick. A
+    name no event of the demo can have raises ValueError (checked once its
+    game event list is read)."""
     names = _listify(names)
     with Run(path, max_cols=512, columns=EVENT_COLUMNS) as r:
         mem, size = r.arena(_s2_arena_size())
@@ -150,7 +161,7 @@ def _ticks(path, props, ticks, every, class_name, max_rows):
                 return r.finish(0)  # no tick asked: no rows
         st = lib.zdem_s2_rows_ticks(r.file, r.size, mem, size, cfg, _seed(), r.table, r.err)
         _names.check(st, r.err, "zdem.list_props(path) lists the names")
-        return r.finish(st)
+        return _lists(r.finish(st))
 
 
 PLAYER_COLUMNS = [("slot", "int64"), ("name", "object"), ("team", "int64"), ("steamid", "uint64"),
@@ -208,6 +219,124 @@ def list_props(path, cls=None):
     A Quake III or Teeworlds file gives zdem.q3.list_props /
     zdem.tw.list_props. An unknown class raises ValueError."""
     return _names.list_props(path, cls)
+
+
+# ---- events with players (demoparser2's parseEvent) --------------------------
+
+ffi.cdef(r"""
+typedef struct zdem_s2_event_rows_config {
+    const char *const *names;
+    uint32_t nnames;
+    const char *const *player_props;
+    uint32_t nplayer;
+    const char *const *other_props;
+    uint32_t nother;
+    int fold_player_keys;
+} zdem_s2_event_rows_config;
+size_t zdem_s2_rows_event_size(const zdem_s2_event_rows_config *c);
+zdem_status zdem_s2_rows_event(const uint8_t *file, size_t size, void *arena, size_t arena_size,
+                               const zdem_s2_event_rows_config *c, uint64_t hash_seed,
+                               zdem_table *t, zdem_error *err);
+zdem_status zdem_s2_rows_players(const uint8_t *file, size_t size, void *arena,
+                                 size_t arena_size, uint64_t hash_seed, zdem_table *t,
+                                 zdem_error *err);
+zdem_status zdem_s2_rows_event_names(const uint8_t *file, size_t size, void *arena,
+                                     size_t arena_size, uint64_t hash_seed, zdem_table *t,
+                                     zdem_error *err);
+""")
+
+_LIST_PROPS = ("inventory",)  # given by the library as names joined by ","
+_ARENAS = threading.local()
+
+
+def _state_arena(head):
+    """(pointer, size) of the state arena for a whole-file run (head bytes
+    of the rows' own first), one per thread, reused by the next call: the
+    pages a run touched stay mapped, which saves a fresh mapping's page
+    faults on every call (about a third of a short demo's time). Its size
+    is fixed (the largest asked for), so memory does not grow with calls;
+    the library initializes what it uses; a mapping is never shared by two
+    threads."""
+    size = head + lib.zdem_s2_rows_fixed_size() + S2_STATE_BYTES
+    cached = getattr(_ARENAS, "arena", None)
+    if cached is None or cached.size < size:
+        if cached is not None:
+            cached.close()
+        cached = Arena(size)
+        _ARENAS.arena = cached
+    return cached.ptr, cached.size
+
+
+def _lists(df):
+    """List-valued props (inventory): the library's "a,b,c" as lists."""
+    for c in df.columns:
+        if any(c == p or c.endswith("_" + p) for p in _LIST_PROPS):
+            df[c] = [(v.split(",") if v else []) if isinstance(v, str) else v for v in df[c]]
+    return df
+
+
+def parse_event(path, name, player=None, other=None):
+    """One event (or a list of names) as demoparser2's parseEvent gives it:
+    tick, event_name, the event's keys, then for each player it names
+    <role>_name, <role>_steamid, <role>_team_num and <role>_<prop> for each
+    name in player (read at the event's tick as parse_ticks reads them:
+    "X", "health", "active_weapon_name", "CCSPlayerPawn.m_iHealth", ...),
+    then each name in other: a game-rules prop as <prop>
+    ("total_rounds_played"), a team prop as t_<prop> and ct_<prop>
+    ("team_rounds_total"). The keys the player columns stand for (userid,
+    attacker, assister, victim and their _pawn) are left out, as
+    demoparser2 leaves them; parse_events keeps them. An unknown event or
+    property name raises ValueError."""
+    names = _listify(name)
+    player = _listify(player) or []
+    other = _listify(other) or []
+    _check_props(player, lib.ZDEM_S2_TICKS_MAX_PROPS)
+    _check_props(other, lib.ZDEM_S2_TICKS_MAX_PROPS)
+    with Run(path, max_cols=512 + 8 * 4 * (3 + len(player)) + 2 * len(other),
+             columns=[("tick", "int64"), ("event_name", "object")]) as r:
+        narr, nkeep = strings(names)
+        parr, pkeep = strings(player)
+        oarr, okeep = strings(other)
+        c = ffi.new("zdem_s2_event_rows_config *")
+        c.names, c.nnames = narr, len(names)
+        c.player_props, c.nplayer = parr, len(player)
+        c.other_props, c.nother = oarr, len(other)
+        c.fold_player_keys = 1
+        mem, size = _state_arena(lib.zdem_s2_rows_event_size(c))
+        st = lib.zdem_s2_rows_event(r.file, r.size, mem, size, c, _seed(), r.table, r.err)
+        _names.check(st, r.err, "zdem.list_props(path) lists the names")
+        df = _lists(r.finish(st))
+    if "hitgroup" in df.columns:  # demoparser2 names the hit group
+        df["hitgroup"] = [_HIT_GROUPS.get(v, str(v)) if isinstance(v, (int, np.integer)) else v
+                          for v in df["hitgroup"]]
+    return df
+
+
+# the game's HITGROUP_* names, as demoparser2 gives them
+_HIT_GROUPS = {0: "generic", 1: "head", 2: "chest", 3: "stomach", 4: "left_arm",
+               5: "right_arm", 6: "left_leg", 7: "right_leg", 8: "neck", 10: "gear"}
+
+
+def parse_player_info(path):
+    """One row per player as the demo leaves it (SourceTV left out): slot,
+    userid, steamid, name, team_number, controller_entity, pawn_entity
+    (parse_ticks' entity), player_id (Dota), is_bot. Joins with
+    parse_events (<role>_steamid, <role>_name; CS2's userid is the slot)
+    and parse_ticks (entity, steamid, name)."""
+    with Run(path, max_cols=16, rows=256, pool=1 << 16,
+             columns=["slot", "userid", "steamid", "name", "team_number",
+                      "controller_entity", "pawn_entity"]) as r:
+        mem, size = _state_arena(1 << 20)
+        return r.finish(lib.zdem_s2_rows_players(r.file, r.size, mem, size, _seed(), r.table, r.err))
+
+
+def list_game_events(path):
+    """The names of the events in the demo, in the order they first come
+    (demoparser2's listGameEvents: game events, server_cvar, chat ...)."""
+    with Run(path, max_cols=4, rows=1024, pool=1 << 16, columns=["event_name"]) as r:
+        mem, size = _state_arena(1 << 20)
+        df = r.finish(lib.zdem_s2_rows_event_names(r.file, r.size, mem, size, _seed(), r.table, r.err))
+    return [] if df.empty else list(df["event_name"])
 
 
 from . import _names  # noqa: E402

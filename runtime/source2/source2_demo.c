@@ -224,7 +224,7 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                                       zdem_s2_inner_fn fn, void *user,
                                       zdem_error *err)
 {
-    int pass, passes = ordered ? 3 : 1;
+    int pass, passes = ordered == 2 ? 2 : ordered ? 3 : 1;
     uint32_t valid = 0xFFFFFFFFu; /* messages before a framing break */
     zdem_error broken;
     zdem_error_clear(&broken);
@@ -235,7 +235,10 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
         zdem_s2_inner_init(&ir, data, size, scratch, scratch_cap);
         while (ir.index < valid && (rc = inner_header(&ir, &m, &broken)) == 1) {
             zdem_status st;
-            if ((ordered && (int)zdem_s2_inner_priority(m.type) != pass) ||
+            int prio = (int)zdem_s2_inner_priority(m.type);
+            if (ordered == 2 && prio > ZDEM_S2_PRIO_NORMAL)
+                prio = ZDEM_S2_PRIO_NORMAL;
+            if ((ordered && prio != pass) ||
                 (want && !want(m.type))) {
                 zdem_bits_skip(&ir.br, (size_t)m.size * 8u); /* no copy */
                 continue;

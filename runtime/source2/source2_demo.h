@@ -177,8 +177,10 @@ zdem_s2_priority zdem_s2_inner_priority(uint32_t type);
 
 typedef zdem_status (*zdem_s2_inner_fn)(void *user, const zdem_s2_inner *m);
 
-/* Calls fn for every inner message of a packet. ordered != 0 delivers in
- * priority order (three passes over the framing; payloads are not re-read).
+/* Calls fn for every inner message of a packet. ordered == 1 delivers in
+ * priority order (three passes over the framing; payloads are not re-read);
+ * ordered == 2 only puts string tables first (two passes: the entities
+ * keep their place among the other messages, as the wire has them).
  * When the framing breaks, every message before the break is still
  * delivered (in each pass), then the framing error is returned (bit offset
  * in the packet data). A handler's error stops the walk at once. */

@@ -176,6 +176,16 @@ static const s2_evdesc *find_desc(const zdem_s2_state *s, int32_t id)
     return 0;
 }
 
+int zdem_s2_event_key_type(const zdem_s2_state *s, const zdem_s2_event *ev, uint32_t i)
+{
+    const s2_evdesc *d;
+    const s2_evkey *keys;
+    if (ev->type != ZDEM_S2_EV_GAME_EVENT || ev->event_id < 0 || !(d = find_desc(s, ev->event_id)) ||
+        i >= d->nkeys || !(keys = (const s2_evkey *)s2_ptr(s, d->keys)))
+        return 0;
+    return keys[i].type;
+}
+
 static zdem_status deliver(zdem_s2_state *s)
 {
     s->stats.events++;
@@ -621,7 +631,7 @@ static int ui_entry(void *user, uint32_t index, const uint8_t *key, uint32_t key
                     const uint8_t *val, uint32_t val_len)
 {
     ui_ctx *c = (ui_ctx *)user;
-    zdem_s2_player pl;
+    zdem_s2_player_entry pl;
     (void)key, (void)key_len;
     if (!val || !player_info(val, val_len, &pl.name, &pl.name_len))
         return 0;
@@ -674,7 +684,7 @@ static uint32_t controllers(const zdem_s2_state *s, zdem_s2_player_list_fn fn, v
         uint32_t idx = sorted ? tmp[i] : i;
         zdem_s2_entity en;
         zdem_s2_value v;
-        zdem_s2_player pl;
+        zdem_s2_player_entry pl;
         uint64_t u = 0;
         if (!zdem_s2_entity_get(s, (int32_t)idx, &en) || en.class_name_len < 16 ||
             memcmp(en.class_name + en.class_name_len - 16, "PlayerController", 16) != 0)
@@ -707,7 +717,7 @@ typedef struct s2pl_names_ctx {
     void *user;
 } s2pl_names_ctx;
 
-static int s2pl_name_only(void *user, const zdem_s2_player *p)
+static int s2pl_name_only(void *user, const zdem_s2_player_entry *p)
 {
     s2pl_names_ctx *c = (s2pl_names_ctx *)user;
     return c->fn ? c->fn(c->user, p->name, p->name_len) : 0;
@@ -762,7 +772,7 @@ uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
         cnt = v.v.u > ZDEM_S2_FP_MAX_INDEX + 1ull ? ZDEM_S2_FP_MAX_INDEX + 1u : (uint32_t)v.v.u;
         for (k = 0; k < cnt; k++) {
             char nm[80];
-            zdem_s2_player pl;
+            zdem_s2_player_entry pl;
             uint64_t u = 0;
             player_data_name(nm, k, "m_iszPlayerName");
             if (!zdem_s2_entity_prop(s, (int32_t)idx, nm, &v) || v.kind != ZDEM_S2_V_STRING)

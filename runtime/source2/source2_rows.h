@@ -34,10 +34,12 @@ zdem_status zdem_s2_rows_ticks(const uint8_t *file, size_t size, void *arena,
 /* One row per game event, chat line and combat-log entry: tick, type
  * ("game_event", "chat", "combat_log"), event_name (as demoparser2 names
  * it), then one column per key (added as keys appear; a key called tick,
- * type or event_name becomes key_tick ...). names: NULL, or nnames event
- * names (or types) to keep; once the demo's game event list has come, a
- * name no event of it can have stops the run: ZDEM_ERR_UNKNOWN_NAME, err->msg
- * names it and the closest ones (it points into the arena). */
+ * type or event_name becomes key_tick ...), then for each player the
+ * event names (source2_players.h) <role>_name, <role>_steamid and
+ * <role>_team_num. names: NULL, or nnames event names (or types) to keep;
+ * once the demo's game event list has come, a name no event of it can
+ * have stops the run: ZDEM_ERR_UNKNOWN_NAME, err->msg names it and the
+ * closest ones (it points into the arena). */
 zdem_status zdem_s2_rows_events(const uint8_t *file, size_t size, void *arena,
                                 size_t arena_size, const char *const *names,
                                 uint32_t nnames, uint64_t hash_seed, zdem_table *t,
@@ -63,6 +65,46 @@ zdem_status zdem_s2_rows_props_hook(void *user, zdem_s2_state *s, const zdem_s2_
                                     const uint8_t *payload, size_t size);
 zdem_status zdem_s2_rows_props_list(const zdem_s2_state *s, const char *class_name, zdem_table *t,
                                     char *msg, size_t msg_cap, zdem_error *err);
+/* Game events (and chat) with the properties of the players they name and
+ * of the game at the event's tick: demoparser2's parseEvent. Columns:
+ * tick, event_name, the keys, then per role (source2_players.h)
+ * <role>_name, <role>_steamid, <role>_team_num and <role>_<prop> for each
+ * player prop, then each other prop: a game-rules one as <prop>, a team
+ * one as t_<prop> and ct_<prop> (teams 2 and 3). Props are read as the
+ * tick rows read them (every name zdem_s2_rows_ticks takes). An unknown
+ * event or property name: ZDEM_ERR_UNKNOWN_NAME, as zdem_s2_rows_events. */
+typedef struct zdem_s2_event_rows_config {
+    const char *const *names;        /* events to keep; NULL: all */
+    uint32_t nnames;
+    const char *const *player_props; /* per player named */
+    uint32_t nplayer;
+    const char *const *other_props;  /* the game's: rules and teams */
+    uint32_t nother;
+    int fold_player_keys;            /* leave out the keys the player
+                                        columns stand for (userid,
+                                        attacker, ..._pawn), as
+                                        demoparser2 does */
+} zdem_s2_event_rows_config;
+
+/* The part of the arena zdem_s2_rows_event takes before the state's. */
+size_t zdem_s2_rows_event_size(const zdem_s2_event_rows_config *c);
+zdem_status zdem_s2_rows_event(const uint8_t *file, size_t size, void *arena,
+                               size_t arena_size, const zdem_s2_event_rows_config *c,
+                               uint64_t hash_seed, zdem_table *t, zdem_error *err);
+
+/* One row per distinct event name, in the order they first come:
+ * event_name, type (demoparser2's listGameEvents; entities are not
+ * decoded). */
+zdem_status zdem_s2_rows_event_names(const uint8_t *file, size_t size, void *arena,
+                                     size_t arena_size, uint64_t hash_seed, zdem_table *t,
+                                     zdem_error *err);
+
+/* One row per player slot as the demo leaves it (SourceTV left out):
+ * slot, userid, steamid, name, team_number, controller_entity,
+ * pawn_entity (the tick rows' entity), player_id (Dota), is_bot. */
+zdem_status zdem_s2_rows_players(const uint8_t *file, size_t size, void *arena,
+                                 size_t arena_size, uint64_t hash_seed, zdem_table *t,
+                                 zdem_error *err);
 
 /* One row: CDemoFileHeader's fields (map_name, server_name, client_name,
  * game_directory, network_protocol, build_num, demo_version_name, ...)

@@ -340,7 +340,7 @@ static zdem_status state_packet_data(zdem_s2_state *s, const uint8_t *payload,
     c.s = s;
     c.data_pos = (uint64_t)(data.ptr - payload);
     zdem_error_clear(&e);
-    st = zdem_s2_for_each_inner_of(data.ptr, data.len, 1,
+    st = zdem_s2_for_each_inner_of(data.ptr, data.len, s->cfg.entities_in_wire_order ? 2 : 1,
                                    s->cfg.events_only ? inner_for_events : NULL,
                                    s->inner_buf, s->inner_cap, on_inner, &c, &e);
     if (st == ZDEM_ERR_ABORTED)

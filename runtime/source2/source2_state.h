@@ -120,6 +120,10 @@ typedef struct zdem_s2_config {
     uint64_t hash_seed;       /* seeds the hash tables (0: built-in) */
     int skip_entities;        /* do not decode PacketEntities */
     int skip_events;          /* do not decode game events / chat / combat log */
+    int entities_in_wire_order; /* a packet's entities where they come in it,
+                                   not after its other messages: an event
+                                   sees the entities as the wire has them
+                                   at its place (demoparser2's order) */
     uint32_t frame_payloads;  /* bit c: give command c's payload to on_frame */
     void *user;
     zdem_s2_entity_fn on_entity; /* may be NULL */
@@ -314,6 +318,10 @@ typedef int (*zdem_s2_name_fn)(void *user, const char *name, size_t len, const c
                                size_t type_len);
 int zdem_s2_class_prop_names(const zdem_s2_state *s, int32_t class_id, zdem_s2_name_fn fn,
                              void *user);
+/* The descriptor's type of key i of a game event: 1 string, 2 float,
+ * 3 long, 4 short, 5 byte, 6 bool, 7 uint64, 8 an entity handle, 9 a
+ * player slot; 0 when unknown (no descriptor, not a game event). */
+int zdem_s2_event_key_type(const zdem_s2_state *s, const zdem_s2_event *ev, uint32_t i);
 
 /* Player names, in one pass: Dota's player resource, else player
  * controllers (CS2, Deadlock) in entity order, else the userinfo string
@@ -327,7 +335,7 @@ uint32_t zdem_s2_players(const zdem_s2_state *s, zdem_s2_player_fn fn,
  * entity index - 1, as the userinfo table numbers its entries; -1: a Dota
  * player id without a controller), the controller's entity index (-1:
  * none), SteamID and team number when the source has them. */
-typedef struct zdem_s2_player {
+typedef struct zdem_s2_player_entry {
     int32_t slot;
     int32_t entity;
     const uint8_t *name;
@@ -335,8 +343,8 @@ typedef struct zdem_s2_player {
     uint8_t has_steamid, has_team;
     uint64_t steamid;
     int64_t team;
-} zdem_s2_player;
-typedef int (*zdem_s2_player_list_fn)(void *user, const zdem_s2_player *p);
+} zdem_s2_player_entry;
+typedef int (*zdem_s2_player_list_fn)(void *user, const zdem_s2_player_entry *p);
 uint32_t zdem_s2_player_list(const zdem_s2_state *s, zdem_s2_player_list_fn fn,
                              void *user, uint32_t *tmp, uint32_t cap);
 #ifdef __cplusplus

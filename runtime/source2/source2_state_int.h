@@ -178,6 +178,7 @@ struct zdem_s2_state {
     uint32_t tab_hash;  /* pool offset of uint32 table ids, 0xFFFFFFFF empty */
     uint8_t tab_hash_log2;
     int baseline_table, userinfo_table, combatlog_table;
+    uint32_t userinfo_changes; /* counts writes to userinfo (player lookups cache it) */
 
     /* entities */
     s2_ent *ents;

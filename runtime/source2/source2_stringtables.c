@@ -411,6 +411,8 @@ static int set_entry(zdem_s2_state *s, s2_table *t, uint32_t index,
         return 0;
     if (t->kind == S2_TK_BASELINE && e->val && (rk == 1 || rv == 1))
         baseline_set(s, e, rv == 1);
+    if (t->kind == S2_TK_USERINFO)
+        s->userinfo_changes++;
     return 1;
 }
 
@@ -432,6 +434,7 @@ void zdem_s2_st_clear_all(zdem_s2_state *s)
     if (s->tab_hash)
         memset(tab_hash(s), 0xFF, (size_t)4u << s->tab_hash_log2);
     s->baseline_table = s->userinfo_table = s->combatlog_table = -1;
+    s->userinfo_changes++;
 }
 
 /* ---- bit-packed entries ---------------------------------------------------- */
@@ -732,6 +735,8 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
         return ZDEM_OK;
     }
     /* the dump is the whole table: entries past it are gone */
+    if (t->kind == S2_TK_USERINFO)
+        s->userinfo_changes++;
     if (t->n > d.idx && !entries_rehash(s, t, t->log2, d.idx))
         zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
     return ZDEM_OK;
