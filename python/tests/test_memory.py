@@ -34,6 +34,10 @@ CALLS = {
         "parse_events": "zdem.parse_events(f)",
         "parse_ticks": "zdem.parse_ticks(f, ['X', 'Y', 'health', 'name', 'steamid'])",
         "parse_players": "zdem.parse_players(f)",
+        "parse_event": "zdem.parse_event(f, 'server_cvar', player=['X', 'health'], other=['total_rounds_played'])",
+        "parse_player_info": "zdem.parse_player_info(f)",
+        "list_game_events": "zdem.list_game_events(f)",
+        "list_props": "zdem.list_props(f)",
     },
     "quake3": {
         "q3.header": "zdem.q3.header(f)",
@@ -42,6 +46,7 @@ CALLS = {
         "q3.chat": "zdem.q3.chat(f)",
         "q3.scores": "zdem.q3.scores(f)",
         "q3.ticks": "zdem.q3.ticks(f, ['origin', 'weapon'])",
+        "q3.list_props": "zdem.q3.list_props(f)",
     },
     "teeworlds": {
         "tw.header": "zdem.tw.header(f)",
@@ -49,10 +54,11 @@ CALLS = {
         "tw.chat": "zdem.tw.chat(f)",
         "tw.kills": "zdem.tw.kills(f)",
         "tw.ticks": "zdem.tw.ticks(f, ['x', 'y', 'health'])",
+        "tw.list_props": "zdem.tw.list_props(f)",
     },
 }
 # damaged copies: the call raises DemoError (with .data) every time
-DAMAGED = {"source2": ["parse_events", "parse_ticks"], "quake3": ["q3.chat", "q3.players"],
+DAMAGED = {"source2": ["parse_events", "parse_ticks", "parse_event"], "quake3": ["q3.chat", "q3.players"],
            "teeworlds": ["tw.chat", "tw.players"]}
 FILES = {"source2": S2, "quake3": Q3, "teeworlds": TW}
 
