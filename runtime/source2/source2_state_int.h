@@ -21,9 +21,12 @@ uint32_t zdem_s2_events_unread_cmds(void);
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
 #define S2_PENDING 64      /* game events kept until their descriptors come */
-/* Longest probe a hash lookup may take before the table grows (or, at its
- * size limit, reports probe_limit): with a bijective mixer only crafted
- * keys get there. */
+/* How far from its home slot a hash table keeps a key. A key with no free
+ * slot that close makes its table grow (up to 16 slots a key); past that
+ * it is refused and reported (probe_limit). So no lookup reads more than
+ * S2_PROBE_LIMIT + 1 slots, whatever the seed and whatever keys a file
+ * sends: the seed only makes refusals as unlikely as hash collisions for
+ * keys not crafted against it. */
 #define S2_PROBE_LIMIT 48u
 
 /* Field models: how a field's sub-paths are laid out. */
