@@ -18,7 +18,8 @@ enum {
 
 /* Caller memory for a zdem_tw_snapstate holding at most `items` items and
  * `ints` data ints per snapshot: two snapshots of 12 bytes per item (key,
- * offset, length, two hash slots) and 4 per int, plus one byte per item.
+ * offset, length, place in the key order, scratch) and 4 per int, plus one
+ * byte per item.
  * A constant expression, so a device can declare the buffer statically
  * (as uint32_t[(ZDEM_TW_SNAP_MEM(i, n) + 3) / 4]). */
 #define ZDEM_TW_SNAP_MEM(items, ints) \
@@ -31,7 +32,8 @@ typedef struct zdem_tw_snap {
     uint32_t *key;       /* type << 16 | id */
     uint16_t *off;       /* first data int */
     uint16_t *len;       /* data ints */
-    uint16_t *slot;      /* hash: item index + 1, 0 = empty; 2 x max_items */
+    uint16_t *order;     /* item indexes sorted by key (binary search) */
+    uint16_t *spare;     /* scratch: old index -> new while a delta applies */
     int32_t *data;
     uint32_t max_items;  /* limits this snapshot was set up with */
     uint32_t max_ints;
