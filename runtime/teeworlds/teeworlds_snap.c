@@ -128,6 +128,8 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
     s->static_sizes = static_sizes;
     s->num_static_sizes = static_sizes ? n : 0;
     s->delta_unused = 0;
+    s->nwritten = 0;
+    s->written_all = 0;
 }
 
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
@@ -150,6 +152,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     data_ints = (size_t)data_size / 4u;
     if (n != base + data_ints)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: size does not match its data");
+    s->nwritten = 0;
+    s->written_all = 0;
     snap_clear(next);
     for (i = 0; i < (size_t)num; i++) {
         int32_t off = ints[2 + i];
@@ -173,6 +177,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
                              add_refusal(next, (uint32_t)(stop - off) / 4u - 1u));
         memcpy(next->data + next->off[idx], ints + k + 1, 4u * next->len[idx]);
     }
+    s->nwritten = next->num_items;
+    s->written_all = 1;
     s->cur = !s->cur;
     return ZDEM_OK;
 }
@@ -192,6 +198,14 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: negative count");
     if ((size_t)num_removed > n - 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: removed keys past the end");
+    s->nwritten = 0;
+    s->written_all = 0;
+    if (num_removed == 0 && num_deltas == 0) {
+        /* nothing changes: the current snapshot stays, uncopied (an empty
+         * delta costs what its three ints cost) */
+        s->delta_unused = n - 3;
+        return ZDEM_OK;
+    }
     p = 3;
     memset(s->removed, 0, from->num_items);
     for (i = 0; i < (size_t)num_removed; i++) {
@@ -201,24 +215,38 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     }
     p += (size_t)num_removed;
 
-    /* Kept items first, in their old order (their new indexes noted in
-     * to->spare); their key order is the old one, less the removed. */
+    /* Kept items first, in their old order, copied a run of consecutive
+     * kept items at a time (arrays and data alike); their key order is the
+     * old one less the removed (to->spare maps old indexes to new while it
+     * is rebuilt). */
     snap_clear(to);
-    for (i = 0; i < from->num_items; i++) {
-        uint32_t j = to->num_items, len = from->len[i];
-        if (s->removed[i])
+    for (i = 0; i < from->num_items;) {
+        uint32_t a = (uint32_t)i, cnt, words, j = to->num_items, q;
+        int32_t shift;
+        if (s->removed[i]) {
+            i++;
             continue;
-        if (j >= to->max_items || len > to->max_ints - to->used) /* cannot happen: `from` met the same bounds */
+        }
+        while (i < from->num_items && !s->removed[i])
+            i++;
+        cnt = (uint32_t)i - a;
+        words = from->off[i - 1] + from->len[i - 1] - from->off[a];
+        if (cnt > to->max_items - j || words > to->max_ints - to->used) /* cannot happen: `from` met the same bounds */
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot delta: bounds");
-        to->key[j] = from->key[i];
-        to->off[j] = (uint16_t)to->used;
-        to->len[j] = (uint16_t)len;
-        memcpy(to->data + to->used, from->data + from->off[i], 4u * len);
-        to->used += len;
-        to->num_items = j + 1;
-        to->spare[i] = (uint16_t)j;
+        memcpy(to->key + j, from->key + a, 4u * cnt);
+        memcpy(to->len + j, from->len + a, 2u * cnt);
+        memcpy(to->data + to->used, from->data + from->off[a], 4u * words);
+        shift = (int32_t)to->used - (int32_t)from->off[a];
+        for (q = 0; q < cnt; q++) {
+            to->off[j + q] = (uint16_t)(from->off[a + q] + shift);
+            to->spare[a + q] = (uint16_t)(j + q);
+        }
+        to->num_items = j + cnt;
+        to->used += words;
     }
-    {
+    if (to->num_items == from->num_items) {
+        memcpy(to->order, from->order, 2u * from->num_items);
+    } else {
         uint32_t r, m = 0;
         for (r = 0; r < from->num_items; r++)
             if (!s->removed[from->order[r]])
@@ -259,6 +287,10 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         } else if (to->len[idx] != len) {
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
         }
+        if (s->nwritten < to->max_items)
+            to->spare[s->nwritten++] = (uint16_t)idx;
+        else
+            s->written_all = 1;
         dst = to->data + to->off[idx];
         /* The diff is against the old snapshot's item even when the delta
          * also removed it (the reference looks it up in `from`). */
@@ -277,4 +309,17 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     s->delta_unused = n - p;
     s->cur = !s->cur;
     return ZDEM_OK;
+}
+
+uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all)
+{
+    *idx = s->snap[s->cur].spare;
+    *all = s->written_all;
+    return s->nwritten;
+}
+
+void zdem_tw_snap_written_clear(zdem_tw_snapstate *s)
+{
+    s->nwritten = 0;
+    s->written_all = 0;
 }
