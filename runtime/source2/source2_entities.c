@@ -184,6 +184,34 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
     memset(v, 0, sizeof *v);
 }
 
+/* The value tables alone, for the fuzz target that feeds them crafted
+ * keys (tests/fuzz/fuzz_source2_keys_fieldpath.c): put (1, -1 refused, 0
+ * full arena), get (1 found), clear. */
+int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a)
+{
+    s2_slot *sl;
+    int r = vt_insert(s, v, hi, lo, &sl);
+    if (r == 1) {
+        free_string(s, sl);
+        sl->a = a;
+    }
+    return r;
+}
+
+int zdem_s2_vt_get(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t *a)
+{
+    const s2_slot *sl = vt_find(s, v, hi, lo);
+    if (!sl)
+        return 0;
+    *a = sl->a;
+    return 1;
+}
+
+void zdem_s2_vt_clear(zdem_s2_state *s, s2_vtab *v)
+{
+    vt_free(s, v);
+}
+
 /* ---- baselines -------------------------------------------------------------- */
 
 static s2_baseline *bl_ptr(const zdem_s2_state *s, uint32_t off)

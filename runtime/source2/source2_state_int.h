@@ -195,6 +195,7 @@ struct zdem_s2_state {
     s2_evdesc *evd;
     uint32_t nevd, evd_cap;
     uint32_t *evd_by_id; /* descriptor positions sorted by id */
+    int evd_direct;      /* no id repeats: evd[id] may answer for id */
 
     /* game events that arrive before their descriptor list */
     struct { uint32_t off, len; int32_t tick; } pending[S2_PENDING];
@@ -268,6 +269,13 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
  * 1 = found. */
 int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
                unsigned depth, uint64_t *out);
+
+/* A value table by itself (keys: packed field paths, lo != 0 with its low
+ * 3 bits clear), for tests: put 1, refused -1 (probe_limit), full arena 0;
+ * get 1 when found. */
+int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a);
+int zdem_s2_vt_get(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t *a);
+void zdem_s2_vt_clear(zdem_s2_state *s, s2_vtab *v);
 
 zdem_status zdem_s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 /* The value of a class's baseline entry changed (or went away). */
