@@ -124,23 +124,19 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     return 1;
 }
 
-/* The slot for key (*out), created empty if absent: 1. A key that finds
- * no free slot within S2_PROBE_LIMIT of its home, once the table has
- * grown as far as its load allows (16 slots a key), is refused and
- * reported: -1 (crafted keys only; a random seed makes it as unlikely as
- * a hash collision). 0 on a full arena. One pass finds or places. */
-static int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+/* vt_insert for a key known absent that found no room: the table grows
+ * (over 3/4 full, or crafted keys collide: up to 16 slots a key spreads
+ * them) until the key fits within S2_PROBE_LIMIT of its home, or the key
+ * is refused and reported. Kept apart so that vt_insert stays small enough
+ * to be inlined where values are stored. */
+static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
 {
     for (;;) {
         s2_slot *t = vt_slots(s, v);
         if (t) {
             uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
-            for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
-                if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
-                    *out = &t[j];
-                    return 1;
-                }
-            }
+            for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++)
+                j = (j + 1u) & mask;
             if (d <= S2_PROBE_LIMIT) {
                 if ((v->count + 1u) * 4u <= (3u << v->log2)) {
                     t[j].hi = hi;
@@ -155,12 +151,38 @@ static int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_
                                  "entity field paths collide in the hash: value not kept");
                 return -1;
             }
-            /* over 3/4 full, or crafted keys collide: a bigger table
-             * (up to 16 slots a key) spreads them */
         }
         if (!vt_grow(s, v, t ? v->log2 + 1u : 4u))
             return 0;
     }
+}
+
+/* The slot for key (*out), created empty if absent: 1. A key that finds
+ * no free slot within S2_PROBE_LIMIT of its home, once the table has
+ * grown as far as its load allows (16 slots a key), is refused and
+ * reported: -1 (crafted keys only; a random seed makes it as unlikely as
+ * a hash collision). 0 on a full arena. One pass finds or places. */
+static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+{
+    s2_slot *t = vt_slots(s, v);
+    if (t) {
+        uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+        for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
+            if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
+                *out = &t[j];
+                return 1;
+            }
+        }
+        if (d <= S2_PROBE_LIMIT && (v->count + 1u) * 4u <= (3u << v->log2)) {
+            t[j].hi = hi;
+            t[j].lo = lo;
+            t[j].a = t[j].b = 0;
+            v->count++;
+            *out = &t[j];
+            return 1;
+        }
+    }
+    return vt_insert_slow(s, v, hi, lo, out);
 }
 
 static void free_string(zdem_s2_state *s, s2_slot *sl)
@@ -187,6 +209,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
 /* The value tables alone, for the fuzz target that feeds them crafted
  * keys (tests/fuzz/fuzz_source2_keys_fieldpath.c): put (1, -1 refused, 0
  * full arena), get (1 found), clear. */
+
 int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a)
 {
     s2_slot *sl;
