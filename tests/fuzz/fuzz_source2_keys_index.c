@@ -10,7 +10,7 @@
  * Ops: [0..2] update: count, then per entry u16 key (bit 15: colliding
  * set) and a value byte; [3] dump: count (items 0..count-1, a value
  * byte). */
-#define FK_MAX_INPUT 1024u
+#define FK_MAX_INPUT 640u
 #include "fuzz_source2_keys.h"
 
 #define NSET 512u

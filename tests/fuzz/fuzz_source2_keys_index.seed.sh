@@ -27,5 +27,5 @@ for seedsel in (0, 1):
         ops += bytes([3, 20, 7])  # a dump of 21 items
         ops += update([0x8000 | rng.randrange(n) for _ in range(16)])
         with open(os.path.join(out, "index-s%d-%d" % (seedsel, n)), "wb") as f:
-            f.write(bytes([seedsel]) + ops[:1023])
+            f.write(bytes([seedsel]) + ops[:639])
 PY

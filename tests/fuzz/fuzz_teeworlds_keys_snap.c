@@ -14,9 +14,9 @@
  * [1] full snapshot of a pool range: u16 start, u16 count, u8 flags (bit
  * 0 descending, bit 1 one data int); [2..4] delta: u8 removed, u8 items,
  * removed pool keys (u16), items (u16 pool key, u8 size, u8 diff seed).
- * At most 12 ops an input. */
+ * At most 8 ops an input. */
 #define FK_MAX_INPUT 768u
-#define MAX_OPS 12u /* a 1024-item snapshot costs ~100k instructions: runs stay short */
+#define MAX_OPS 8u /* a 1024-item snapshot costs ~100k instructions: runs stay short */
 #include "fuzz_keys.h"
 #include "teeworlds_reader.h"
 
