@@ -138,6 +138,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     zdem_tw_snap *next = &s->snap[!s->cur];
     int32_t data_size, num;
     size_t base, data_ints, i;
+    s->nwritten = 0; /* until it applies */
+    s->written_all = 0;
     if (n < 2)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: missing header");
     data_size = ints[0];
@@ -152,8 +154,6 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     data_ints = (size_t)data_size / 4u;
     if (n != base + data_ints)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: size does not match its data");
-    s->nwritten = 0;
-    s->written_all = 0;
     snap_clear(next);
     for (i = 0; i < (size_t)num; i++) {
         int32_t off = ints[2 + i];
@@ -190,6 +190,10 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     zdem_tw_snap *to = &s->snap[!s->cur];
     int32_t num_removed, num_deltas;
     size_t p, i;
+    uint32_t nw = 0; /* items written, listed in to->spare */
+    int wall = 0;
+    s->nwritten = 0; /* until it applies */
+    s->written_all = 0;
     if (n < 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: missing header");
     num_removed = ints[0];
@@ -198,8 +202,6 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: negative count");
     if ((size_t)num_removed > n - 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: removed keys past the end");
-    s->nwritten = 0;
-    s->written_all = 0;
     if (num_removed == 0 && num_deltas == 0) {
         /* nothing changes: the current snapshot stays, uncopied (an empty
          * delta costs what its three ints cost) */
@@ -287,10 +289,10 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         } else if (to->len[idx] != len) {
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
         }
-        if (s->nwritten < to->max_items)
-            to->spare[s->nwritten++] = (uint16_t)idx;
+        if (nw < to->max_items)
+            to->spare[nw++] = (uint16_t)idx;
         else
-            s->written_all = 1;
+            wall = 1;
         dst = to->data + to->off[idx];
         /* The diff is against the old snapshot's item even when the delta
          * also removed it (the reference looks it up in `from`). */
@@ -307,6 +309,8 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         p += len;
     }
     s->delta_unused = n - p;
+    s->nwritten = nw;
+    s->written_all = wall;
     s->cur = !s->cur;
     return ZDEM_OK;
 }
