@@ -2641,6 +2641,233 @@ def write_seeds(outdir, expect=None):
 
 
 # --------------------------------------------------------------------------
+# hash flooding (issue 26): keys that collide under zdem's own hash with a
+# known seed. runtime/zdem_hash.h's functions again, so that a generator can
+# aim at the seed a run uses (ZDEM_HASH_SEED=N; 0 is the built-in seed,
+# "ZDEMS2_1", which library users who leave hash_seed at 0 get). Tables
+# place a key at home slot = the hash's top log2(size) bits.
+
+M64 = (1 << 64) - 1
+S2_BUILTIN_SEED = 0x5A44454D53325F31
+_ZH_C1, _ZH_C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def zh_seed(seed):
+    """The seed a state uses for ZDEM_HASH_SEED=seed (0: the built-in)."""
+    return seed if seed else S2_BUILTIN_SEED
+
+
+def zh_mix64(x):
+    x ^= x >> 30
+    x = (x * _ZH_C1) & M64
+    x ^= x >> 27
+    x = (x * _ZH_C2) & M64
+    return x ^ (x >> 31)
+
+
+def _xorshift_inverse(y, s):
+    x = y
+    for _ in range(64 // s + 1):
+        x = y ^ (x >> s)
+    return x
+
+
+def zh_unmix64(y):
+    """The inverse of zh_mix64 (the mixer is a bijection)."""
+    y = _xorshift_inverse(y, 31)
+    y = (y * pow(_ZH_C2, -1, 1 << 64)) & M64
+    y = _xorshift_inverse(y, 27)
+    y = (y * pow(_ZH_C1, -1, 1 << 64)) & M64
+    return _xorshift_inverse(y, 30)
+
+
+def zh_u64(key, seed):
+    return zh_mix64(key ^ seed)
+
+
+def zh_u128(hi, lo, seed):
+    return zh_mix64(zh_mix64(hi ^ seed) ^ lo)
+
+
+def zh_bytes(p, seed):
+    h = seed ^ ((len(p) * 0x9E3779B97F4A7C15) & M64)
+    i = 0
+    while len(p) - i >= 8:
+        h = zh_mix64(h ^ int.from_bytes(p[i:i + 8], "little"))
+        i += 8
+    if i < len(p):
+        h = zh_mix64(h ^ int.from_bytes(p[i:], "little") ^ 0x80)
+    return zh_mix64(h)
+
+
+def fp_key(path):
+    """zdem_s2_fp_pack: 16 bits a component, the depth in lo bits 3..5."""
+    c = list(path) + [0] * (7 - len(path))
+    hi = c[0] << 48 | c[1] << 32 | c[2] << 16 | c[3]
+    lo = c[4] << 48 | c[5] << 32 | c[6] << 16 | len(path) << 3
+    return hi, lo
+
+
+def _mix64_np(x, np):
+    x = x ^ (x >> np.uint64(30))
+    x = x * np.uint64(_ZH_C1)
+    x = x ^ (x >> np.uint64(27))
+    x = x * np.uint64(_ZH_C2)
+    return x ^ (x >> np.uint64(31))
+
+
+def _top_bits_search(n, bits, cands, hash_fn, hash_np):
+    """The first n candidates (an iterable of chunks: lists of ints, or
+    numpy arrays with hash_np) whose hashes share their top `bits` bits
+    with the first candidate's: one home slot in every table of up to
+    2^bits slots. numpy when it is there (Debian's python3-numpy, which
+    the tests install), plain Python otherwise (slower)."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    shift = 64 - bits
+    want = None
+    out = []
+    for chunk in cands(np):
+        if np is not None:
+            h = hash_np(chunk, np) >> np.uint64(shift)
+            if want is None:
+                want = int(h[0])
+            out += [int(v) for v in chunk[h == np.uint64(want)]]
+        else:
+            for v in chunk:
+                t = hash_fn(v) >> shift
+                if want is None:
+                    want = t
+                if t == want:
+                    out.append(v)
+        if len(out) >= n:
+            return out[:n]
+    raise RuntimeError("only %d colliding keys of %d" % (len(out), n))
+
+
+def colliding_indexes(n, seed, bits=12, start=1, stop=1 << 26):
+    """n string-table indexes in [start, stop) sharing one home slot in
+    every table of up to 2^bits slots under ZDEM_HASH_SEED=seed."""
+    s = zh_seed(seed)
+    step = 1 << 20
+
+    def cands(np):
+        for a in range(start, stop, step):
+            b = min(stop, a + step)
+            yield np.arange(a, b, dtype=np.uint64) if np is not None else range(a, b)
+    return _top_bits_search(n, bits, cands, lambda v: zh_u64(v, s),
+                            lambda x, np: _mix64_np(x ^ np.uint64(s), np))
+
+
+def colliding_fieldpaths(n, seed, fields, count, bits=12):
+    """n depth-2 field paths (f, k), f < fields, k < count, sharing one home
+    slot in every table of up to 2^bits slots under ZDEM_HASH_SEED=seed."""
+    s = zh_seed(seed)
+    lo = 2 << 3
+
+    def cands(np):
+        for f in range(fields):
+            if np is not None:
+                yield (np.uint64(f << 48) | (np.arange(count, dtype=np.uint64) << np.uint64(32)))
+            else:
+                yield [f << 48 | k << 32 for k in range(count)]
+    his = _top_bits_search(n, bits, cands, lambda v: zh_u128(v, lo, s),
+                           lambda x, np: _mix64_np(_mix64_np(x ^ np.uint64(s), np) ^
+                                                   np.uint64(lo), np))
+    return sorted((h >> 48, (h >> 32) & 0xFFFF) for h in his)
+
+
+def colliding_names(n, seed, prefix=b"hf"):
+    """n distinct 16-byte names with one and the same 64-bit hash under
+    ZDEM_HASH_SEED=seed (no table size separates them): the first word is
+    PREFIX and a counter, the second is solved for through the inverse
+    mixer, so the names hold arbitrary bytes."""
+    s = zh_seed(seed)
+    h0 = s ^ ((16 * 0x9E3779B97F4A7C15) & M64)
+    target = zh_bytes(prefix + b"%06d" % 0 + bytes(8), s)
+    inner = zh_unmix64(zh_unmix64(target))  # mix(h0 ^ w0) ^ w1
+    out = []
+    for i in range(n):
+        w0 = prefix + (b"%0" + str(8 - len(prefix)).encode() + b"d") % i
+        w1 = inner ^ zh_mix64(h0 ^ int.from_bytes(w0, "little"))
+        name = w0 + w1.to_bytes(8, "little")
+        assert zh_bytes(name, s) == target
+        out.append(name)
+    return out
+
+
+@generator("hash-strtab-index", 8192, 64)
+def gen_hash_strtab_index(n, seed=1, updates=4000, table="hashflood"):
+    """N string-table indexes whose hashes under ZDEM_HASH_SEED=SEED (0:
+    the built-in seed) share their top 12 bits (one home slot in tables of
+    up to 4096 slots, a run of N in any table of up to 4096 N) in one table
+    (TABLE; "userinfo" makes the events mode keep it too), then UPDATES
+    one-entry updates of them, round robin: a table that keeps every
+    colliding index walks all N for each lookup."""
+    idx = colliding_indexes(n, seed)
+    sc = Scaffold([], [], tables=[create_string_table(
+        table, [(i, b"k%d" % k, b"v") for k, i in enumerate(sorted(idx))])])
+    per = 200
+    for a in range(0, updates, per):
+        msgs = []
+        for u in range(a, min(updates, a + per)):
+            i = idx[(u * 7) % len(idx)]
+            msgs.append(inner("svc_UpdateStringTable",
+                              update_string_table(1, [(i, None, bytes([u & 0x7F]))])))
+        sc.packet(msgs)
+    return sc.finish()
+
+
+@generator("hash-fieldpaths", 6000, 64)
+def gen_hash_fieldpaths(n, seed=1, updates=3000, per_update=8):
+    """N field paths (f, k) of one class (uint32[16384] arrays, as many as
+    the paths need) whose hashes share their top 12 bits (one home slot in
+    tables of up to 4096 slots, a run of N in any table up to 4096 N) under
+    ZDEM_HASH_SEED=SEED (0: the built-in seed), set by one entity's create,
+    then UPDATES updates of PER_UPDATE of them, round robin: a value table
+    that keeps every colliding path walks all N for each lookup."""
+    count = 16384
+    paths = colliding_fieldpaths(n, seed, 4096, count)
+    fields = max(f for f, _ in paths) + 1
+    ser = Ser("CHashFlood", [Field("m_a%d" % f, "uint32[%d]" % count) for f in range(fields)])
+    sc = Scaffold([ser], ["CHashFlood"], baselines={0: EMPTY_BASELINE})
+    ed = EntityData(sc.cbits)
+    ed.create(0, 0, 1, ser, {p: k & 0x7F for k, p in enumerate(paths)})
+    sc.packet([inner("svc_PacketEntities", ed.message(is_delta=False))])
+    msgs = []
+    for u in range(updates):
+        vals = {paths[(u * per_update + j * 131) % len(paths)]: (u + j) & 0x7F
+                for j in range(per_update)}
+        ed = EntityData(sc.cbits)
+        ed.update(0, ser, vals)
+        msgs.append(inner("svc_PacketEntities", ed.message()))
+        if len(msgs) == 50:
+            sc.packet(msgs)
+            msgs = []
+    if msgs:
+        sc.packet(msgs)
+    return sc.finish()
+
+
+@generator("hash-strtab-names", 4000, 64)
+def gen_hash_strtab_names(n, seed=1, again=1):
+    """N CreateStringTable messages whose 16-byte names all have one 64-bit
+    hash under ZDEM_HASH_SEED=SEED (0: the built-in seed), each with one
+    entry, then the same N creates AGAIN times (a create of a known name
+    finds its table by name): a name hash that keeps every name walks all
+    N for each create."""
+    names = colliding_names(n, seed)
+    sc = Scaffold([], [])
+    for r in range(1 + again):
+        for chunk in _chunks(names, 100):
+            sc.packet([inner("svc_CreateStringTable", create_string_table(
+                nm, [(0, b"k", bytes([r]))])) for nm in chunk])
+    return sc.finish()
+
+
+# --------------------------------------------------------------------------
 # command line
 
 

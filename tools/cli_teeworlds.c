@@ -74,10 +74,18 @@ static void map_warnings(const zdem_tw_demo_info *in, int crc_ok, int sha_ok)
 
 static void json_view(FILE *o, zdem_tw_str s) { zdem_json_str(o, s.p, s.n); }
 
+/* Names from the client-info items the last chunk wrote (every item of a
+ * full snapshot): work follows the delta, not the snapshot it rebuilds,
+ * and an item a delta left alone was seen when it was last written. */
 static void track_players(const zdem_tw_snap *s)
 {
-    uint32_t i;
-    for (i = 0; i < s->num_items; i++) {
+    const uint16_t *w;
+    int all;
+    uint32_t n = zdem_tw_snap_written(&rd.snaps, &w, &all), k;
+    if (all)
+        n = s->num_items;
+    for (k = 0; k < n; k++) {
+        uint32_t i = all ? k : w[k];
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
         if (id < 0 || id >= MAX_CLIENTS)

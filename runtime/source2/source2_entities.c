@@ -19,12 +19,20 @@
 
 void zdem_s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
 {
-    uint64_t c[ZDEM_S2_FP_MAX_DEPTH];
-    unsigned i, d = fp->depth <= ZDEM_S2_FP_MAX_DEPTH ? fp->depth : ZDEM_S2_FP_MAX_DEPTH;
-    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH; i++)
-        c[i] = i < d ? fp->path[i] : 0u;
-    *hi = c[0] << 48 | c[1] << 32 | c[2] << 16 | c[3];
-    *lo = c[4] << 48 | c[5] << 32 | c[6] << 16 | (uint64_t)d << 3;
+    const uint16_t *p = fp->path;
+    unsigned d = fp->depth <= ZDEM_S2_FP_MAX_DEPTH ? fp->depth : ZDEM_S2_FP_MAX_DEPTH;
+    uint64_t h = (uint64_t)p[0] << 48 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 16 | p[3];
+    uint64_t l = (uint64_t)p[4] << 48 | (uint64_t)p[5] << 32 | (uint64_t)p[6] << 16;
+    /* components past the depth read as 0, whatever the array holds there:
+     * whole words kept or cleared by masks, no loop (a hot path) */
+    if (d < 4u) {
+        h &= ~(~(uint64_t)0 >> (16u * d));
+        l = 0;
+    } else {
+        l &= ~(~(uint64_t)0 >> (16u * (d - 4u)));
+    }
+    *hi = h;
+    *lo = l | (uint64_t)d << 3;
 }
 
 void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
@@ -48,22 +56,48 @@ static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsign
     return zdem_hash_slot(zdem_hash_u128(hi, lo, s->seed), log2);
 }
 
+/* No key sits further than S2_PROBE_LIMIT slots from its home (vt_insert
+ * refuses it instead), so a lookup reads at most S2_PROBE_LIMIT + 1 slots,
+ * whatever the seed. */
 static s2_slot *vt_find(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo)
 {
     s2_slot *t = vt_slots(s, v);
-    uint32_t mask, j;
+    uint32_t mask, j, d;
     if (!t)
         return 0;
     mask = (1u << v->log2) - 1u;
-    for (j = vt_home(s, hi, lo, v->log2); t[j].lo; j = (j + 1u) & mask)
+    j = vt_home(s, hi, lo, v->log2);
+    for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask)
         if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo)
             return &t[j];
     return 0;
 }
 
+static void free_string(zdem_s2_state *s, s2_slot *sl);
+
+/* Puts slot o into t (2^nlog slots) within S2_PROBE_LIMIT of its home;
+ * 0 when there is no room that close. */
+static int vt_place(const zdem_s2_state *s, s2_slot *t, unsigned nlog, const s2_slot *o)
+{
+    uint32_t mask = (1u << nlog) - 1u, d;
+    uint32_t j = vt_home(s, o->hi, o->lo & ~(uint64_t)S2_SLOT_FLAGS, nlog);
+    for (d = 0; t[j].lo; d++) {
+        if (d == S2_PROBE_LIMIT)
+            return 0;
+        j = (j + 1u) & mask;
+    }
+    t[j] = *o;
+    return 1;
+}
+
+/* Moves the values into 2^nlog fresh slots; 0 on a full arena. The old
+ * slots are read from just past an empty one, so each cluster goes in in
+ * probe order and no key lands further from its home than it was (a key
+ * that would is dropped and reported: it cannot happen, the check keeps
+ * the lookup bound unconditional). */
 static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
 {
-    uint32_t off, i, n = v->tab ? (1u << v->log2) : 0u;
+    uint32_t off, i, n = v->tab ? (1u << v->log2) : 0u, start = 0;
     s2_slot *old = vt_slots(s, v), *t;
     if (nlog > 24u)
         return 0;
@@ -72,12 +106,15 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
         return 0;
     t = (s2_slot *)(void *)(s->base + off);
     memset(t, 0, sizeof(s2_slot) << nlog);
-    for (i = 0; i < n; i++) {
-        if (old[i].lo) {
-            uint32_t j = vt_home(s, old[i].hi, old[i].lo & ~(uint64_t)S2_SLOT_FLAGS, nlog);
-            while (t[j].lo)
-                j = (j + 1u) & ((1u << nlog) - 1u);
-            t[j] = old[i];
+    while (start < n && old[start].lo)
+        start++;
+    for (i = start; i < n + start; i++) {
+        s2_slot *o = &old[i < n ? i : i - n];
+        if (o->lo && !vt_place(s, t, nlog, o)) {
+            free_string(s, o);
+            v->count--;
+            zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                             "entity field paths collide in the hash: value dropped");
         }
     }
     if (v->tab)
@@ -87,35 +124,65 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     return 1;
 }
 
-/* The slot for key, created empty if absent; NULL on a full arena. */
-static s2_slot *vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo)
+/* vt_insert for a key known absent that found no room: the table grows
+ * (over 3/4 full, or crafted keys collide: up to 16 slots a key spreads
+ * them) until the key fits within S2_PROBE_LIMIT of its home, or the key
+ * is refused and reported. Kept apart so that vt_insert stays small enough
+ * to be inlined where values are stored. */
+static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
 {
-    s2_slot *t, *f = vt_find(s, v, hi, lo);
-    uint32_t j, mask, probes = 0;
-    if (f)
-        return f;
-    if (!v->tab || (v->count + 1u) * 4u > (3u << v->log2)) {
-        if (!vt_grow(s, v, v->tab ? v->log2 + 1u : 4u))
+    for (;;) {
+        s2_slot *t = vt_slots(s, v);
+        if (t) {
+            uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+            for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++)
+                j = (j + 1u) & mask;
+            if (d <= S2_PROBE_LIMIT) {
+                if ((v->count + 1u) * 4u <= (3u << v->log2)) {
+                    t[j].hi = hi;
+                    t[j].lo = lo;
+                    t[j].a = t[j].b = 0;
+                    v->count++;
+                    *out = &t[j];
+                    return 1;
+                }
+            } else if ((v->count + 1u) * 16u <= (1u << v->log2) || v->log2 >= 24u) {
+                zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                                 "entity field paths collide in the hash: value not kept");
+                return -1;
+            }
+        }
+        if (!vt_grow(s, v, t ? v->log2 + 1u : 4u))
             return 0;
     }
-    t = vt_slots(s, v);
-    mask = (1u << v->log2) - 1u;
-    for (j = vt_home(s, hi, lo, v->log2); t[j].lo; j = (j + 1u) & mask)
-        probes++;
-    if (probes > S2_PROBE_LIMIT) {
-        /* crafted keys collide: a bigger table spreads them, up to 16x */
-        if ((v->count + 1u) * 16u > (1u << v->log2) && v->log2 < 24u) {
-            if (!vt_grow(s, v, v->log2 + 1u))
-                return 0;
-            return vt_insert(s, v, hi, lo);
+}
+
+/* The slot for key (*out), created empty if absent: 1. A key that finds
+ * no free slot within S2_PROBE_LIMIT of its home, once the table has
+ * grown as far as its load allows (16 slots a key), is refused and
+ * reported: -1 (crafted keys only; a random seed makes it as unlikely as
+ * a hash collision). 0 on a full arena. One pass finds or places. */
+static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+{
+    s2_slot *t = vt_slots(s, v);
+    if (t) {
+        uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+        for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
+            if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
+                *out = &t[j];
+                return 1;
+            }
         }
-        zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "entity field paths collide in the hash");
+        if (d <= S2_PROBE_LIMIT && (v->count + 1u) * 4u <= (3u << v->log2)) {
+            t[j].hi = hi;
+            t[j].lo = lo;
+            t[j].a = t[j].b = 0;
+            v->count++;
+            *out = &t[j];
+            return 1;
+        }
     }
-    t[j].hi = hi;
-    t[j].lo = lo;
-    t[j].a = t[j].b = 0;
-    v->count++;
-    return &t[j];
+    return vt_insert_slow(s, v, hi, lo, out);
 }
 
 static void free_string(zdem_s2_state *s, s2_slot *sl)
@@ -137,6 +204,35 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
         zdem_s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
     }
     memset(v, 0, sizeof *v);
+}
+
+/* The value tables alone, for the fuzz target that feeds them crafted
+ * keys (tests/fuzz/fuzz_source2_keys_fieldpath.c): put (1, -1 refused, 0
+ * full arena), get (1 found), clear. */
+
+int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a)
+{
+    s2_slot *sl;
+    int r = vt_insert(s, v, hi, lo, &sl);
+    if (r == 1) {
+        free_string(s, sl);
+        sl->a = a;
+    }
+    return r;
+}
+
+int zdem_s2_vt_get(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t *a)
+{
+    const s2_slot *sl = vt_find(s, v, hi, lo);
+    if (!sl)
+        return 0;
+    *a = sl->a;
+    return 1;
+}
+
+void zdem_s2_vt_clear(zdem_s2_state *s, s2_vtab *v)
+{
+    vt_free(s, v);
 }
 
 /* ---- baselines -------------------------------------------------------------- */
@@ -202,9 +298,10 @@ static void ent_free(zdem_s2_state *s, uint32_t idx)
 static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
                      const zdem_s2_raw *v)
 {
-    s2_slot *sl = vt_insert(s, &e->v, hi, lo);
-    if (!sl)
-        return 0;
+    s2_slot *sl;
+    int r = vt_insert(s, &e->v, hi, lo, &sl);
+    if (r <= 0)
+        return r < 0; /* refused: reported, the value not kept */
     if (sl->lo & S2_SLOT_STRING)
         free_string(s, sl);
     if (v->kind == ZDEM_S2_V_VEC && v->n > 4) {

@@ -139,6 +139,12 @@ zdem_status zdem_s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
         for (i = 0; i < s->nevd; i++)
             s->evd_by_id[i] = i;
         zdem_sort_u32(s->evd_by_id, s->nevd, cmp_desc_id, s);
+        /* the direct slot may answer only when no id repeats (else the
+         * first of equal ids, as the sorted index gives it, must win) */
+        s->evd_direct = 1;
+        for (i = 1; i < s->nevd; i++)
+            if (s->evd[s->evd_by_id[i - 1]].id == s->evd[s->evd_by_id[i]].id)
+                s->evd_direct = 0;
     }
     /* replay the events that came first */
     {
@@ -162,7 +168,7 @@ static const s2_evdesc *find_desc(const zdem_s2_state *s, int32_t id)
 {
     uint32_t lo = 0, hi = s->evd_by_id ? s->nevd : 0;
     /* Ids are usually dense and in order: try the direct slot first. */
-    if (id >= 0 && (uint32_t)id < s->nevd && s->evd[id].id == id)
+    if (s->evd_direct && id >= 0 && (uint32_t)id < s->nevd && s->evd[id].id == id)
         return &s->evd[id];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;

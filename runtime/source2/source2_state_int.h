@@ -21,9 +21,12 @@ uint32_t zdem_s2_events_unread_cmds(void);
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
 #define S2_PENDING 64      /* game events kept until their descriptors come */
-/* Longest probe a hash lookup may take before the table grows (or, at its
- * size limit, reports probe_limit): with a bijective mixer only crafted
- * keys get there. */
+/* How far from its home slot a hash table keeps a key. A key with no free
+ * slot that close makes its table grow (up to 16 slots a key); past that
+ * it is refused and reported (probe_limit). So no lookup reads more than
+ * S2_PROBE_LIMIT + 1 slots, whatever the seed and whatever keys a file
+ * sends: the seed only makes refusals as unlikely as hash collisions for
+ * keys not crafted against it. */
 #define S2_PROBE_LIMIT 48u
 
 /* Field models: how a field's sub-paths are laid out. */
@@ -194,6 +197,7 @@ struct zdem_s2_state {
     s2_evdesc *evd;
     uint32_t nevd, evd_cap;
     uint32_t *evd_by_id; /* descriptor positions sorted by id */
+    int evd_direct;      /* no id repeats: evd[id] may answer for id */
 
     /* game events that arrive before their descriptor list */
     struct { uint32_t off, len; int32_t tick; } pending[S2_PENDING];
@@ -267,6 +271,13 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
  * 1 = found. */
 int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
                unsigned depth, uint64_t *out);
+
+/* A value table by itself (keys: packed field paths, lo != 0 with its low
+ * 3 bits clear), for tests: put 1, refused -1 (probe_limit), full arena 0;
+ * get 1 when found. */
+int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a);
+int zdem_s2_vt_get(const zdem_s2_state *s, const s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t *a);
+void zdem_s2_vt_clear(zdem_s2_state *s, s2_vtab *v);
 
 zdem_status zdem_s2_packet_entities(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 /* The value of a class's baseline entry changed (or went away). */

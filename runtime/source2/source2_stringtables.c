@@ -30,45 +30,60 @@ static int name_is(const zdem_s2_state *s, const s2_table *t, const uint8_t *nam
     return t->name_len == n && memcmp(s->base + t->name, name, n) == 0;
 }
 
+/* Names, like entries, sit at most S2_PROBE_LIMIT slots from their home
+ * (a name that finds no room is refused and reported), so a lookup reads
+ * at most S2_PROBE_LIMIT + 1 slots whatever the seed. */
 static int find_table(const zdem_s2_state *s, const uint8_t *name, size_t n)
 {
     const uint32_t *h = tab_hash(s);
-    uint32_t mask, j;
+    uint32_t mask, j, d;
     if (!h)
         return -1;
     mask = (1u << s->tab_hash_log2) - 1u;
     j = zdem_hash_slot(zdem_hash_bytes(name, n, s->seed), s->tab_hash_log2);
-    for (; h[j] != NO_TABLE; j = (j + 1u) & mask)
+    for (d = 0; d <= S2_PROBE_LIMIT && h[j] != NO_TABLE; d++, j = (j + 1u) & mask)
         if (name_is(s, &s->tables[h[j]], name, n))
             return (int)h[j];
     return -1;
 }
 
-/* Puts table id into a hash of 2^log2 slots; returns the probe length. */
-static uint32_t hash_put(const zdem_s2_state *s, uint32_t *h, unsigned log2, uint32_t id)
+/* Puts table id into a hash of 2^log2 slots, within S2_PROBE_LIMIT of its
+ * home; 0 when there is no room that close. */
+static int hash_put(const zdem_s2_state *s, uint32_t *h, unsigned log2, uint32_t id)
 {
     const s2_table *t = &s->tables[id];
-    uint32_t mask = (1u << log2) - 1u, probes = 0;
+    uint32_t mask = (1u << log2) - 1u, d;
     uint32_t j = zdem_hash_slot(zdem_hash_bytes(s->base + t->name, t->name_len, s->seed), log2);
-    while (h[j] != NO_TABLE) {
-        j = (j + 1u) & mask;
-        probes++;
+    for (d = 0; d <= S2_PROBE_LIMIT; d++, j = (j + 1u) & mask) {
+        if (h[j] == NO_TABLE) {
+            h[j] = id;
+            return 1;
+        }
     }
-    h[j] = id;
-    return probes;
+    return 0;
 }
 
-/* Rebuilds the name hash with 2^log2 slots; 0 on a full arena. */
+/* Rebuilds the name hash with 2^log2 slots; 0 on a full arena. The old
+ * slots are read from just past an empty one, so clusters go in in probe
+ * order and no name lands further from its home than it was (one that
+ * would is left out of the hash and reported: it cannot happen, the check
+ * keeps the lookup bound unconditional). */
 static int tab_rehash(zdem_s2_state *s, unsigned log2)
 {
     uint32_t off = zdem_s2_pool_alloc(s, (size_t)4u << log2), i;
-    uint32_t *h;
+    uint32_t *h, *old = tab_hash(s), n = old ? 1u << s->tab_hash_log2 : 0u, start = 0;
     if (!off)
         return 0;
     h = (uint32_t *)s2_ptr(s, off);
     memset(h, 0xFF, (size_t)4u << log2);
-    for (i = 0; i < s->ntables; i++)
-        (void)hash_put(s, h, log2, i);
+    while (start < n && old[start] != NO_TABLE)
+        start++;
+    for (i = 1; i <= n; i++) {
+        uint32_t id = old[(start + i) & (n - 1u)];
+        if (id != NO_TABLE && !hash_put(s, h, log2, id))
+            zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                             "string-table names collide in the hash: a name not found again");
+    }
     if (s->tab_hash)
         zdem_s2_pool_free(s, s->tab_hash, (size_t)4u << s->tab_hash_log2);
     s->tab_hash = off;
@@ -104,20 +119,25 @@ static s2_table *new_table(zdem_s2_state *s, const uint8_t *name, size_t n)
     memset(t, 0, sizeof *t);
     t->name = off;
     t->name_len = (uint32_t)n;
-    s->ntables++;
     /* the hash keeps at most 3/4 load */
-    if (!s->tab_hash || s->ntables * 4u > (3u << s->tab_hash_log2)) {
+    if (!s->tab_hash || (s->ntables + 1u) * 4u > (3u << s->tab_hash_log2)) {
         if (!tab_rehash(s, s->tab_hash ? s->tab_hash_log2 + 1u : 5u)) {
-            s->ntables--;
             zdem_s2_pool_free(s, off, n + 1u);
             return 0;
         }
-    } else if (hash_put(s, tab_hash(s), s->tab_hash_log2, id) > S2_PROBE_LIMIT) {
-        /* crafted names collide: a bigger table spreads them, up to 16x */
-        if (s->ntables * 16u > (1u << s->tab_hash_log2) && s->tab_hash_log2 < 30u)
-            (void)tab_rehash(s, s->tab_hash_log2 + 1u);
-        else
-            zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table names collide in the hash");
+    }
+    s->ntables++;
+    /* crafted names collide: a bigger table (up to 16 slots a name)
+     * spreads them; past that the name is refused, reported: the table
+     * keeps its id (later updates still find it), but its name finds
+     * nothing */
+    while (!hash_put(s, tab_hash(s), s->tab_hash_log2, id)) {
+        if (s->ntables * 16u > (1u << s->tab_hash_log2) && s->tab_hash_log2 < 30u &&
+            tab_rehash(s, s->tab_hash_log2 + 1u))
+            continue;
+        zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                         "string-table names collide in the hash: a name not found again");
+        break;
     }
     if (n == 16 && memcmp(name, "instancebaseline", 16) == 0)
         s->baseline_table = (int)id, t->kind = S2_TK_BASELINE;
@@ -167,15 +187,18 @@ static s2_st_entry *slots(const zdem_s2_state *s, const s2_table *t)
     return (s2_st_entry *)s2_ptr(s, t->slots);
 }
 
+/* Entries sit at most S2_PROBE_LIMIT slots from their home (entry_at
+ * refuses one that finds no room), so a lookup reads at most
+ * S2_PROBE_LIMIT + 1 slots whatever the seed. */
 const s2_st_entry *zdem_s2_st_find(const zdem_s2_state *s, const s2_table *t, uint32_t index)
 {
     const s2_st_entry *e = slots(s, t);
-    uint32_t mask, j;
+    uint32_t mask, j, d;
     if (!e)
         return 0;
     mask = (1u << t->log2) - 1u;
-    for (j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2); e[j].used;
-         j = (j + 1u) & mask)
+    j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2);
+    for (d = 0; d <= S2_PROBE_LIMIT && e[j].used; d++, j = (j + 1u) & mask)
         if (e[j].index == index)
             return &e[j];
     return 0;
@@ -195,18 +218,20 @@ int zdem_s2_string_table_entry(const zdem_s2_state *s, uint32_t i, uint32_t j,
     return 1;
 }
 
-/* Places e (from another table) into slots of 2^log2; the probe length. */
-static uint32_t entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
-                          const s2_st_entry *e)
+/* Places e (from another table) into slots of 2^log2, within
+ * S2_PROBE_LIMIT of its home; 0 when there is no room that close. */
+static int entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
+                     const s2_st_entry *e)
 {
-    uint32_t mask = (1u << log2) - 1u, probes = 0;
+    uint32_t mask = (1u << log2) - 1u, d;
     uint32_t j = zdem_hash_slot(zdem_hash_u64(e->index, s->seed), log2);
-    while (t[j].used) {
-        j = (j + 1u) & mask;
-        probes++;
+    for (d = 0; d <= S2_PROBE_LIMIT; d++, j = (j + 1u) & mask) {
+        if (!t[j].used) {
+            t[j] = *e;
+            return 1;
+        }
     }
-    t[j] = *e;
-    return probes;
+    return 0;
 }
 
 
@@ -227,26 +252,39 @@ static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e
 }
 
 /* Moves a table's entries into 2^log2 fresh slots, keeping those with
- * index < keep_below; 0 on a full arena. */
+ * index < keep_below; 0 on a full arena. The old slots are read from just
+ * past an empty one, so clusters go in in probe order and no entry lands
+ * further from its home than it was (one that would is dropped and
+ * reported: it cannot happen, the check keeps the lookup bound
+ * unconditional). */
 static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t keep_below)
 {
     uint32_t off = zdem_s2_pool_alloc(s, sizeof(s2_st_entry) << log2), i, n = 0, top = 0;
+    uint32_t nold = t->slots ? 1u << t->log2 : 0u, start = 0;
     s2_st_entry *old = slots(s, t), *neu;
     if (!off)
         return 0;
     neu = (s2_st_entry *)s2_ptr(s, off);
     memset(neu, 0, sizeof(s2_st_entry) << log2);
-    for (i = 0; old && i < (1u << t->log2); i++) {
-        if (!old[i].used)
+    while (start < nold && old[start].used)
+        start++;
+    for (i = 1; i <= nold; i++) {
+        const s2_st_entry *o = &old[(start + i) & (nold - 1u)];
+        if (!o->used)
             continue;
-        if (old[i].index >= keep_below) {
-            drop_entry(s, t, &old[i]);
+        if (o->index >= keep_below) {
+            drop_entry(s, t, o);
             continue;
         }
-        (void)entry_put(s, neu, log2, &old[i]);
+        if (!entry_put(s, neu, log2, o)) {
+            drop_entry(s, t, o);
+            zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                             "string-table indexes collide in the hash: entry dropped");
+            continue;
+        }
         n++;
-        if (old[i].index + 1u > top)
-            top = old[i].index + 1u;
+        if (o->index + 1u > top)
+            top = o->index + 1u;
     }
     if (old)
         zdem_s2_pool_free(s, t->slots, sizeof(s2_st_entry) << t->log2);
@@ -257,38 +295,47 @@ static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t
     return 1;
 }
 
-/* The entry at index, created empty if absent; NULL on a full arena. */
-static s2_st_entry *entry_at(zdem_s2_state *s, s2_table *t, uint32_t index)
+/* The entry at index, created empty if absent (*out): 1. An index that
+ * finds no free slot within S2_PROBE_LIMIT of its home, once the table has
+ * grown as far as its load allows (16 slots an entry), is refused and
+ * reported: -1 (crafted indexes only). 0 on a full arena. One pass finds
+ * or places. */
+static int entry_at(zdem_s2_state *s, s2_table *t, uint32_t index, s2_st_entry **out)
 {
-    s2_st_entry *e = (s2_st_entry *)zdem_s2_st_find(s, t, index), *sl;
-    uint32_t mask, j, probes = 0;
-    if (e)
-        return e;
-    if (!t->slots || (t->n + 1u) * 4u > (3u << t->log2)) {
-        if (!entries_rehash(s, t, t->slots ? t->log2 + 1u : 4u, 0xFFFFFFFFu))
+    for (;;) {
+        s2_st_entry *sl = slots(s, t);
+        if (sl) {
+            uint32_t mask = (1u << t->log2) - 1u, d;
+            uint32_t j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2);
+            for (d = 0; d <= S2_PROBE_LIMIT && sl[j].used; d++, j = (j + 1u) & mask) {
+                if (sl[j].index == index) {
+                    *out = &sl[j];
+                    return 1;
+                }
+            }
+            if (d <= S2_PROBE_LIMIT) {
+                if ((t->n + 1u) * 4u <= (3u << t->log2)) {
+                    s2_st_entry *e = &sl[j];
+                    memset(e, 0, sizeof *e);
+                    e->used = 1;
+                    e->index = index;
+                    t->n++;
+                    if (index + 1u > t->max_index)
+                        t->max_index = index + 1u;
+                    *out = e;
+                    return 1;
+                }
+            } else if ((t->n + 1u) * 16u <= (1u << t->log2) || t->log2 >= 27u) {
+                zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT,
+                                 "string-table indexes collide in the hash: entry not kept");
+                return -1;
+            }
+            /* over 3/4 full, or crafted indexes collide: a bigger table
+             * (up to 16 slots an entry) spreads them */
+        }
+        if (!entries_rehash(s, t, sl ? t->log2 + 1u : 4u, 0xFFFFFFFFu))
             return 0;
     }
-    sl = slots(s, t);
-    mask = (1u << t->log2) - 1u;
-    for (j = zdem_hash_slot(zdem_hash_u64(index, s->seed), t->log2); sl[j].used;
-         j = (j + 1u) & mask)
-        probes++;
-    if (probes > S2_PROBE_LIMIT) {
-        if ((t->n + 1u) * 16u > (1u << t->log2) && t->log2 < 27u) {
-            if (!entries_rehash(s, t, t->log2 + 1u, 0xFFFFFFFFu))
-                return 0;
-            return entry_at(s, t, index);
-        }
-        zdem_s2_warn_msg(s, ZDEM_S2_W_PROBE_LIMIT, "string-table indexes collide in the hash");
-    }
-    e = &sl[j];
-    memset(e, 0, sizeof *e);
-    e->used = 1;
-    e->index = index;
-    t->n++;
-    if (index + 1u > t->max_index)
-        t->max_index = index + 1u;
-    return e;
 }
 
 zdem_status zdem_s2_string_table_each(const zdem_s2_state *s, uint32_t i,
@@ -401,10 +448,10 @@ static int set_entry(zdem_s2_state *s, s2_table *t, uint32_t index,
                      const uint8_t *key, uint32_t key_len, int has_key,
                      const uint8_t *val, uint32_t val_len, int has_val)
 {
-    s2_st_entry *e = entry_at(s, t, index);
-    int rk = 2, rv = 2;
-    if (!e)
-        return 0;
+    s2_st_entry *e;
+    int rk = 2, rv = 2, r = entry_at(s, t, index, &e);
+    if (r <= 0)
+        return r < 0; /* refused: reported, the entry not kept */
     if (has_key && !(rk = set_blob(s, &e->key, &e->key_len, key, key_len)))
         return 0;
     if (has_val && !(rv = set_blob(s, &e->val, &e->val_len, val, val_len)))

@@ -142,6 +142,7 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
         ev->desc = zdem_tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
         return 1;
     }
+    zdem_tw_snap_written_clear(&r->snaps); /* until a chunk applies something */
     if (k > 0 && ev->chunk.kind == ZDEM_TW_CHUNK_DELTA && r->stale) {
         /* its base was dropped: applied to an older snapshot it would give
          * wrong items without a word */

@@ -2,40 +2,40 @@
 
 #include <string.h>
 
-/* Hash slots: twice the item limit, so that probes stay short. The
- * multiply-shift maps a key onto any slot count, power of two or not. */
-static uint32_t nslots(const zdem_tw_snap *snap)
-{
-    return 2u * snap->max_items;
-}
-
-static uint32_t hash_key(const zdem_tw_snap *snap, uint32_t key)
-{
-    return (uint32_t)(((uint64_t)(key * 2654435761u) * nslots(snap)) >> 32);
-}
+/* Items are found by key through `order`, their indexes sorted by key: a
+ * binary search (at most 11 steps for 1024 items). No set of keys can make
+ * a lookup slow, with no seed to keep secret, and a new snapshot costs no
+ * table clearing (the hash this replaces walked whole clusters of keys
+ * that collide under its public multiplier). */
 
 static void snap_clear(zdem_tw_snap *snap)
 {
     snap->num_items = 0;
     snap->used = 0;
-    memset(snap->slot, 0, sizeof snap->slot[0] * nslots(snap));
+}
+
+/* Position in `order` of the first item whose key is >= key. */
+static uint32_t lower_bound(const zdem_tw_snap *snap, uint32_t key)
+{
+    const uint16_t *o = snap->order;
+    const uint32_t *k = snap->key;
+    uint32_t lo = 0, n = snap->num_items;
+    while (n) {
+        uint32_t half = n / 2u;
+        if (k[o[lo + half]] < key) {
+            lo += half + 1u;
+            n -= half + 1u;
+        } else {
+            n = half;
+        }
+    }
+    return lo;
 }
 
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key)
 {
-    uint32_t h, n = nslots(snap);
-    if (!n)
-        return -1;
-    h = hash_key(snap, key);
-    for (;;) {
-        unsigned v = snap->slot[h];
-        if (v == 0)
-            return -1;
-        if (snap->key[v - 1] == key)
-            return (int)(v - 1);
-        if (++h == n)
-            h = 0;
-    }
+    uint32_t p = lower_bound(snap, key);
+    return p < snap->num_items && snap->key[snap->order[p]] == key ? (int)snap->order[p] : -1;
 }
 
 /* Serialized size of the game's snapshot layout: header, offsets, keys,
@@ -61,11 +61,11 @@ static const char *add_refusal(const zdem_tw_snap *snap, uint32_t len)
     return "snapshot: over the 64 KiB bound";
 }
 
-/* Appends an item (key must be absent); returns its index or -1 when a
- * bound is hit. The table never fills: items <= max_items < slots. */
-static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len)
+/* Appends an item whose key is absent and sorts in at position pos of
+ * `order` (from lower_bound); returns its index or -1 when a bound is
+ * hit. Moving the order entries after pos costs at most 2 KiB of memmove. */
+static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len, uint32_t pos)
 {
-    uint32_t h, n = nslots(snap);
     uint32_t i = snap->num_items;
     if (i >= snap->max_items || len > snap->max_ints - snap->used ||
         wire_size(i + 1, snap->used + len) > ZDEM_TW_SNAP_MAX_SIZE)
@@ -74,12 +74,9 @@ static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len)
     snap->off[i] = (uint16_t)snap->used;
     snap->len[i] = (uint16_t)len;
     snap->used += len;
+    memmove(snap->order + pos + 1, snap->order + pos, sizeof snap->order[0] * (i - pos));
+    snap->order[pos] = (uint16_t)i;
     snap->num_items = i + 1;
-    h = hash_key(snap, key);
-    while (snap->slot[h])
-        if (++h == n)
-            h = 0;
-    snap->slot[h] = (uint16_t)(i + 1);
     return (int)i;
 }
 
@@ -94,8 +91,10 @@ static uint8_t *snap_carve(zdem_tw_snap *snap, uint8_t *p, uint32_t items, uint3
     p += 2u * (size_t)items;
     snap->len = (uint16_t *)(void *)p;
     p += 2u * (size_t)items;
-    snap->slot = (uint16_t *)(void *)p;
-    p += 4u * (size_t)items;
+    snap->order = (uint16_t *)(void *)p;
+    p += 2u * (size_t)items;
+    snap->spare = (uint16_t *)(void *)p;
+    p += 2u * (size_t)items;
     snap->max_items = items;
     snap->max_ints = ints;
     snap->num_items = 0;
@@ -129,6 +128,8 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
     s->static_sizes = static_sizes;
     s->num_static_sizes = static_sizes ? n : 0;
     s->delta_unused = 0;
+    s->nwritten = 0;
+    s->written_all = 0;
 }
 
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
@@ -137,6 +138,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     zdem_tw_snap *next = &s->snap[!s->cur];
     int32_t data_size, num;
     size_t base, data_ints, i;
+    s->nwritten = 0; /* until it applies */
+    s->written_all = 0;
     if (n < 2)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: missing header");
     data_size = ints[0];
@@ -155,7 +158,7 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     for (i = 0; i < (size_t)num; i++) {
         int32_t off = ints[2 + i];
         int32_t stop = i + 1 < (size_t)num ? ints[3 + i] : data_size;
-        uint32_t key;
+        uint32_t key, pos;
         size_t k;
         int idx;
         /* Offsets in bytes, 4-aligned, increasing, each item holds a key. */
@@ -165,14 +168,17 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 2, "snapshot: first item not at 0");
         k = base + (size_t)off / 4u;
         key = (uint32_t)ints[k];
-        if (zdem_tw_snap_find(next, key) >= 0)
+        pos = lower_bound(next, key);
+        if (pos < next->num_items && next->key[next->order[pos]] == key)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, k, "snapshot: duplicate item key");
-        idx = snap_add(next, key, (uint32_t)(stop - off) / 4u - 1u);
+        idx = snap_add(next, key, (uint32_t)(stop - off) / 4u - 1u, pos);
         if (idx < 0)
             return zdem_fail(err, ZDEM_ERR_LIMIT, k,
                              add_refusal(next, (uint32_t)(stop - off) / 4u - 1u));
         memcpy(next->data + next->off[idx], ints + k + 1, 4u * next->len[idx]);
     }
+    s->nwritten = next->num_items;
+    s->written_all = 1;
     s->cur = !s->cur;
     return ZDEM_OK;
 }
@@ -184,6 +190,10 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     zdem_tw_snap *to = &s->snap[!s->cur];
     int32_t num_removed, num_deltas;
     size_t p, i;
+    uint32_t nw = 0; /* items written, listed in to->spare */
+    int wall = 0;
+    s->nwritten = 0; /* until it applies */
+    s->written_all = 0;
     if (n < 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: missing header");
     num_removed = ints[0];
@@ -192,6 +202,12 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: negative count");
     if ((size_t)num_removed > n - 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: removed keys past the end");
+    if (num_removed == 0 && num_deltas == 0) {
+        /* nothing changes: the current snapshot stays, uncopied (an empty
+         * delta costs what its three ints cost) */
+        s->delta_unused = n - 3;
+        return ZDEM_OK;
+    }
     p = 3;
     memset(s->removed, 0, from->num_items);
     for (i = 0; i < (size_t)num_removed; i++) {
@@ -201,21 +217,47 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     }
     p += (size_t)num_removed;
 
-    /* Kept items first, in their old order. */
+    /* Kept items first, in their old order, copied a run of consecutive
+     * kept items at a time (arrays and data alike); their key order is the
+     * old one less the removed (to->spare maps old indexes to new while it
+     * is rebuilt). */
     snap_clear(to);
-    for (i = 0; i < from->num_items; i++) {
-        int idx;
-        if (s->removed[i])
+    for (i = 0; i < from->num_items;) {
+        uint32_t a = (uint32_t)i, cnt, words, j = to->num_items, q;
+        int32_t shift;
+        if (s->removed[i]) {
+            i++;
             continue;
-        idx = snap_add(to, from->key[i], from->len[i]);
-        if (idx < 0) /* cannot happen: `from` met the same bounds */
+        }
+        while (i < from->num_items && !s->removed[i])
+            i++;
+        cnt = (uint32_t)i - a;
+        words = from->off[i - 1] + from->len[i - 1] - from->off[a];
+        if (cnt > to->max_items - j || words > to->max_ints - to->used) /* cannot happen: `from` met the same bounds */
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot delta: bounds");
-        memcpy(to->data + to->off[idx], from->data + from->off[i], 4u * from->len[i]);
+        memcpy(to->key + j, from->key + a, 4u * cnt);
+        memcpy(to->len + j, from->len + a, 2u * cnt);
+        memcpy(to->data + to->used, from->data + from->off[a], 4u * words);
+        shift = (int32_t)to->used - (int32_t)from->off[a];
+        for (q = 0; q < cnt; q++) {
+            to->off[j + q] = (uint16_t)(from->off[a + q] + shift);
+            to->spare[a + q] = (uint16_t)(j + q);
+        }
+        to->num_items = j + cnt;
+        to->used += words;
+    }
+    if (to->num_items == from->num_items) {
+        memcpy(to->order, from->order, 2u * from->num_items);
+    } else {
+        uint32_t r, m = 0;
+        for (r = 0; r < from->num_items; r++)
+            if (!s->removed[from->order[r]])
+                to->order[m++] = to->spare[from->order[r]];
     }
 
     for (i = 0; i < (size_t)num_deltas; i++) {
         int32_t type, id;
-        uint32_t key, len, k;
+        uint32_t key, len, k, pos;
         int idx, old;
         int32_t *dst;
         const int32_t *src = ints;
@@ -238,14 +280,19 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         if (n - p < len)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item data past the end");
         key = ((uint32_t)type << 16) | (uint32_t)id;
-        idx = zdem_tw_snap_find(to, key);
+        pos = lower_bound(to, key);
+        idx = pos < to->num_items && to->key[to->order[pos]] == key ? (int)to->order[pos] : -1;
         if (idx < 0) {
-            idx = snap_add(to, key, len);
+            idx = snap_add(to, key, len, pos);
             if (idx < 0)
                 return zdem_fail(err, ZDEM_ERR_LIMIT, at, add_refusal(to, len));
         } else if (to->len[idx] != len) {
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
         }
+        if (nw < to->max_items)
+            to->spare[nw++] = (uint16_t)idx;
+        else
+            wall = 1;
         dst = to->data + to->off[idx];
         /* The diff is against the old snapshot's item even when the delta
          * also removed it (the reference looks it up in `from`). */
@@ -262,6 +309,21 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         p += len;
     }
     s->delta_unused = n - p;
+    s->nwritten = nw;
+    s->written_all = wall;
     s->cur = !s->cur;
     return ZDEM_OK;
+}
+
+uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all)
+{
+    *idx = s->snap[s->cur].spare;
+    *all = s->written_all;
+    return s->nwritten;
+}
+
+void zdem_tw_snap_written_clear(zdem_tw_snapstate *s)
+{
+    s->nwritten = 0;
+    s->written_all = 0;
 }

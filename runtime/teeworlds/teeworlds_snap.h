@@ -22,7 +22,8 @@ enum {
 
 /* Caller memory for a zdem_tw_snapstate holding at most `items` items and
  * `ints` data ints per snapshot: two snapshots of 12 bytes per item (key,
- * offset, length, two hash slots) and 4 per int, plus one byte per item.
+ * offset, length, place in the key order, scratch) and 4 per int, plus one
+ * byte per item.
  * A constant expression, so a device can declare the buffer statically
  * (as uint32_t[(ZDEM_TW_SNAP_MEM(i, n) + 3) / 4]). */
 #define ZDEM_TW_SNAP_MEM(items, ints) \
@@ -35,7 +36,8 @@ typedef struct zdem_tw_snap {
     uint32_t *key;       /* type << 16 | id */
     uint16_t *off;       /* first data int */
     uint16_t *len;       /* data ints */
-    uint16_t *slot;      /* hash: item index + 1, 0 = empty; 2 x max_items */
+    uint16_t *order;     /* item indexes sorted by key (binary search) */
+    uint16_t *spare;     /* scratch: old index -> new while a delta applies */
     int32_t *data;
     uint32_t max_items;  /* limits this snapshot was set up with */
     uint32_t max_ints;
@@ -53,6 +55,9 @@ typedef struct zdem_tw_snapstate {
     /* Ints left over after the last delta's items: 0 for a well-formed
      * delta. The reference ignores them; we report them for diagnostics. */
     size_t delta_unused;
+    /* Items the last full snapshot or delta wrote: see zdem_tw_snap_written. */
+    uint32_t nwritten;
+    int written_all;
 } zdem_tw_snapstate;
 
 /* Lays the two snapshots out in mem (4-byte aligned, at least
@@ -84,6 +89,18 @@ static inline const zdem_tw_snap *zdem_tw_snap_current(const zdem_tw_snapstate *
 {
     return &s->snap[s->cur];
 }
+
+/* The items the last full snapshot or delta wrote (added or changed), as
+ * indexes into the current snapshot (*idx), so that a caller following
+ * changes (names, scores) works in proportion to the delta, not to the
+ * snapshot. Returns their count; *all = 1 when every item counts (a full
+ * snapshot, or a delta writing more than max_items: then *idx is not a
+ * list, iterate the snapshot). A delta that changes
+ * nothing ([0 0 0]) writes nothing and leaves the snapshot uncopied; call
+ * zdem_tw_snap_written_clear for a chunk that applies nothing at all (the
+ * reader does). */
+uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all);
+void zdem_tw_snap_written_clear(zdem_tw_snapstate *s);
 
 /* Index of the item with this key, -1 if absent. */
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key);
