@@ -1,5 +1,5 @@
 /* Baselines are kept as the bits the gamestate sent and decoded again on
- * use (quake3_demo.c store_baseline / baseline_of). Against ioquake3's
+ * use (quake3_snapshots.c store_baseline / baseline_of). Against ioquake3's
  * reading (peers/NAME.q3-ioq3ref.json "baselines_total", the baselines its
  * CL_ParseGamestate stored): after every gamestate, each entity number
  * the gamestate sent decodes to a state of that number, and the count

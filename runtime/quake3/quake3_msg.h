@@ -264,7 +264,7 @@ static inline uint32_t zdem_q3_pread_bits(zdem_q3_msg *m, unsigned n)
 }
 
 /* The full 32-bit float (flag bit set): four Huffman bytes, out of line
- * (quake3_demo.c), for the build for size below. */
+ * (quake3_messages.c), for the build for size below. */
 int32_t zdem_q3__huff_float32(zdem_q3_msg *m);
 
 /* One netfield of a generated delta decoder, as a statement on its
