@@ -12,7 +12,8 @@
  *   - every failure fills one zdem_error (status, static message, offset).
  * Source 2: zdem_s2_parse / zdem_s2_parser_* (frames and messages),
  * zdem_s2_state_* (string tables, entities, events).
- * Quake III / Quake Live: zdem_q3_parser_*, zdem_q3_push_*.
+ * Quake III / Quake Live: zdem_q3_parser_*, zdem_q3_push_*, zdem_q3_writer_*
+ * (clips: zdem_q3_cut).
  * Teeworlds / DDNet: zdem_tw_reader_*, zdem_tw_push_*. */
 #ifndef ZDEM_H
 #define ZDEM_H
@@ -23,6 +24,7 @@
 #include "zdem_error.h"
 #include "zdem_snappy.h"
 #include "zdem_table.h"
+#include "zdem_write.h"
 
 #include "source2_parse.h"
 #include "source2_state.h"
@@ -32,6 +34,7 @@
 
 #include "quake3.h"
 #include "quake3_push.h"
+#include "quake3_write.h"
 #include "quake3_rows.h"
 
 #include "teeworlds_reader.h"

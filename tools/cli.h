@@ -57,6 +57,11 @@ typedef struct zdem_cli_args {
     /* events */
     const char *const *names; /* --name A,B,... (split): event names or types */
     unsigned nnames;
+    /* cut: --start/--end (ticks; Quake III: server time in ms),
+     * --start-seconds/--end-seconds, --around I --before S --after S */
+    int has_start, has_end, has_start_s, has_end_s, has_around;
+    long long start, end, around;
+    double start_s, end_s, before_s, after_s;
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -79,6 +84,14 @@ int zdem_cli_teeworlds_props(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
 int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f);
+/* `zdem cut` (tools/cli_cut.c): format "source2", "quake3" or
+ * "teeworlds"; events is the format's entry point, run for --around. */
+int zdem_cli_cut(const zdem_cli_args *a, const zdem_cli_file *f, const char *format,
+                 int (*events)(const zdem_cli_args *, const zdem_cli_file *));
+/* A top-level member of a JSON line as text (tools/cli_csv.c): a string
+ * without its quotes, a number as it is; *v NULL when absent. */
+void zdem_cli_json_member(const char *line, const char *end, const char *key, const char **v,
+                          size_t *n);
 /* `events --format csv`: runs the command with its JSON lines turned into
  * CSV rows as they come (tools/cli_csv.c). */
 int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *),

@@ -45,7 +45,8 @@ static const char *skip_value(const char *p, const char *end)
 
 /* A top-level member's value as text: strings without quotes (escapes
  * kept as they are), numbers as they are. */
-static void member(const char *line, const char *end, const char *key, const char **v, size_t *n)
+void zdem_cli_json_member(const char *line, const char *end, const char *key, const char **v,
+                          size_t *n)
 {
     const char *p = line, *k;
     size_t kl = strlen(key);
@@ -128,17 +129,17 @@ int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *)
         size_t n;
         while (end > line && (end[-1] == '\n' || end[-1] == '\r'))
             end--;
-        member(line, end, "tick", &v, &n);
+        zdem_cli_json_member(line, end, "tick", &v, &n);
         if (!v)
-            member(line, end, "server_time", &v, &n);
+            zdem_cli_json_member(line, end, "server_time", &v, &n);
         if (v)
             zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);
-        member(line, end, "type", &v, &n);
+        zdem_cli_json_member(line, end, "type", &v, &n);
         if (v)
             zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);
-        member(line, end, "name", &v, &n);
+        zdem_cli_json_member(line, end, "name", &v, &n);
         if (v)
             zdem_csv_str(stdout, (const uint8_t *)v, n);
         fputc(',', stdout);

@@ -38,6 +38,7 @@ static const char usage_main[] =
     "            (JSON lines or CSV)\n"
     "  props     every property name 'ticks' accepts for the file\n"
     "  map       Teeworlds: write the embedded map (-o OUT.map)\n"
+    "  cut       write a clip of a demo, a demo itself (-o OUT)\n"
     "\n"
     "options ('zdem COMMAND --help' says which a command takes):\n"
     "  --json             JSON: one object (info), one per line (dump, events,\n"
@@ -55,7 +56,12 @@ static const char usage_main[] =
     "  --memory MIB       Source 2: the state arena (default 256)\n"
     "  --max-frame MIB    Source 2: the largest decompressed frame (default 16)\n"
     "  --protocol N       Quake III on standard input: the protocol number\n"
-    "  -o OUT.map         map: the file to write\n"
+    "  --start A, --end B cut: from tick A to tick B (Quake III: server time, ms)\n"
+    "  --start-seconds S, --end-seconds S\n"
+    "                     cut: seconds from the start of the demo\n"
+    "  --around I --before S --after S\n"
+    "                     cut: S seconds before and after event I of 'zdem events'\n"
+    "  -o OUT             map, cut: the file to write\n"
     "  -h, --help         this help, or a command's\n"
     "  --version          the version\n"
     "\n"
@@ -174,6 +180,21 @@ static const struct {
     {"map",
      "usage: zdem map FILE -o OUT.map   (one FILE)\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
+    {"cut",
+     "usage: zdem cut FILE --start A --end B -o OUT\n"
+     "       zdem cut FILE --start-seconds S --end-seconds S -o OUT\n"
+     "       zdem cut FILE --around I --before S --after S -o OUT\n"
+     "Writes OUT, a demo of the part of FILE from A to B (both included): ticks\n"
+     "for Source 2 and Teeworlds, server time in ms for Quake III. Either end\n"
+     "may be left out (the start, the end of the demo). --start-seconds and\n"
+     "--end-seconds count seconds from the demo's start. --around I cuts S\n"
+     "seconds before and after the event on line I (counted from 0) of\n"
+     "'zdem events FILE' (a kill, a chat line). --json prints what was written\n"
+     "as one JSON object. FILE must be a file (not standard input).\n"
+     "On a damaged or truncated FILE, OUT is a valid demo of the part before\n"
+     "the damage, \"zdem: FILE: offset N: what\" goes to stderr, and the exit\n"
+     "status is 2.\n"
+     PROTOCOL_HELP},
 };
 
 enum fmt { FMT_UNKNOWN, FMT_SOURCE2, FMT_QUAKE3, FMT_TEEWORLDS };
@@ -339,6 +360,10 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
 {
     int csv_events = strcmp(a->command, "events") == 0 && a->format && strcmp(a->format, "csv") == 0;
     int props = strcmp(a->command, "props") == 0;
+    if (strcmp(a->command, "cut") == 0 && fmt != FMT_UNKNOWN)
+        return zdem_cli_cut(a, f, fmt == FMT_SOURCE2 ? "source2" : fmt == FMT_QUAKE3 ? "quake3" : "teeworlds",
+                            fmt == FMT_SOURCE2 ? zdem_cli_source2 : fmt == FMT_QUAKE3 ? zdem_cli_quake3
+                                                                                    : zdem_cli_teeworlds);
     switch (fmt) {
     case FMT_SOURCE2:
         if (props)
@@ -541,6 +566,47 @@ int main(int argc, char **argv)
                 else
                     a.frame_mib = v;
             }
+        } else if (strcmp(s, "--start") == 0 || strcmp(s, "--end") == 0 ||
+                   strcmp(s, "--around") == 0) {
+            char *end;
+            long long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoll(argv[++i], &end, 10);
+            if (*argv[i] == 0 || *end != 0 || v < -0x80000000LL || v > 0x7FFFFFFFLL ||
+                (s[2] == 'a' && v < 0))
+                return usage_error(s[2] == 'a' ? "--around needs an event index >= 0"
+                                               : "needs a tick (Quake III: server time in ms)", argv[i]);
+            if (s[2] == 's') {
+                a.start = v;
+                a.has_start = 1;
+            } else if (s[2] == 'e') {
+                a.end = v;
+                a.has_end = 1;
+            } else {
+                a.around = v;
+                a.has_around = 1;
+            }
+        } else if (strcmp(s, "--start-seconds") == 0 || strcmp(s, "--end-seconds") == 0 ||
+                   strcmp(s, "--before") == 0 || strcmp(s, "--after") == 0) {
+            char *end;
+            double v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtod(argv[++i], &end);
+            if (*argv[i] == 0 || *end != 0 || !(v >= 0 && v <= 1e7))
+                return usage_error("needs seconds (0 .. 1e7)", argv[i]);
+            if (strcmp(s, "--start-seconds") == 0) {
+                a.start_s = v;
+                a.has_start_s = 1;
+            } else if (strcmp(s, "--end-seconds") == 0) {
+                a.end_s = v;
+                a.has_end_s = 1;
+            } else if (s[2] == 'b') {
+                a.before_s = v;
+            } else {
+                a.after_s = v;
+            }
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
         else {
@@ -562,6 +628,21 @@ int main(int argc, char **argv)
         return usage_error("--name is for events", NULL);
     if (npaths > 1 && strcmp(a.command, "map") == 0)
         return usage_error("map takes one FILE", NULL);
+    if (strcmp(a.command, "cut") == 0) {
+        if (npaths > 1)
+            return usage_error("cut takes one FILE", NULL);
+        if (!a.out)
+            return usage_error("cut needs -o OUT", NULL);
+        if (strcmp(paths[0], "-") == 0)
+            return usage_error("cut reads a file, not standard input", NULL);
+        if (a.has_around && (a.has_start || a.has_end || a.has_start_s || a.has_end_s))
+            return usage_error("--around excludes --start, --end and their -seconds forms", NULL);
+        if ((a.has_start && a.has_start_s) || (a.has_end && a.has_end_s))
+            return usage_error("give an end as a tick or in seconds, not both", NULL);
+    } else if (a.has_start || a.has_end || a.has_start_s || a.has_end_s || a.has_around ||
+               a.before_s > 0 || a.after_s > 0) {
+        return usage_error("--start, --end, --around and their options are for cut", NULL);
+    }
     if (npaths == 1)
         return run_file(&a, paths[0]);
     rc = ZDEM_EXIT_OK;

@@ -100,6 +100,12 @@ struct zdem_q3_parser {
     uint16_t base_off[ZDEM_Q3_MAX_GENTITIES];
     uint32_t nfree;
 
+    /* The last snapshot's bits in its message, for the writer
+     * (quake3_write.c): after its command byte, and its end (set before
+     * its callbacks); dm3: its client command sequence. */
+    size_t w_snap_start, w_snap_end;
+    int32_t w_snap_ccs;
+
     /* ---- not cleared: written before read */
     /* the message being parsed, zero-padded: the delta decoders read it
      * without bounds checks (quake3_msg.h, ZDEM_Q3_MSG_PAD) */

@@ -615,10 +615,11 @@ zdem_status zdem_q3__parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_erro
 
     if (!p->proto || (!p->gamestates && !p->gamestate_damaged))
         return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, m->bit, "snapshot before any gamestate");
+    p->w_snap_start = m->bit;
     /* the padded copy (parse_message): unchecked reads, settled where a
      * checked read's position or overflow flag is looked at */
     if (p->proto->protocol == 3)
-        (void)zdem_q3_pread_bits(m, 32); /* dm3: the client command sequence first */
+        p->w_snap_ccs = (int32_t)zdem_q3_pread_bits(m, 32); /* dm3: the client command sequence first */
     if (m->raw) {
         server_time = (int32_t)zdem_q3_pread_bits(m, 32);
         delta = (int32_t)zdem_q3_pread_bits(m, 8);
@@ -768,6 +769,7 @@ zdem_status zdem_q3__parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_erro
         *ns = *bp;
     p->server_time = bp->server_time;
     p->snapshots_valid++;
+    p->w_snap_end = m->bit;
     if (snapshot_events(p, ns, old))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     if (p->cb.snapshot && p->cb.snapshot(p->user, p, ns))

@@ -1,0 +1,221 @@
+/* zdem cut: a clip of a demo, written by the format's writer
+ * (zdem_q3_cut, zdem_tw_writer_*, zdem_s2_writer_*). The range is
+ * --start/--end (ticks; Quake III server time in ms), seconds from the
+ * demo's start, or seconds around the event on line I of `zdem events`
+ * (that command runs in a child whose lines are read here, so the count
+ * is exactly the one a user sees). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "quake3.h"
+#include "quake3_write.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct cut_out {
+    FILE *fp;
+    int failed;
+} cut_out;
+
+static int write_out(void *user, const void *data, size_t len)
+{
+    cut_out *o = (cut_out *)user;
+    if (len && fwrite(data, 1, len, o->fp) != len)
+        o->failed = 1;
+    return o->failed;
+}
+
+/* The time of the event on line `index` of `zdem events --json` (key:
+ * "server_time" or "tick"): 0, or an exit status after a message. */
+static int around_time(const zdem_cli_args *a, const zdem_cli_file *f,
+                       int (*events)(const zdem_cli_args *, const zdem_cli_file *), const char *key,
+                       long long *t)
+{
+    int fds[2], status = 0, rc = -1;
+    pid_t pid;
+    FILE *in;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long long n = 0;
+    fflush(stdout);
+    if (pipe(fds) != 0)
+        return zdem_cli_failf(f, 0, "cannot create a pipe for --around");
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return zdem_cli_failf(f, 0, "cannot fork for --around");
+    }
+    if (pid == 0) {
+        zdem_cli_args e;
+        int r;
+        close(fds[0]);
+        if (dup2(fds[1], 1) < 0)
+            _exit(ZDEM_EXIT_BAD_INPUT);
+        close(fds[1]);
+        memset(&e, 0, sizeof e);
+        e.command = "events";
+        e.json = 1;
+        e.protocol = a->protocol;
+        r = events(&e, f);
+        fflush(stdout);
+        _exit(r);
+    }
+    close(fds[1]);
+    in = fdopen(fds[0], "r");
+    if (!in) {
+        close(fds[0]);
+        waitpid(pid, &status, 0);
+        return zdem_cli_failf(f, 0, "cannot read the events for --around");
+    }
+    while ((len = getline(&line, &cap, in)) > 0) {
+        if (n++ == a->around) {
+            const char *v;
+            size_t vn;
+            char buf[32];
+            zdem_cli_json_member(line, line + len, key, &v, &vn);
+            if (!v || vn == 0 || vn >= sizeof buf) {
+                fprintf(stderr, "zdem: %s: event %lld has no \"%s\"\n", f->path, a->around, key);
+                rc = ZDEM_EXIT_USAGE;
+            } else {
+                memcpy(buf, v, vn);
+                buf[vn] = 0;
+                *t = strtoll(buf, NULL, 10);
+                rc = 0;
+            }
+        }
+    }
+    free(line);
+    fclose(in);
+    waitpid(pid, &status, 0); /* the events' own faults are the cut's to report */
+    if (rc < 0) {
+        fprintf(stderr, "zdem: %s: no event %lld ('zdem events' prints %lld lines)\n", f->path,
+                a->around, n);
+        rc = ZDEM_EXIT_USAGE;
+    }
+    return rc;
+}
+
+static int32_t clamp32(long long v)
+{
+    return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
+/* ---------------------------------------------------------------- Quake III */
+
+static int first_time_cb(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    (void)p;
+    if (!s->valid)
+        return 0;
+    *(int32_t *)user = s->server_time;
+    return 1; /* found: stop */
+}
+
+/* The server time of the first valid snapshot (the demo's start), or
+ * INT32_MIN when there is none. */
+static int32_t q3_first_time(const zdem_cli_file *f, int protocol, void *mem)
+{
+    zdem_q3_callbacks cb;
+    zdem_q3_reader r;
+    zdem_error err;
+    int32_t t = INT32_MIN;
+    zdem_q3_parser *p;
+    memset(&cb, 0, sizeof cb);
+    cb.snapshot = first_time_cb;
+    zdem_error_clear(&err);
+    p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), protocol, &cb, &t, &err);
+    if (p)
+        (void)zdem_q3_parse_file(p, f->data, f->size, &r, &err);
+    return t;
+}
+
+static int cut_quake3(const zdem_cli_args *a, const zdem_cli_file *f,
+                      int (*events)(const zdem_cli_args *, const zdem_cli_file *))
+{
+    int protocol = a->protocol ? a->protocol : zdem_q3_protocol_from_path(f->path);
+    int32_t start = INT32_MIN, end = INT32_MAX;
+    zdem_q3_cut_info info;
+    zdem_error err;
+    zdem_status st;
+    cut_out o;
+    void *mem;
+    int rc = ZDEM_EXIT_OK;
+    mem = malloc(zdem_q3_writer_size());
+    if (!mem)
+        return zdem_cli_failf(f, 0, "out of memory");
+    if (a->has_around) {
+        long long t = 0;
+        if ((rc = around_time(a, f, events, "server_time", &t)) != 0) {
+            free(mem);
+            return rc;
+        }
+        start = clamp32(t - (long long)(a->before_s * 1000.0 + 0.5));
+        end = clamp32(t + (long long)(a->after_s * 1000.0 + 0.5));
+    } else {
+        if (a->has_start_s || a->has_end_s) {
+            int32_t t0 = q3_first_time(f, protocol, mem);
+            if (t0 != INT32_MIN) {
+                if (a->has_start_s)
+                    start = clamp32(t0 + (long long)(a->start_s * 1000.0 + 0.5));
+                if (a->has_end_s)
+                    end = clamp32(t0 + (long long)(a->end_s * 1000.0 + 0.5));
+            }
+        }
+        if (a->has_start)
+            start = clamp32(a->start);
+        if (a->has_end)
+            end = clamp32(a->end);
+    }
+    o.failed = 0;
+    o.fp = fopen(a->out, "wb");
+    if (!o.fp) {
+        fprintf(stderr, "zdem: %s: cannot write: %s\n", a->out, strerror(errno));
+        free(mem);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    zdem_error_clear(&err);
+    memset(&info, 0, sizeof info);
+    st = zdem_q3_cut(mem, zdem_q3_writer_size(), protocol, f->data, f->size, start, end,
+                     write_out, &o, &info, &err);
+    if (fclose(o.fp) != 0)
+        o.failed = 1;
+    if (o.failed) {
+        fprintf(stderr, "zdem: %s: cannot write: %s\n", a->out, strerror(errno));
+        free(mem);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    if (a->json) {
+        printf("{\"format\":\"quake3\",\"out\":");
+        zdem_json_cstr(stdout, a->out);
+        printf(",\"start\":%ld,\"end\":%ld,\"snapshots\":%lu", (long)start, (long)end,
+               (unsigned long)info.snapshots);
+        if (info.started)
+            printf(",\"first_server_time\":%ld,\"last_server_time\":%ld",
+                   (long)info.first_server_time, (long)info.last_server_time);
+        printf(",\"messages\":%lu,\"snapshots_whole\":%lu,\"bytes\":%llu",
+               (unsigned long)info.messages, (unsigned long)info.whole,
+               (unsigned long long)info.bytes);
+        if (st != ZDEM_OK)
+            zdem_cli_error_json(stdout, &err);
+        printf("}\n");
+    }
+    if (st != ZDEM_OK)
+        rc = zdem_cli_fail(f, &err);
+    free(mem);
+    return rc;
+}
+
+int zdem_cli_cut(const zdem_cli_args *a, const zdem_cli_file *f, const char *format,
+                 int (*events)(const zdem_cli_args *, const zdem_cli_file *))
+{
+    if (strcmp(format, "quake3") == 0)
+        return cut_quake3(a, f, events);
+    return zdem_cli_unsupported(a, format);
+}
