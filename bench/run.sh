@@ -52,6 +52,24 @@ if command -v valgrind >/dev/null 2>&1; then
     echo
     echo "(counts include loading the corpus files and process start-up)"
     echo
+    # zdem cut: writing a clip against reading the same range, loading
+    # (the same in both) subtracted
+    echo "## Clips (zdem cut) vs reading the same range, callgrind"
+    echo
+    echo "| format | read | write | write/read |"
+    echo "|---|---|---|---|"
+    for f in quake3; do
+        declare -A irs=()
+        for m in none read write; do
+            cg=$(mktemp)
+            valgrind --tool=callgrind --callgrind-out-file="$cg" "$BUILD/bench/bench_cut" --once --format "$f" --mode "$m" "$ZDEM_CORPUS" >/dev/null 2>&1
+            irs[$m]=$(awk '/^summary:|^totals:/{print $2; exit}' "$cg")
+            rm -f "$cg"
+        done
+        awk -v f="$f" -v n="${irs[none]}" -v r="${irs[read]}" -v w="${irs[write]}" \
+            'BEGIN{printf "| %s | %d | %d | %.3f |\n", f, r-n, w-n, (w-n)/(r-n)}'
+    done
+    echo
 fi
 for b in "$BUILD"/bench/bench_*; do
     name=$(basename "$b")

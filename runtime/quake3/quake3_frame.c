@@ -17,52 +17,10 @@ void zdem_q3_reader_init(zdem_q3_reader *r, const uint8_t *data, size_t size)
     r->trailing = 0;
 }
 
-/* inline in zdem_q3_parse_file's loop (a call per message otherwise) */
-static inline zdem_status reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
-                                      zdem_error *err)
-{
-    size_t left;
-    int32_t seq, len;
-    *got = 0;
-    if (r->ended)
-        return ZDEM_OK;
-    left = r->size - r->pos;
-    if (left == 0)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
-                         "file ends without the -1/-1 end marker");
-    if (left < 8)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
-                         "file ends inside a message header");
-    seq = (int32_t)zdem_load_le32(r->data + r->pos);
-    len = (int32_t)zdem_load_le32(r->data + r->pos + 4);
-    if (seq == -1 || len == -1) {
-        /* The engine stops at either -1; anything after is reported only. */
-        r->ended = 1;
-        r->pos += 8;
-        r->trailing = r->size - r->pos;
-        return ZDEM_OK;
-    }
-    if (len < 0 || len > ZDEM_Q3_MAX_MSGLEN)
-        return zdem_fail(err, ZDEM_ERR_BAD_LENGTH, r->pos,
-                         "message length below 0 or above 16384");
-    if ((size_t)len > left - 8)
-        return zdem_fail(err, ZDEM_ERR_TRUNCATED, r->pos,
-                         "message length runs past the end of the file");
-    f->sequence = seq;
-    f->data = r->data + r->pos + 8;
-    f->len = (size_t)len;
-    f->offset = r->pos;
-    f->index = r->index;
-    r->pos += 8 + (size_t)len;
-    r->index++;
-    *got = 1;
-    return ZDEM_OK;
-}
-
 zdem_status zdem_q3_reader_next(zdem_q3_reader *r, zdem_q3_frame *f, int *got,
                                 zdem_error *err)
 {
-    return reader_next(r, f, got, err);
+    return zdem_q3__reader_next(r, f, got, err);
 }
 
 zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t size,
@@ -76,7 +34,7 @@ zdem_status zdem_q3_parse_file(zdem_q3_parser *p, const uint8_t *data, size_t si
     zdem_error_clear(&e); /* written only by a failure, cleared after one */
     for (;;) {
         zdem_status st;
-        st = reader_next(r, &f, &got, &e);
+        st = zdem_q3__reader_next(r, &f, &got, &e);
         if (st == ZDEM_OK && !got)
             break;
         if (st == ZDEM_OK) {

@@ -40,7 +40,10 @@ struct zdem_q3_writer {
     zdem_q3_player zero_ps;
     uint8_t gs[ZDEM_Q3_MAX_MSGLEN];       /* the gamestate message */
     uint8_t snap[ZDEM_Q3_MAX_MSGLEN];     /* a whole snapshot's bits */
-    uint8_t out[8 + ZDEM_Q3_MAX_MSGLEN];  /* a framed message */
+    uint8_t out[ZDEM_Q3_MAX_MSGLEN];      /* a message written again */
+    int direct;            /* the output is a zdem_out_buffer: written in place */
+    size_t nbatch;
+    uint8_t batch[32768];                  /* output not yet handed over */
 };
 
 static size_t writer_head(void)
@@ -293,12 +296,63 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
 
 /* ---------------------------------------------------------------- output */
 
-static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+static zdem_status flush(zdem_q3_writer *w, zdem_error *err)
 {
-    if (w->write(w->user, data, len))
+    size_t n = w->nbatch;
+    w->nbatch = 0;
+    if (n && w->write(w->user, w->batch, n))
         return zdem_fail(err, w->write == zdem_out_buffer_write ? ZDEM_ERR_NO_SPACE : ZDEM_ERR_ABORTED,
                          0, "the output did not take the clip");
+    return ZDEM_OK;
+}
+
+/* The caller's buffer itself when the output is one (zdem_out_buffer:
+ * no batch, no second copy), else the batch. */
+static void sink_of(zdem_q3_writer *w, uint8_t **at, size_t *room)
+{
+    if (w->direct) {
+        zdem_out_buffer *o = (zdem_out_buffer *)w->user;
+        *at = o->data + o->len;
+        *room = o->full ? 0u : o->cap - o->len;
+    } else {
+        *at = w->batch + w->nbatch;
+        *room = sizeof w->batch - w->nbatch;
+    }
+}
+
+static void sink_took(zdem_q3_writer *w, size_t n)
+{
+    w->info.bytes += n;
+    if (w->direct)
+        ((zdem_out_buffer *)w->user)->len += n;
+    else
+        w->nbatch += n;
+}
+
+/* Output goes out in batches (a callback per 32 KiB, not per message). */
+static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+{
+    if (w->direct) {
+        w->info.bytes += len;
+        if (zdem_out_buffer_write(w->user, data, len))
+            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "the output did not take the clip");
+        return ZDEM_OK;
+    }
     w->info.bytes += len;
+    if (len > sizeof w->batch - w->nbatch) {
+        zdem_status st = flush(w, err);
+        if (st != ZDEM_OK)
+            return st;
+        if (len >= sizeof w->batch) {
+            if (w->write(w->user, data, len))
+                return zdem_fail(err, w->write == zdem_out_buffer_write ? ZDEM_ERR_NO_SPACE
+                                                                       : ZDEM_ERR_ABORTED,
+                                 0, "the output did not take the clip");
+            return ZDEM_OK;
+        }
+    }
+    memcpy(w->batch + w->nbatch, data, len);
+    w->nbatch += len;
     return ZDEM_OK;
 }
 
@@ -310,6 +364,8 @@ static void store_le32(uint8_t *d, uint32_t v)
     d[3] = (uint8_t)(v >> 24);
 }
 
+/* [sequence][length][the message]: into the batch in one go when it
+ * fits (most messages are a few hundred bytes). */
 static zdem_status emit_message(zdem_q3_writer *w, int32_t seq, const uint8_t *data, size_t len,
                                 zdem_error *err)
 {
@@ -317,11 +373,19 @@ static zdem_status emit_message(zdem_q3_writer *w, int32_t seq, const uint8_t *d
     zdem_status st;
     store_le32(h, (uint32_t)seq);
     store_le32(h + 4, (uint32_t)len);
+    uint8_t *at;
+    size_t room;
+    w->info.messages++;
+    sink_of(w, &at, &room);
+    if (8u + len <= room) {
+        memcpy(at, h, 8);
+        memcpy(at + 8, data, len);
+        sink_took(w, 8u + len);
+        return ZDEM_OK;
+    }
     st = emit(w, h, 8, err);
     if (st == ZDEM_OK)
         st = emit(w, data, len, err);
-    if (st == ZDEM_OK)
-        w->info.messages++;
     return st;
 }
 
@@ -416,6 +480,8 @@ zdem_q3_writer *zdem_q3_writer_init(void *mem, size_t size, int protocol,
     a = (a + 15u) & ~(uintptr_t)15u;
     w = (zdem_q3_writer *)a;
     memset(w, 0, offsetof(struct zdem_q3_writer, gs));
+    w->nbatch = 0;
+    w->direct = write == zdem_out_buffer_write;
     w->magic = WRITER_MAGIC;
     w->start = start_ms;
     w->end = end_ms;
@@ -477,8 +543,12 @@ zdem_status zdem_q3_writer_finish(zdem_q3_writer *w, zdem_error *err)
     static const uint8_t end[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     if (!w || w->magic != WRITER_MAGIC)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
+    zdem_status st;
     w->state = DONE;
-    return emit(w, end, sizeof end, err);
+    st = emit(w, end, sizeof end, err);
+    if (st == ZDEM_OK)
+        st = flush(w, err);
+    return st;
 }
 
 const zdem_q3_cut_info *zdem_q3_writer_info(const zdem_q3_writer *w)
@@ -506,7 +576,7 @@ zdem_status zdem_q3_cut(void *mem, size_t size, int protocol, const uint8_t *dat
     zdem_q3_reader_init(&r, data, n);
     zdem_error_clear(&e);
     while (!zdem_q3_writer_done(w)) {
-        st = zdem_q3_reader_next(&r, &f, &got, &e);
+        st = zdem_q3__reader_next(&r, &f, &got, &e);
         if (st != ZDEM_OK || !got)
             break;
         st = zdem_q3_writer_message(w, &f, &e);

@@ -1,0 +1,200 @@
+/* Writing a clip against reading the same range (`zdem cut`): for every
+ * corpus demo of a format, the middle half of its time span (ticks;
+ * Quake III server time). Reading is what any reader of that range does:
+ * every message from the file's start (the state at the range's start
+ * depends on all before it) to the range's end, every snapshot handed to
+ * a callback. Writing is the library's cut of the same range into a
+ * buffer in memory (the same reading plus the clip). Wall time, best of
+ * N rounds, both in the same run; `--once --mode read|write` does one
+ * pass of one side, for callgrind (bench/run.sh; `--mode none` loads the
+ * demos only, the part to subtract). Numbers only.
+ *
+ *   bench_cut [--format quake3] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quake3.h"
+#include "quake3_write.h"
+#include "zdem_write.h"
+#include "bench_common.h"
+
+typedef struct demo {
+    char name[256];
+    uint8_t *data;
+    size_t size;
+    int protocol;
+    int32_t a, b;    /* the range */
+} demo;
+
+static demo demos[128];
+static int n_demos;
+static volatile uint64_t sink;
+static uint8_t *mem, *outbuf;
+static size_t outcap = (size_t)64 << 20;
+
+/* ---------------------------------------------------------------- Quake III */
+
+typedef struct q3span {
+    int32_t first, last, end;
+    uint64_t entities;
+} q3span;
+
+static int q3_span_cb(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    q3span *sp = user;
+    (void)p;
+    if (s->valid) {
+        if (sp->first == INT32_MIN)
+            sp->first = s->server_time;
+        sp->last = s->server_time;
+    }
+    return 0;
+}
+
+/* reading: stop at the first snapshot past the range (as the cut does) */
+static int q3_read_cb(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
+{
+    q3span *sp = user;
+    (void)p;
+    if (!s->valid)
+        return 0;
+    if (s->server_time > sp->end)
+        return 1;
+    sp->entities += (uint64_t)s->num_entities;
+    return 0;
+}
+
+static void q3_load(const char *corpus)
+{
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    snprintf(dir, sizeof dir, "%s/q3", corpus);
+    d = opendir(dir);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL && n_demos < 128) {
+        char path[1400];
+        demo *dm = &demos[n_demos];
+        zdem_q3_callbacks cb;
+        zdem_q3_reader r;
+        zdem_error err;
+        zdem_q3_parser *p;
+        q3span sp = {INT32_MIN, INT32_MIN, 0, 0};
+        int proto = zdem_q3_protocol_from_path(e->d_name);
+        if (proto < 66) /* dm_66 .. dm_91, as bench_quake3 */
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        dm->data = bench_read_file(path, &dm->size);
+        if (!dm->data)
+            continue;
+        memset(&cb, 0, sizeof cb);
+        cb.snapshot = q3_span_cb;
+        zdem_error_clear(&err);
+        p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), proto, &cb, &sp, &err);
+        if (!p || zdem_q3_parse_file(p, dm->data, dm->size, &r, &err) != ZDEM_OK ||
+            sp.first == INT32_MIN || zdem_q3_time_only_snapshot_count(p)) {
+            free(dm->data); /* damaged or not writable: left out */
+            continue;
+        }
+        snprintf(dm->name, sizeof dm->name, "%s", e->d_name);
+        dm->protocol = proto;
+        dm->a = sp.first + (sp.last - sp.first) / 4;
+        dm->b = sp.last - (sp.last - sp.first) / 4;
+        n_demos++;
+    }
+    closedir(d);
+}
+
+static void q3_read(const demo *dm)
+{
+    zdem_q3_callbacks cb;
+    zdem_q3_reader r;
+    zdem_error err;
+    q3span sp = {0, 0, dm->b, 0};
+    zdem_q3_parser *p;
+    memset(&cb, 0, sizeof cb);
+    cb.snapshot = q3_read_cb;
+    zdem_error_clear(&err);
+    p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), dm->protocol, &cb, &sp, &err);
+    if (p)
+        (void)zdem_q3_parse_file(p, dm->data, dm->size, &r, &err);
+    sink += sp.entities;
+}
+
+static void q3_write(const demo *dm)
+{
+    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    zdem_q3_cut_info info;
+    zdem_error err;
+    zdem_error_clear(&err);
+    (void)zdem_q3_cut(mem, zdem_q3_writer_size(), dm->protocol, dm->data, dm->size, dm->a, dm->b,
+                      zdem_out_buffer_write, &o, &info, &err);
+    sink += o.len;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+int main(int argc, char **argv)
+{
+    const char *corpus = getenv("ZDEM_CORPUS"), *format = "quake3", *mode = NULL;
+    int rounds = 5, once = 0, i, k, argi = 0;
+    double best_r = 1e30, best_w = 1e30, mb = 0;
+    void (*rd)(const demo *) = q3_read, (*wr)(const demo *) = q3_write;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--once") == 0)
+            once = 1;
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+            format = argv[++i];
+        else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
+            mode = argv[++i];
+        else if (argi++ == 0)
+            corpus = argv[i];
+        else
+            rounds = atoi(argv[i]);
+    }
+    if (!corpus)
+        corpus = "../shared/corpus";
+    mem = malloc(zdem_q3_writer_size());
+    outbuf = malloc(outcap);
+    if (!mem || !outbuf)
+        return 1;
+    if (strcmp(format, "quake3") == 0) {
+        q3_load(corpus);
+    } else {
+        fprintf(stderr, "bench_cut: unknown format %s\n", format);
+        return 1;
+    }
+    for (i = 0; i < n_demos; i++)
+        mb += (double)demos[i].size / 1e6;
+    if (once) {
+        /* --mode none: loading alone, to subtract from the others */
+        for (i = 0; i < n_demos && !(mode && strcmp(mode, "none") == 0); i++)
+            (mode && strcmp(mode, "write") == 0 ? wr : rd)(&demos[i]);
+        printf("bench_cut %s %s: %d demos\n", format, mode ? mode : "read", n_demos);
+        return 0;
+    }
+    for (k = 0; k < rounds; k++) { /* interleaved: both see the same machine */
+        double t0 = bench_now(), t1;
+        for (i = 0; i < n_demos; i++)
+            rd(&demos[i]);
+        t1 = bench_now();
+        if (t1 - t0 < best_r)
+            best_r = t1 - t0;
+        t0 = bench_now();
+        for (i = 0; i < n_demos; i++)
+            wr(&demos[i]);
+        t1 = bench_now();
+        if (t1 - t0 < best_w)
+            best_w = t1 - t0;
+    }
+    printf("cut %s: %d demos (%.1f MB), the middle half of each, best of %d rounds\n", format,
+           n_demos, mb, rounds);
+    printf("  read the range (file start to its end):  %8.2f ms\n", best_r * 1e3);
+    printf("  write the clip (zdem cut, to memory):     %8.2f ms  (%.3fx the read)\n",
+           best_w * 1e3, best_w / best_r);
+    return 0;
+}
