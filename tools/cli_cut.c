@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "quake3.h"
 #include "quake3_write.h"
+#include "teeworlds_demo.h"
+#include "teeworlds_write.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -212,10 +214,123 @@ static int cut_quake3(const zdem_cli_args *a, const zdem_cli_file *f,
     return rc;
 }
 
+/* ---------------------------------------------------------------- shared */
+
+/* The output file, opened; NULL after a message. */
+static FILE *open_out(const zdem_cli_args *a)
+{
+    FILE *fp = fopen(a->out, "wb");
+    if (!fp)
+        fprintf(stderr, "zdem: %s: cannot write: %s\n", a->out, strerror(errno));
+    return fp;
+}
+
+static int close_out(const zdem_cli_args *a, cut_out *o)
+{
+    if (fclose(o->fp) != 0)
+        o->failed = 1;
+    if (o->failed) {
+        fprintf(stderr, "zdem: %s: cannot write: %s\n", a->out, strerror(errno));
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* The range in ticks from the options: ticks as given, seconds from
+ * first (tick_rate ticks a second), or around an event's tick. */
+static int tick_range(const zdem_cli_args *a, const zdem_cli_file *f,
+                      int (*events)(const zdem_cli_args *, const zdem_cli_file *), int64_t first,
+                      double tick_rate, int32_t *start, int32_t *end)
+{
+    *start = INT32_MIN;
+    *end = INT32_MAX;
+    if (a->has_around) {
+        long long t = 0;
+        int rc = around_time(a, f, events, "tick", &t);
+        if (rc)
+            return rc;
+        *start = clamp32(t - (long long)(a->before_s * tick_rate + 0.5));
+        *end = clamp32(t + (long long)(a->after_s * tick_rate + 0.5));
+        return 0;
+    }
+    if (a->has_start_s)
+        *start = clamp32(first + (long long)(a->start_s * tick_rate + 0.5));
+    if (a->has_end_s)
+        *end = clamp32(first + (long long)(a->end_s * tick_rate + 0.5));
+    if (a->has_start)
+        *start = clamp32(a->start);
+    if (a->has_end)
+        *end = clamp32(a->end);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Teeworlds */
+
+static int cut_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f,
+                         int (*events)(const zdem_cli_args *, const zdem_cli_file *))
+{
+    zdem_tw_demo_info di;
+    zdem_tw_chunk_reader cr;
+    zdem_tw_chunk c;
+    zdem_tw_cut_info info;
+    zdem_error err;
+    zdem_status st;
+    int32_t start, end;
+    int64_t first = 0;
+    cut_out o;
+    void *mem;
+    int rc;
+    zdem_error_clear(&err);
+    /* the first tick marker: where seconds count from (50 ticks a second) */
+    if (zdem_tw_demo_open(f->data, f->size, &di, &err) == ZDEM_OK) {
+        zdem_tw_chunks_init(&cr, &di, f->data, f->size);
+        while (zdem_tw_chunks_next(&cr, &c, &err) == 1)
+            if (c.kind == ZDEM_TW_CHUNK_TICK) {
+                first = c.tick;
+                break;
+            }
+    }
+    zdem_error_clear(&err);
+    if ((rc = tick_range(a, f, events, first, 50.0, &start, &end)) != 0)
+        return rc;
+    mem = malloc(zdem_tw_writer_size());
+    if (!mem)
+        return zdem_cli_failf(f, 0, "out of memory");
+    o.failed = 0;
+    o.fp = open_out(a);
+    if (!o.fp) {
+        free(mem);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    st = zdem_tw_writer_cut(mem, zdem_tw_writer_size(), f->data, f->size, start, end, write_out,
+                            &o, &info, &err);
+    free(mem);
+    if ((rc = close_out(a, &o)) != 0)
+        return rc;
+    if (a->json) {
+        printf("{\"format\":\"teeworlds\",\"out\":");
+        zdem_json_cstr(stdout, a->out);
+        printf(",\"start\":%ld,\"end\":%ld", (long)start, (long)end);
+        if (info.started)
+            printf(",\"first_tick\":%ld,\"last_tick\":%ld", (long)info.first_tick,
+                   (long)info.last_tick);
+        printf(",\"length\":%ld,\"timeline_markers\":%lu,\"chunks_copied\":%lu,"
+               "\"snapshot_whole\":%s,\"bytes\":%llu",
+               (long)info.length, (unsigned long)info.markers, (unsigned long)info.copied,
+               info.whole ? "true" : "false", (unsigned long long)info.bytes);
+        if (st != ZDEM_OK)
+            zdem_cli_error_json(stdout, &err);
+        printf("}\n");
+    }
+    return st != ZDEM_OK ? zdem_cli_fail(f, &err) : ZDEM_EXIT_OK;
+}
+
 int zdem_cli_cut(const zdem_cli_args *a, const zdem_cli_file *f, const char *format,
                  int (*events)(const zdem_cli_args *, const zdem_cli_file *))
 {
     if (strcmp(format, "quake3") == 0)
         return cut_quake3(a, f, events);
+    if (strcmp(format, "teeworlds") == 0)
+        return cut_teeworlds(a, f, events);
     return zdem_cli_unsupported(a, format);
 }
