@@ -9,7 +9,7 @@
  * pass of one side, for callgrind (bench/run.sh; `--mode none` loads the
  * demos only, the part to subtract). Numbers only.
  *
- *   bench_cut [--format quake3] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
+ *   bench_cut [--format quake3|teeworlds] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -18,6 +18,8 @@
 
 #include "quake3.h"
 #include "quake3_write.h"
+#include "teeworlds_reader.h"
+#include "teeworlds_write.h"
 #include "zdem_write.h"
 #include "bench_common.h"
 
@@ -136,6 +138,86 @@ static void q3_write(const demo *dm)
     sink += o.len;
 }
 
+/* ---------------------------------------------------------------- Teeworlds */
+
+static zdem_tw_reader tw;
+static void *tw_mem;
+
+static void tw_load(const char *corpus)
+{
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    snprintf(dir, sizeof dir, "%s/teeworlds", corpus);
+    d = opendir(dir);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL && n_demos < 128) {
+        char path[1400];
+        demo *dm = &demos[n_demos];
+        zdem_tw_event ev;
+        zdem_error err;
+        int32_t first = INT32_MIN, last = 0;
+        int rc;
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot || strcmp(dot, ".demo") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        dm->data = bench_read_file(path, &dm->size);
+        if (!dm->data)
+            continue;
+        zdem_error_clear(&err);
+        if (zdem_tw_reader_open(&tw, dm->data, dm->size, &err) != ZDEM_OK) {
+            free(dm->data);
+            continue;
+        }
+        while ((rc = zdem_tw_reader_next(&tw, &ev, &err)) == 1)
+            if (ev.snap) {
+                if (first == INT32_MIN)
+                    first = ev.chunk.tick;
+                last = ev.chunk.tick;
+            }
+        if (rc < 0 || first == INT32_MIN) {
+            free(dm->data);
+            continue;
+        }
+        snprintf(dm->name, sizeof dm->name, "%s", e->d_name);
+        dm->a = first + (last - first) / 4;
+        dm->b = last - (last - first) / 4;
+        n_demos++;
+    }
+    closedir(d);
+}
+
+/* reading: every chunk decoded up to the first tick marker past the range */
+static void tw_read(const demo *dm)
+{
+    zdem_tw_event ev;
+    zdem_error err;
+    uint64_t items = 0;
+    zdem_error_clear(&err);
+    if (zdem_tw_reader_open(&tw, dm->data, dm->size, &err) != ZDEM_OK)
+        return;
+    while (zdem_tw_reader_next(&tw, &ev, &err) == 1) {
+        if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK && ev.chunk.tick > dm->b)
+            break;
+        if (ev.snap)
+            items += ev.snap->num_items;
+    }
+    sink += items;
+}
+
+static void tw_write(const demo *dm)
+{
+    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    zdem_tw_cut_info info;
+    zdem_error err;
+    zdem_error_clear(&err);
+    (void)zdem_tw_writer_cut(mem, zdem_tw_writer_size(), dm->data, dm->size, dm->a, dm->b,
+                             zdem_out_buffer_write, &o, &info, &err);
+    sink += o.len;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 int main(int argc, char **argv)
@@ -158,12 +240,19 @@ int main(int argc, char **argv)
     }
     if (!corpus)
         corpus = "../shared/corpus";
-    mem = malloc(zdem_q3_writer_size());
+    mem = malloc(zdem_q3_writer_size() > zdem_tw_writer_size() ? zdem_q3_writer_size()
+                                                                : zdem_tw_writer_size());
     outbuf = malloc(outcap);
-    if (!mem || !outbuf)
+    tw_mem = malloc(zdem_tw_reader_mem_size(NULL));
+    if (!mem || !outbuf || !tw_mem ||
+        zdem_tw_reader_init(&tw, NULL, tw_mem, zdem_tw_reader_mem_size(NULL), NULL) != ZDEM_OK)
         return 1;
     if (strcmp(format, "quake3") == 0) {
         q3_load(corpus);
+    } else if (strcmp(format, "teeworlds") == 0) {
+        tw_load(corpus);
+        rd = tw_read;
+        wr = tw_write;
     } else {
         fprintf(stderr, "bench_cut: unknown format %s\n", format);
         return 1;

@@ -14,7 +14,8 @@
  * zdem_s2_state_* (string tables, entities, events).
  * Quake III / Quake Live: zdem_q3_parser_*, zdem_q3_push_*, zdem_q3_writer_*
  * (clips: zdem_q3_cut).
- * Teeworlds / DDNet: zdem_tw_reader_*, zdem_tw_push_*. */
+ * Teeworlds / DDNet: zdem_tw_reader_*, zdem_tw_push_*, zdem_tw_writer_cut.
+ * Clips write through a callback or into a buffer (zdem_write.h). */
 #ifndef ZDEM_H
 #define ZDEM_H
 
@@ -39,6 +40,7 @@
 
 #include "teeworlds_reader.h"
 #include "teeworlds_push.h"
+#include "teeworlds_write.h"
 #include "teeworlds_rows.h"
 
 #endif
