@@ -61,6 +61,7 @@ class Message(object):
         self.file_name = file_name
         self.fields = []                        # sorted by number
         self.reflect = False                    # .options "reflect": field table
+        self.encode = False                     # .options "encode": an encoder too
 
 
 class Schema(object):
@@ -213,9 +214,12 @@ def _load_options(s, schema_dir):
                 target, opts = parts[0], parts[1:]
                 if target in s.by_name:  # a message's own options
                     for o in opts:
-                        if o != "reflect:true":
+                        if o == "reflect:true":
+                            s.by_name[target].reflect = True
+                        elif o == "encode:true":
+                            s.by_name[target].encode = True
+                        else:
                             raise SchemaError("%s:%d: unknown message option %s" % (name, lineno, o))
-                        s.by_name[target].reflect = True
                     continue
                 mname, _, fname = target.rpartition(".")
                 m = s.by_name.get(mname)

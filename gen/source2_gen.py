@@ -6,6 +6,9 @@ Output (generated/):
                          message (zero-copy views, fixed arrays, callbacks)
   source2_ids.h/.c       enums and id -> name lookups
   source2_dispatch.h/.c  id -> decoder -> user handler tables
+  source2_encode.h/.c    encoders (the decoders' inverse) for the messages
+                         marked encode:true and the singular submessages
+                         they hold
 """
 import os
 
@@ -18,7 +21,7 @@ ZDEM_GAMES = (("dota2", "ZDEM_S2_GAME_DOTA2"), ("cs2", "ZDEM_S2_GAME_CS2"),
 
 def outputs():
     return ["source2_pb.h", "source2_pb.c", "source2_ids.h", "source2_ids.c",
-            "source2_dispatch.h", "source2_dispatch.c"]
+            "source2_dispatch.h", "source2_dispatch.c", "source2_encode.h", "source2_encode.c"]
 
 
 def generate(schema_dir):
@@ -28,6 +31,7 @@ def generate(schema_dir):
         "source2_pb.h": g.pb_h(), "source2_pb.c": g.pb_c(),
         "source2_ids.h": g.ids_h(), "source2_ids.c": g.ids_c(),
         "source2_dispatch.h": g.dispatch_h(), "source2_dispatch.c": g.dispatch_c(),
+        "source2_encode.h": g.encode_h(), "source2_encode.c": g.encode_c(),
     }
 
 
@@ -484,6 +488,204 @@ class Gen(object):
                 o.append(I + "if (st != ZDEM_OK)\n" + I + "    return st;\n")
             o.append(I + "p += n;\n")
             o.append(I + "break;\n        }\n")
+        return "".join(o)
+
+    # ------------------------------------------------------------ encoders
+    def encoded_messages(self):
+        """Messages marked encode:true and the types of the singular
+        submessages they hold (embedded in their structs), in topological
+        order (a submessage before its holder)."""
+        want = set()
+
+        def visit(m):
+            if m.full_name in want:
+                return
+            want.add(m.full_name)
+            for f in m.fields:
+                if f.msg and not f.repeated:
+                    visit(f.msg)
+        for m in self.s.messages:
+            if m.encode:
+                visit(m)
+        return [m for m in self.order if m.full_name in want]
+
+    def encode_h(self):
+        ms = self.encoded_messages()
+        o = [HEADER,
+             "/* Protobuf encoders for the Source 2 messages the writers write: the\n"
+             " * inverse of the decoders in source2_pb.c, from the same schema (the\n"
+             " * messages marked encode:true in the .options of schema/source2 and the\n"
+             " * singular submessages they hold).\n"
+             " *\n"
+             " * zdem_pb_<M>_encode(in, buf, cap, len) writes what the decode struct\n"
+             " * holds, in field-number order: each has_<f> scalar, string or bytes\n"
+             " * (a view), singular submessage, and repeated scalar with a max_count\n"
+             " * (packed when the schema says so). Fields the decoders deliver\n"
+             " * through callbacks (repeated submessages, strings, and repeated\n"
+             " * scalars without a max_count) are not in the struct and are not\n"
+             " * written: a caller keeping them appends their bytes (protobuf merges\n"
+             " * fields in any order). ZDEM_ERR_NO_SPACE when cap is short;\n"
+             " * _encoded_size gives the bytes first. decode(encode(x)) == x for\n"
+             " * what the struct holds (tests/fuzz/fuzz_source2_encode.c). */\n",
+             "#ifndef ZDEM_SOURCE2_ENCODE_H\n#define ZDEM_SOURCE2_ENCODE_H\n\n",
+             "#include <stddef.h>\n#include <stdint.h>\n#include \"zdem_error.h\"\n"
+             "#include \"source2_pb.h\"\n\n"]
+        for m in ms:
+            o.append("size_t zdem_pb_%s_encoded_size(const zdem_pb_%s *in);\n" % (m.cname, m.cname))
+            o.append("zdem_status zdem_pb_%s_encode(const zdem_pb_%s *in, uint8_t *buf, size_t cap,\n"
+                     "    size_t *len);\n" % (m.cname, m.cname))
+        o.append("\n/* Every encoder, for the fuzz target: decode into a struct of size\n"
+                 " * bytes, then encode it. */\n"
+                 "typedef struct zdem_pb_s2_encoder {\n"
+                 "    const char *name;\n"
+                 "    uint32_t size;\n"
+                 "    zdem_status (*decode)(const uint8_t *buf, size_t len, void *out, zdem_error *err);\n"
+                 "    zdem_status (*encode)(const void *in, uint8_t *buf, size_t cap, size_t *len);\n"
+                 "} zdem_pb_s2_encoder;\n\n"
+                 "#define ZDEM_PB_S2_ENCODER_COUNT %d\n"
+                 "extern const zdem_pb_s2_encoder zdem_pb_s2_encoders[ZDEM_PB_S2_ENCODER_COUNT];\n"
+                 % len(ms))
+        o.append("\n#endif\n")
+        return "".join(o)
+
+    @staticmethod
+    def enc_value(f, v):
+        """(size expression, put statement) of one scalar value v of f."""
+        k = f.kind
+        if f.wire_type == 0:
+            if k == "bool":
+                u = "(uint64_t)(%s != 0)" % v
+            elif k in ("int32", "int64"):
+                u = "(uint64_t)(int64_t)%s" % v
+            elif k == "sint32":
+                u = "(uint64_t)zdem_pb_zigzag_enc32(%s)" % v
+            elif k == "sint64":
+                u = "zdem_pb_zigzag_enc64(%s)" % v
+            else:
+                u = "(uint64_t)%s" % v
+            return "zdem_pb_varint_size(%s)" % u, "p = zdem_pb_put_varint(p, %s);" % u
+        if k == "float":
+            return "4u", "p = zdem_pb_put_f32(p, %s);" % v
+        if k == "double":
+            return "8u", "p = zdem_pb_put_f64(p, %s);" % v
+        if f.wire_type == 5:
+            return "4u", "p = zdem_pb_put_le32(p, (uint32_t)%s);" % v
+        return "8u", "p = zdem_pb_put_le64(p, (uint64_t)%s);" % v
+
+    def encoder(self, m):
+        c = m.cname
+        size, put = [], []
+        for f in m.fields:
+            if uses_callback(f):
+                size.append("    /* %s: delivered through a callback, not in the struct */\n" % f.name)
+                put.append("    /* %s: not in the struct */\n" % f.name)
+                continue
+            kv = "%du" % ((f.number << 3) | (2 if (f.kind in ("string", "bytes", "message") or (f.repeated and f.packed)) else f.wire_type))
+            ks = "zdem_pb_varint_size(%s)" % kv
+            if f.repeated:  # scalar with a max_count
+                vs, vp = self.enc_value(f, "in->%s[i]" % f.name)
+                if f.packed:
+                    size.append("    if (in->%s_count) {\n"
+                                "        size_t k = 0;\n"
+                                "        uint32_t i;\n"
+                                "        for (i = 0; i < in->%s_count; i++)\n"
+                                "            k += %s;\n"
+                                "        n += %s + zdem_pb_varint_size(k) + k;\n"
+                                "    }\n" % (f.name, f.name, vs, ks))
+                    put.append("    if (in->%s_count) {\n"
+                               "        size_t k = 0;\n"
+                               "        uint32_t i;\n"
+                               "        for (i = 0; i < in->%s_count; i++)\n"
+                               "            k += %s;\n"
+                               "        p = zdem_pb_put_varint(p, %s);\n"
+                               "        p = zdem_pb_put_varint(p, k);\n"
+                               "        for (i = 0; i < in->%s_count; i++)\n"
+                               "            %s\n"
+                               "    }\n" % (f.name, f.name, vs, kv, f.name, vp))
+                else:
+                    size.append("    {\n"
+                                "        uint32_t i;\n"
+                                "        for (i = 0; i < in->%s_count; i++)\n"
+                                "            n += %s + %s;\n"
+                                "    }\n" % (f.name, ks, vs))
+                    put.append("    {\n"
+                               "        uint32_t i;\n"
+                               "        for (i = 0; i < in->%s_count; i++) {\n"
+                               "            p = zdem_pb_put_varint(p, %s);\n"
+                               "            %s\n"
+                               "        }\n"
+                               "    }\n" % (f.name, kv, vp))
+            elif f.scalar:
+                vs, vp = self.enc_value(f, "in->%s" % f.name)
+                size.append("    if (in->has_%s)\n        n += %s + %s;\n" % (f.name, ks, vs))
+                put.append("    if (in->has_%s) {\n"
+                           "        p = zdem_pb_put_varint(p, %s);\n"
+                           "        %s\n"
+                           "    }\n" % (f.name, kv, vp))
+            elif f.kind in ("string", "bytes"):
+                size.append("    if (in->has_%s)\n"
+                            "        n += %s + zdem_pb_varint_size(in->%s.len) + in->%s.len;\n"
+                            % (f.name, ks, f.name, f.name))
+                put.append("    if (in->has_%s) {\n"
+                           "        p = zdem_pb_put_varint(p, %s);\n"
+                           "        p = zdem_pb_put_varint(p, in->%s.len);\n"
+                           "        if (in->%s.len)\n"
+                           "            memcpy(p, in->%s.ptr, in->%s.len);\n"
+                           "        p += in->%s.len;\n"
+                           "    }\n" % (f.name, kv, f.name, f.name, f.name, f.name, f.name))
+            else:  # singular submessage
+                sub = f.msg.cname
+                size.append("    if (in->has_%s) {\n"
+                            "        size_t k = zdem_pb_%s_encoded_size(&in->%s);\n"
+                            "        n += %s + zdem_pb_varint_size(k) + k;\n"
+                            "    }\n" % (f.name, sub, f.name, ks))
+                put.append("    if (in->has_%s) {\n"
+                           "        p = zdem_pb_put_varint(p, %s);\n"
+                           "        p = zdem_pb_put_varint(p, zdem_pb_%s_encoded_size(&in->%s));\n"
+                           "        p = zdem_pb_%s__put(&in->%s, p);\n"
+                           "    }\n" % (f.name, kv, sub, f.name, sub, f.name))
+        o = ["size_t zdem_pb_%s_encoded_size(const zdem_pb_%s *in)\n{\n    size_t n = 0;\n" % (c, c)]
+        if not any(not uses_callback(f) for f in m.fields):
+            o.append("    (void)in;\n")
+        o.extend(size)
+        o.append("    return n;\n}\n\n")
+        o.append("/* in's fields at p (room checked by the caller); returns the end. */\n"
+                 "static uint8_t *zdem_pb_%s__put(const zdem_pb_%s *in, uint8_t *p)\n{\n" % (c, c))
+        if not any(not uses_callback(f) for f in m.fields):
+            o.append("    (void)in;\n")
+        o.extend(put)
+        o.append("    return p;\n}\n\n")
+        o.append("zdem_status zdem_pb_%s_encode(const zdem_pb_%s *in, uint8_t *buf, size_t cap,\n"
+                 "    size_t *len)\n{\n"
+                 "    size_t n = zdem_pb_%s_encoded_size(in);\n"
+                 "    *len = 0;\n"
+                 "    if (n > cap)\n"
+                 "        return ZDEM_ERR_NO_SPACE;\n"
+                 "    *len = (size_t)(zdem_pb_%s__put(in, buf) - buf);\n"
+                 "    return ZDEM_OK;\n}\n\n" % (c, c, c, c))
+        return "".join(o)
+
+    def encode_c(self):
+        ms = self.encoded_messages()
+        o = [HEADER, "#include <string.h>\n#include \"source2_encode.h\"\n#include \"zdem_pb_write.h\"\n\n"]
+        for m in ms:
+            o.append("static uint8_t *zdem_pb_%s__put(const zdem_pb_%s *in, uint8_t *p);\n"
+                     % (m.cname, m.cname))
+        o.append("\n")
+        for m in ms:
+            o.append(self.encoder(m))
+        for m in ms:
+            cb = "NULL"
+            o.append("static zdem_status dec_%s(const uint8_t *buf, size_t len, void *out, zdem_error *err)\n{\n"
+                     "    return zdem_pb_%s_decode(buf, len, (zdem_pb_%s *)out, %s, NULL, err);\n}\n\n"
+                     "static zdem_status enc_%s(const void *in, uint8_t *buf, size_t cap, size_t *len)\n{\n"
+                     "    return zdem_pb_%s_encode((const zdem_pb_%s *)in, buf, cap, len);\n}\n\n"
+                     % (m.cname, m.cname, m.cname, cb, m.cname, m.cname, m.cname))
+        o.append("const zdem_pb_s2_encoder zdem_pb_s2_encoders[ZDEM_PB_S2_ENCODER_COUNT] = {\n")
+        for m in ms:
+            o.append("    { \"%s\", (uint32_t)sizeof(zdem_pb_%s), dec_%s, enc_%s },\n"
+                     % (m.full_name, m.cname, m.cname, m.cname))
+        o.append("};\n")
         return "".join(o)
 
     # ------------------------------------------------------------ ids

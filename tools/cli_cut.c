@@ -10,6 +10,9 @@
 #include "quake3_write.h"
 #include "teeworlds_demo.h"
 #include "teeworlds_write.h"
+#include "cli_source2_state.h"
+#include "source2_pb.h"
+#include "source2_write.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -325,6 +328,87 @@ static int cut_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f,
     return st != ZDEM_OK ? zdem_cli_fail(f, &err) : ZDEM_EXIT_OK;
 }
 
+/* ---------------------------------------------------------------- Source 2 */
+
+/* The demo's first game tick and ticks a second (its DEM_FileInfo's
+ * playback ticks over time; 64 without one). */
+static void s2_clock(const zdem_cli_file *f, int64_t *first, double *rate)
+{
+    zdem_s2_header hdr;
+    zdem_s2_outer m;
+    zdem_error e;
+    size_t pos = ZDEM_S2_HEADER_SIZE, next;
+    zdem_pb_CDemoFileInfo fi;
+    *first = 0;
+    *rate = 64.0;
+    zdem_error_clear(&e);
+    if (zdem_s2_read_header(f->data, f->size, &hdr, &e) != ZDEM_OK)
+        return;
+    while (pos < f->size && zdem_s2_read_frame(f->data, f->size, pos, &m, &next, &e) == 1) {
+        if (m.cmd == ZDEM_S2_DEM_PACKET || m.cmd == ZDEM_S2_DEM_FULLPACKET) {
+            *first = m.tick;
+            break;
+        }
+        pos = next;
+    }
+    if (hdr.fileinfo_offset < f->size &&
+        zdem_s2_read_frame(f->data, f->size, hdr.fileinfo_offset, &m, &next, &e) == 1 &&
+        m.cmd == ZDEM_S2_DEM_FILEINFO && !m.compressed &&
+        zdem_pb_CDemoFileInfo_decode(m.stored, m.stored_size, &fi, NULL, NULL, &e) == ZDEM_OK &&
+        fi.has_playback_ticks && fi.has_playback_time && fi.playback_ticks > 0 &&
+        fi.playback_time > 0.0f)
+        *rate = fi.playback_ticks / (double)fi.playback_time;
+}
+
+static int cut_source2(const zdem_cli_args *a, const zdem_cli_file *f,
+                       int (*events)(const zdem_cli_args *, const zdem_cli_file *))
+{
+    zdem_cli_s2_run run;
+    zdem_s2_config cfg;
+    zdem_s2_cut_info info;
+    zdem_error err;
+    zdem_status st;
+    int64_t first;
+    double rate;
+    int32_t start, end;
+    cut_out o;
+    int rc;
+    s2_clock(f, &first, &rate);
+    if ((rc = tick_range(a, f, events, first, rate, &start, &end)) != 0)
+        return rc;
+    zdem_s2_config_default(&cfg);
+    if ((rc = zdem_cli_s2_open(&run, a, f, &cfg)) != 0)
+        return rc;
+    o.failed = 0;
+    o.fp = open_out(a);
+    if (!o.fp) {
+        zdem_cli_s2_close(&run);
+        return ZDEM_EXIT_BAD_INPUT;
+    }
+    zdem_error_clear(&err);
+    st = zdem_s2_writer_cut(run.s, f->data, f->size, start, end, write_out, &o, &info, &err);
+    zdem_cli_s2_close(&run);
+    if ((rc = close_out(a, &o)) != 0)
+        return rc;
+    if (a->json) {
+        printf("{\"format\":\"source2\",\"out\":");
+        zdem_json_cstr(stdout, a->out);
+        printf(",\"start\":%ld,\"end\":%ld", (long)start, (long)end);
+        if (info.started)
+            printf(",\"first_tick\":%lld,\"last_tick\":%lld", (long long)info.first_tick,
+                   (long long)info.last_tick);
+        printf(",\"from_full_packet\":%s,\"frames\":%lu,\"playback_ticks\":%ld,"
+               "\"playback_frames\":%ld,\"playback_time\":%.4f,\"bytes\":%llu",
+               info.from_full_packet ? "true" : "false", (unsigned long)info.frames,
+               (long)info.playback_ticks, (long)info.playback_frames, (double)info.playback_time,
+               (unsigned long long)info.bytes);
+        if (st != ZDEM_OK)
+            zdem_cli_error_json(stdout, &err);
+        printf("}\n");
+    }
+    return st != ZDEM_OK ? zdem_cli_fail(f, &err) : ZDEM_EXIT_OK;
+}
+
 int zdem_cli_cut(const zdem_cli_args *a, const zdem_cli_file *f, const char *format,
                  int (*events)(const zdem_cli_args *, const zdem_cli_file *))
 {
@@ -332,5 +416,7 @@ int zdem_cli_cut(const zdem_cli_args *a, const zdem_cli_file *f, const char *for
         return cut_quake3(a, f, events);
     if (strcmp(format, "teeworlds") == 0)
         return cut_teeworlds(a, f, events);
+    if (strcmp(format, "source2") == 0)
+        return cut_source2(a, f, events);
     return zdem_cli_unsupported(a, format);
 }
