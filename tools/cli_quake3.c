@@ -41,6 +41,12 @@ typedef struct q3cli {
     char fail_msg[512];
 } q3cli;
 
+/* Bytes of a dump line, against --max-output (the main loop stops). */
+static void out_line(int n)
+{
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
+}
+
 static void add_warning(q3cli *c, const char *kind, unsigned long n)
 {
     int i;
@@ -111,14 +117,14 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
     update_players(c, p);
     if (c->dump) {
         if (c->a->json)
-            printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
+            out_line(printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
                    "\"baselines\":%lu,\"protocol\":%d}\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
-                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p)));
         else
-            printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d\n",
+            out_line(printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
-                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p));
+                   (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p)));
     }
     return 0;
 }
@@ -137,15 +143,15 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
         update_players(c, p);
     if (c->dump) {
         if (c->a->json)
-            printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
+            out_line(printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
                    "\"delta\":%ld,\"snap_flags\":%ld,\"entities\":%ld,"
                    "\"command_time\":%ld}\n",
                    (long)s->message_num, (long)s->server_time, (long)s->delta_num,
-                   (long)s->snap_flags, (long)s->num_entities, (long)s->ps.commandTime);
+                   (long)s->snap_flags, (long)s->num_entities, (long)s->ps.commandTime));
         else
-            printf("snapshot   seq %ld  time %ld  delta %ld  entities %ld\n",
+            out_line(printf("snapshot   seq %ld  time %ld  delta %ld  entities %ld\n",
                    (long)s->message_num, (long)s->server_time, (long)s->delta_num,
-                   (long)s->num_entities);
+                   (long)s->num_entities));
     }
     return 0;
 }
@@ -159,13 +165,13 @@ static int on_command(void *user, const zdem_q3_parser *p, int32_t seq, const ch
         c->players_dirty = 1;
     if (c->dump) {
         if (c->a->json) {
-            printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
-                   (long)c->frame->sequence, (long)seq);
+            out_line(printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
+                   (long)c->frame->sequence, (long)seq));
             zdem_json_str(stdout, (const uint8_t *)s, n);
-            printf("}\n");
+            out_line(printf("}\n") + (int)(n < 0x7FFFFFF ? n : 0x7FFFFFF));
         } else {
-            printf("command    seq %ld  #%ld  %.*s\n", (long)c->frame->sequence, (long)seq,
-                   (int)(n > 200 ? 200 : n), s);
+            out_line(printf("command    seq %ld  #%ld  %.*s\n", (long)c->frame->sequence, (long)seq,
+                   (int)(n > 200 ? 200 : n), s));
         }
     }
     return 0;
@@ -453,15 +459,17 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         if (fr.index == 0)
             c.first_sequence = fr.sequence;
         c.frame = &fr;
+        if (c.dump && zdem_cli_out.over)
+            break; /* --max-output */
         if (c.dump) {
             if (a->json)
-                printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
+                out_line(printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
                        "\"length\":%lu}\n",
                        (unsigned long)fr.index, (unsigned long long)fr.offset,
-                       (long)fr.sequence, (unsigned long)fr.len);
+                       (long)fr.sequence, (unsigned long)fr.len));
             else
-                printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr.index,
-                       (unsigned long long)fr.offset, (long)fr.sequence, (unsigned long)fr.len);
+                out_line(printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr.index,
+                       (unsigned long long)fr.offset, (long)fr.sequence, (unsigned long)fr.len));
         }
         st = zdem_q3_parse_message(c.p, &fr, &err);
         if (st != ZDEM_OK) {
@@ -487,6 +495,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         update_players(&c, c.p);
     if (info)
         print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &r);
+    (void)zdem_cli_out_report(f);
     if (c.skipped > Q3_SKIP_LINES)
         fprintf(stderr, "zdem: %s: warning: %lu more damaged messages skipped (%lu in all)\n",
                 f->path, c.skipped - Q3_SKIP_LINES, c.skipped);

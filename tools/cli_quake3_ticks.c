@@ -43,6 +43,8 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error_clear(&err);
     st = zdem_q3_rows_run(mem, zdem_q3_rows_size(), &c, f->data, f->size, t, &err);
     fflush(stdout);
+    if (zdem_cli_out_report(f))
+        st = ZDEM_OK; /* stopped by --max-rows */
     if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "q3 rows", 7) == 0) {
         fprintf(stderr, "zdem: %s (fields: origin.0, viewangles.1, velocity, stats.0, weapon, ...)\n", err.msg);
         rc = ZDEM_EXIT_USAGE;

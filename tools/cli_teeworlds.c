@@ -443,6 +443,7 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
     unsigned long long index = 0;
     FILE *o = stdout;
     char label[64];
+    long n;
     if (open_reader(f) != 0)
         return finish(f);
     zdem_error_clear(&err);
@@ -453,45 +454,51 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
             msg_label(&ev, label, sizeof label);
         if (!type_matches(a->type, &ev, label))
             continue;
+        if (zdem_cli_out.over)
+            break; /* --max-output */
+        n = 0;
         if (a->json) {
-            fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
+            n += fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
                     (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
             if (c->kind == ZDEM_TW_CHUNK_TICK)
-                fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
+                n += fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
                         c->inline_tick ? "true" : "false");
             else
-                fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
+                n += fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
                         (unsigned long)ev.num_ints);
             if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
-                fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev.msg.sys ? "true" : "false",
+                n += fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev.msg.sys ? "true" : "false",
                         ev.msg.id);
                 zdem_json_cstr(o, label);
             }
             if (ev.snap)
-                fprintf(o, ",\"items\":%lu", (unsigned long)ev.snap->num_items);
+                n += fprintf(o, ",\"items\":%lu", (unsigned long)ev.snap->num_items);
             if (ev.warning) {
                 fputs(",\"warning\":", o);
                 zdem_json_cstr(o, ev.warning);
             }
             fputs("}\n", o);
         } else {
-            fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
+            n += fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
                     (long)c->tick, kind_name(c->kind));
             if (c->kind == ZDEM_TW_CHUNK_TICK)
-                fprintf(o, "%s", c->keyframe ? " keyframe" : "");
+                n += fprintf(o, "%s", c->keyframe ? " keyframe" : "");
             else
-                fprintf(o, " %5lu bytes", (unsigned long)c->size);
+                n += fprintf(o, " %5lu bytes", (unsigned long)c->size);
             if (label[0])
-                fprintf(o, " %s%s", ev.msg.sys ? "sys:" : "", label);
+                n += fprintf(o, " %s%s", ev.msg.sys ? "sys:" : "", label);
             if (ev.snap)
-                fprintf(o, " %lu items", (unsigned long)ev.snap->num_items);
+                n += fprintf(o, " %lu items", (unsigned long)ev.snap->num_items);
             if (ev.warning)
-                fprintf(o, " (warning: %s)", ev.warning);
+                n += fprintf(o, " (warning: %s)", ev.warning);
             fputc('\n', o);
         }
+        /* strings (names, warnings) are not counted: the bound is about */
+        (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n + 1u : 1u);
     }
     if (rc < 0)
         set_failure(&err);
+    (void)zdem_cli_out_report(f);
     return finish(f);
 }
 

@@ -38,6 +38,8 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_error_clear(&err);
     st = zdem_tw_rows_run(mem, zdem_tw_rows_size(), &c, f->data, f->size, t, &err);
     fflush(stdout);
+    if (zdem_cli_out_report(f))
+        st = ZDEM_OK; /* stopped by --max-rows */
     if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "tw rows", 7) == 0) {
         fprintf(stderr, "zdem: %s (character: x, y, vel_x, vel_y, health, armor, weapon, ...; "
                         "player: score, team, latency, ...)\n", err.msg);

@@ -323,6 +323,18 @@ int main(int argc, char **argv)
                 else
                     a.frame_mib = v;
             }
+        } else if (strcmp(s, "--max-output") == 0 || strcmp(s, "--max-rows") == 0) {
+            char *end;
+            unsigned long long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoull(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0)
+                return usage_error("needs a count >= 1", argv[i]);
+            if (s[6] == 'o')
+                a.max_output = v;
+            else
+                a.max_rows = v;
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
         else if (path)
@@ -338,6 +350,10 @@ int main(int argc, char **argv)
         return usage_error("ticks needs --props P1,P2,...", NULL);
     if (a.format && strcmp(a.command, "ticks") != 0 && strcmp(a.command, "events") != 0)
         return usage_error("--format is for ticks and events", a.format);
+    if (a.max_output && strcmp(a.command, "dump") != 0)
+        return usage_error("--max-output is for dump", NULL);
+    if (a.max_rows && strcmp(a.command, "ticks") != 0)
+        return usage_error("--max-rows is for ticks", NULL);
 
     f.path = path;
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
@@ -378,6 +394,7 @@ int main(int argc, char **argv)
     close(fd);
 
     fmt = detect(f.data, f.size, path);
+    zdem_cli_bound_init(&a, &f, fmt == FMT_SOURCE2);
     csv_events = strcmp(a.command, "events") == 0 && a.format && strcmp(a.format, "csv") == 0;
     switch (fmt) {
     case FMT_SOURCE2:
