@@ -24,6 +24,7 @@ typedef struct zdem_cli_args {
     const char *out;      /* -o OUT */
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
+    unsigned long max_work;   /* --max-work N: x the default work budget (0: 1) */
     int small;                /* --small: the microcontroller limits */
     /* ticks */
     const char *const *props; /* --props P1,P2,... (split) */

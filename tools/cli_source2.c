@@ -370,6 +370,7 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
     cbs.on_outer = dump_outer;
     cbs.on_inner = dump_inner;
     zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, NULL, 0);
+    zdem_cli_s2_work(a, NULL, &p.work);
     (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
     if (zdem_cli_out_report(f)) {
         /* stopped by --max-output: the verdict is the damage before it */

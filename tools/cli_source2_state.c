@@ -27,6 +27,21 @@ static uint64_t hash_seed(void)
     return seed;
 }
 
+void zdem_cli_s2_work(const zdem_cli_args *a, zdem_s2_config *cfg, zdem_s2_work *w)
+{
+    uint32_t m = a->max_work ? (uint32_t)a->max_work : 1u;
+    if (cfg) {
+        cfg->max_expand_per_byte = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        cfg->max_items_per_byte = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        cfg->max_fields_per_byte = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+    if (w) {
+        w->per_byte[ZDEM_S2_WORK_EXPAND] = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_ITEMS] = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_FIELDS] = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+}
+
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a)
 {
     return (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
@@ -45,6 +60,7 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
      * a table's data, half for one value) */
     cfg->tmp_size = r->frame > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)r->frame;
     cfg->gather_buffer = 0; /* the file is mapped whole: nothing to gather */
+    zdem_cli_s2_work(a, cfg, NULL);
     cfg->hash_seed = hash_seed();
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
@@ -120,6 +136,8 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
             fputs(" (raise --memory)", stderr);
         else if (k == ZDEM_S2_W_TABLE_LIMIT)
             fputs(" (raise --max-frame)", stderr);
+        else if (k == ZDEM_S2_W_WORK_LIMIT)
+            fputs(" (raise --max-work)", stderr);
         fputc('\n', stderr);
     }
     if (err->code != ZDEM_OK)
@@ -238,7 +256,7 @@ static zdem_status print_event(void *user, zdem_s2_state *s, const zdem_s2_event
 #define SMALL_ARENA ((size_t)1 << 20)
 #define SMALL_PIECE 4096u
 
-static int events_small(const zdem_cli_file *f)
+static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_config cfg;
     zdem_s2_state *s;
@@ -250,6 +268,7 @@ static int events_small(const zdem_cli_file *f)
     if (!arena)
         return zdem_cli_failf(f, 0, "out of memory");
     zdem_s2_config_events(&cfg);
+    zdem_cli_s2_work(a, &cfg, NULL);
     cfg.on_event = print_event;
     cfg.user = stdout;
     cfg.hash_seed = hash_seed();
@@ -275,7 +294,7 @@ int zdem_cli_source2_events(const zdem_cli_args *a, const zdem_cli_file *f)
     zdem_cli_s2_run r;
     int rc;
     if (a->small)
-        return events_small(f);
+        return events_small(a, f);
     zdem_s2_config_default(&cfg);
     cfg.skip_entities = 1; /* events need no entity state */
     cfg.on_event = print_event;

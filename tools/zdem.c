@@ -38,6 +38,10 @@ static const char usage_main[] =
     "  --memory MIB     state arena, buffers included (default 256)\n"            \
     "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
     "                   and reported (default 16)\n"                               \
+    "  --max-work N     N x the work budget per input byte: 64 bytes\n"           \
+    "                   decompressed, 1 inner message or string-table entry,\n"  \
+    "                   2 entity field values; work over it is skipped and\n"    \
+    "                   reported as work_limit (default 1)\n"                     \
     "  --small          Source 2 events: the events mode (no entities) in 1 MiB,\n" \
     "                   fed in 4 KiB pieces as a device would\n"                 \
     "On a damaged or truncated file, everything before the damage is printed,\n" \
@@ -62,10 +66,15 @@ static const struct {
      SMALL_HELP
      MEMORY_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] [--max-frame MIB] FILE\n"
+     "usage: zdem dump [--json] [--type NAME] [--max-output BYTES]\n"
+     "                 [--max-frame MIB] [--max-work N] FILE\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
      "--type NAME keeps only messages whose name (or numeric id) is NAME.\n"
-     "--json prints one JSON object per line.\n"},
+     "--json prints one JSON object per line.\n"
+     "--max-output BYTES stops after about BYTES of output (default: 8 per\n"
+     "input byte for Source 2, 64 for Quake III and Teeworlds, + 64 KiB),\n"
+     "with a warning; the exit status stays 0.\n"
+     "Source 2: --max-frame and --max-work as for info.\n"},
     {"events",
      "usage: zdem events [--json] [--small] [--format jsonl|csv] [MEMORY OPTIONS] FILE\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
@@ -77,12 +86,15 @@ static const struct {
     {"ticks",
      "usage: zdem ticks FILE --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [MEMORY OPTIONS]\n"
+     "                  [--max-rows N] [MEMORY OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
      "printed as the demo is read (columns: tick, entity, then the properties;\n"
      "a missing value is null in JSON, empty in CSV).\n"
      "  --ticks A,B,...  only these ticks      --every K  only ticks divisible by K\n"
      "  --format csv     CSV with a header (default: one JSON object per line)\n"
+     "  --max-rows N     stop after N rows, with a warning (default: 3 per input\n"
+     "                   byte for Source 2, 16 for Quake III and Teeworlds, +\n"
+     "                   65536); the exit status stays 0\n"
      "Source 2: without --class, one row per player (controller and pawn; entity\n"
      "is the pawn). Properties are dotted names as 'zdem entities' prints them\n"
      "(m_iHealth, CBodyComponent.m_cellX, CCSPlayerController.m_iszPlayerName)\n"
@@ -323,6 +335,15 @@ int main(int argc, char **argv)
                 else
                     a.frame_mib = v;
             }
+        } else if (strcmp(s, "--max-work") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 65536)
+                return usage_error("--max-work needs a multiple 1..65536", argv[i]);
+            a.max_work = v;
         } else if (strcmp(s, "--max-output") == 0 || strcmp(s, "--max-rows") == 0) {
             char *end;
             unsigned long long v;
