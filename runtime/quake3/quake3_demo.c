@@ -92,6 +92,10 @@ struct zdem_q3_parser {
      * event entities are its delta source's (ev_bits) updated with these */
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the snapshot being read went over a limit (its entity lists or the
+     * entity pool): the rest of it is read, not kept, and it is dropped
+     * with a warning naming the limit; the message goes on */
+    const char *snap_over;
 
     /* offset in base_data of each entity's baseline record in the
      * current gamestate, 0xFFFF: none sent (reads as zero) */
@@ -1319,14 +1323,16 @@ static const zdem_q3_entity *baseline_of(zdem_q3_parser *p, int n)
 }
 
 /* A snapshot with more entities than the lists hold: the game's own bound
- * (256), or a smaller limit (named and counted). */
-static zdem_status snapshot_entities_over(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+ * (256), or a smaller limit (named and counted at the end of the
+ * snapshot). The rest of the snapshot is still read, to reach what the
+ * message holds after it. */
+static void snapshot_entities_over(zdem_q3_parser *p)
 {
-    if (p->lim.snapshot_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
-    p->limit_hits++;
-    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
-                          "limit max_snapshot_entities: more entities in a snapshot than the limit");
+    if (!p->snap_over)
+        p->snap_over = p->lim.snapshot_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES
+                           ? "more than 256 entities in a snapshot (dropped)"
+                           : "limit max_snapshot_entities: more entities in a snapshot than "
+                             "the limit (dropped)";
 }
 
 /* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
@@ -1337,20 +1343,22 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
                                 int number, const zdem_q3_entity *old, int keep, int was_event,
                                 zdem_error *err)
 {
-    uint16_t slot;
+    uint16_t slot = 0;
     zdem_status st;
     zdem_q3_entity *to;
-    int s, removed, is_event;
-    if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
-        return snapshot_entities_over(p, m, err);
-    s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
-    if (s < 0) {
-        p->limit_hits++;
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
-                              "limit max_entity_states: entity pool full");
+    int s = -1, removed, is_event;
+    if (!p->snap_over && (uint32_t)frame->num_entities >= p->lim.snapshot_entities)
+        snapshot_entities_over(p);
+    if (!p->snap_over && (s = alloc_slot(p, keep, (uint32_t)frame->num_entities)) < 0)
+        p->snap_over = "limit max_entity_states: entity pool full (snapshot dropped)";
+    if (p->snap_over) {
+        /* read into a scratch state and let go: only the position counts
+         * (a baseline decoded into that same scratch is read in place) */
+        to = &p->base_tmp;
+    } else {
+        slot = (uint16_t)s;
+        to = &p->pool[slot];
     }
-    slot = (uint16_t)s;
-    to = &p->pool[slot];
     if (m->raw) {
         st = read_delta_entity(p, m, old, to, number, err);
         removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
@@ -1367,9 +1375,9 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         if (removed) {
             m->bit += 1u;
         } else {
-            if (old)
+            if (old && old != to)
                 memcpy(to, old, sizeof *to);
-            else
+            else if (!old)
                 memset(to, 0, sizeof *to);
             to->number = number;
             if (w & 2u) {
@@ -1393,6 +1401,8 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
      * changes: only an entity that is or was an event entity can change
      * it (the set holds the source frame's event entities), so only those
      * are listed */
+    if (p->snap_over)
+        return st; /* not kept: the snapshot is dropped */
     is_event = !removed && to->eType > p->proto->et_events;
     if (was_event || is_event) {
         if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
@@ -1426,10 +1436,16 @@ static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_sna
     uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
     uint16_t *cn = p->build_nums, *ce = p->build_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
-    if (n + (oldcount - j) > p->lim.snapshot_entities) {
+    (void)m;
+    (void)err;
+    if (p->snap_over || n + (oldcount - j) > p->lim.snapshot_entities) {
         while (nums[j] < below) {
             if (n == p->lim.snapshot_entities)
-                return snapshot_entities_over(p, m, err);
+                snapshot_entities_over(p);
+            if (p->snap_over) { /* passed over: the snapshot is dropped */
+                j++;
+                continue;
+            }
             cn[n] = nums[j];
             ce[n++] = ents[j++];
         }
@@ -1484,6 +1500,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
     p->nchg = 0;
+    p->snap_over = NULL;
     for (;;) {
         const zdem_q3_entity *from;
         uint32_t below;
@@ -1896,6 +1913,14 @@ static zdem_status parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error 
     st = parse_packet_entities(p, m, old, bp, err);
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
+    if (st == ZDEM_OK && p->snap_over) {
+        /* read to its end, dropped: what the message holds after it goes on */
+        int stop = p->snap_over[0] == 'l' ? warn_limit(p, m->bit, p->snap_over)
+                                          : warn(p, ZDEM_ERR_CORRUPT, m->bit, p->snap_over);
+        bp->valid = 0;
+        if (stop)
+            st = zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    }
     if (st != ZDEM_OK || !bp->valid) {
         /* its new states are garbage for the next sweep; a list built in
          * place is ended empty (a delta from the dropped slot reads it) */

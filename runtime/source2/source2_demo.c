@@ -290,7 +290,11 @@ zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
                 zdem_bits_skip(&ir.br, (size_t)m.size * 8u); /* no copy */
                 continue;
             }
-            if (inner_payload(&ir, &m, &broken) < 0) {
+            if (w && (ir.br.pos & 7u) != 0 && m.size > ir.scratch_cap) {
+                /* over the buffer: stepped over, the handler told */
+                zdem_bits_skip(&ir.br, (size_t)m.size * 8u);
+                m.data = 0;
+            } else if (inner_payload(&ir, &m, &broken) < 0) {
                 valid = m.index;
                 break;
             }

@@ -111,6 +111,7 @@ typedef enum zdem_s2_warn_kind {
     ZDEM_S2_W_PENDING_LIMIT,      /* limit: early game events not kept */
     ZDEM_S2_W_PROBE_LIMIT,        /* limit: a hash lookup probed too far */
     ZDEM_S2_W_WORK_LIMIT,         /* limit: over the work budget per input byte */
+    ZDEM_S2_W_MESSAGE_LIMIT,      /* limit: inner message larger than its buffer */
     ZDEM_S2_W_UNKNOWN_TYPES,      /* fallback: field type not in the table */
     ZDEM_S2_W_UNKNOWN_ENCODERS,   /* fallback: encoder not known */
     ZDEM_S2_W_UNKNOWN_CLASSES,    /* fallback: entity of an unknown class */
@@ -229,7 +230,10 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
 
 /* The same, each header read (in every pass) taken from w's items budget
  * (w NULL: none): when it runs out the rest of the packet is not read
- * and ZDEM_ERR_LIMIT is returned, everything before it delivered. */
+ * and ZDEM_ERR_LIMIT is returned, everything before it delivered. A
+ * wanted message that is not byte-aligned and larger than scratch is
+ * stepped over and handed to fn with data NULL (the handler reports the
+ * limit); the messages after it go on. */
 zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
                                         int ordered, zdem_s2_inner_want want,
                                         uint8_t *scratch, size_t scratch_cap,

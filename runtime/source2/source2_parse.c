@@ -26,6 +26,12 @@ static zdem_status deliver_inner(void *p, const zdem_s2_inner *in)
     const zdem_s2_parse_cbs *cbs = ps->cbs;
     zdem_error e;
     zdem_status st;
+    if (!in->data) { /* larger than the scratch: this one only */
+        zdem_error_clear(&e);
+        zdem_fail(&e, ZDEM_ERR_LIMIT, 0, "inner message larger than the scratch: skipped");
+        damage(ps, ZDEM_S2_W_MESSAGE_LIMIT, &e, c->data_pos + in->data_bit / 8u, c->outer);
+        return ZDEM_OK;
+    }
     if (cbs->on_inner && (st = cbs->on_inner(ps->user, ps->game, c->outer, in)) != ZDEM_OK)
         return st;
     if (!cbs->inner)

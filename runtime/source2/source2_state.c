@@ -291,6 +291,11 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
     zdem_error_clear(&e);
     s->cur_base = c->data_pos + m->data_bit / 8u;
     s->stats.inner_messages++;
+    if (!m->data) { /* larger than the inner-message buffer: this one only */
+        zdem_s2_warn_msg(s, ZDEM_S2_W_MESSAGE_LIMIT,
+                         "inner message larger than the inner-message buffer: skipped");
+        return ZDEM_OK;
+    }
     switch (m->type) {
     case ZDEM_S2_net_Tick:
         net_tick(s, m->data, m->size);

@@ -20,6 +20,7 @@ static const struct {
     {"pending_limit", "game events before their descriptors not kept", 0},
     {"probe_limit", "hash lookups that probed past their limit", 0},
     {"work_limit", "items skipped: over the work budget per input byte", 0},
+    {"message_limit", "inner messages larger than the inner-message buffer (skipped)", 0},
     {"unknown_types", "fields of an unknown type (generic decoder)", 0},
     {"unknown_encoders", "fields with an unknown encoder (default decoder)", 0},
     {"unknown_classes", "entities of a class without serializer", 0},
