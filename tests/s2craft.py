@@ -2269,6 +2269,32 @@ def gen_ticks_empty_frames(n, entities=1024):
     return sc.finish()
 
 
+@generator("fields-snappy", 3000, 20)
+def gen_fields_snappy(n, fields=4000, per_packet=4):
+    """An entity with a bool array of FIELDS elements, then N updates that
+    set every element, PER_PACKET to a Snappy-compressed packet: a field
+    path and a value are two bits, and the repeats compress 21x, so each
+    input byte asks for about sixty field decodes."""
+    ser = Ser("CBits", [Field("m_b", "bool[%d]" % fields)])
+    sc = Scaffold([ser], ["CBits"], baselines={0: EMPTY_BASELINE})
+    ed = EntityData(sc.cbits)
+    ed.create(0, 0, 1, ser, {})
+    sc.packet([inner("svc_PacketEntities", ed.message(is_delta=False))])
+    upd = []
+    for v in (True, False):  # two updates, written once, sent in turn
+        ed = EntityData(sc.cbits)
+        ed.update(0, ser, {(0, i): v for i in range(fields)})
+        upd.append(inner("svc_PacketEntities", ed.message()))
+    done = 0
+    while done < n:
+        k = min(per_packet, n - done)
+        msgs = [upd[(done + j) & 1] for j in range(k)]
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, demo_packet([net_tick(sc.tick)] + msgs))
+        done += k
+    return sc.finish()
+
+
 # 10 -----------------------------------------------------------------------
 def deep_schema(wide=5000, arr=2000, chain_fields=100, huge=20000):
     """Serializers whose valid field paths have big components:

@@ -560,9 +560,10 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
     return ZDEM_OK;
 }
 
-static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
-                                 const uint8_t *data, size_t size,
-                                 uint32_t count, zdem_error *err)
+/* count entries of string data; *done: how many were read */
+static zdem_status read_entries(zdem_s2_state *s, s2_table *t,
+                                const uint8_t *data, size_t size,
+                                uint32_t count, uint32_t *done, zdem_error *err)
 {
     zdem_bits br;
     int64_t index = -1;
@@ -583,10 +584,7 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
         size_t val_len = 0;
         uint8_t vtmp[256];
 
-        /* the rest of the message is skipped past the budget */
-        if (!zdem_s2_spend(s, ZDEM_S2_WORK_ITEMS, 1, "work limit max_items_per_byte: "
-                                                    "rest of a string-table message skipped"))
-            return ZDEM_OK;
+        *done = i;
         if (zdem_bits_read(&br, 1))
             index++;
         else
@@ -651,7 +649,24 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                        (uint32_t)val_len, has_val))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos, "arena too small for string tables");
     }
+    *done = count;
     return ZDEM_OK;
+}
+
+/* The entries the budget allows (items per input byte), counted as read;
+ * the rest of the message is skipped past it. */
+static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
+                                 const uint8_t *data, size_t size,
+                                 uint32_t count, zdem_error *err)
+{
+    uint64_t left = zdem_s2_work_left(&s->work, ZDEM_S2_WORK_ITEMS);
+    uint32_t n = count <= left ? count : (uint32_t)left, done = 0;
+    zdem_status st = read_entries(s, t, data, size, n, &done, err);
+    s->work.used[ZDEM_S2_WORK_ITEMS] += done;
+    if (st == ZDEM_OK && n < count)
+        zdem_s2_warn_msg(s, ZDEM_S2_W_WORK_LIMIT,
+                         "work limit max_items_per_byte: rest of a string-table message skipped");
+    return st;
 }
 
 /* Entry data of a create or update; compressed data is inflated into the
