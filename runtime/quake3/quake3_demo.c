@@ -101,6 +101,7 @@ struct zdem_q3_parser {
      * current gamestate, 0xFFFF: none sent (reads as zero) */
     uint16_t base_off[ZDEM_Q3_MAX_GENTITIES];
     uint32_t nfree;
+    uint32_t fresh; /* pool slots from here on were never handed out */
 
     /* ---- not cleared: written before read */
     /* the message being parsed, zero-padded: the delta decoders read it
@@ -332,12 +333,10 @@ static void clear_gamestate(zdem_q3_parser *p)
         for (k = 0; k < p->lim.snapshot_ring; k++)
             SNAP_NUMS(p, k)[0] = 0xFFFFu;
     }
-    {
-        uint32_t i, n = p->lim.entity_states; /* popped from the end: slot 0 first */
-        for (i = 0; i < n; i++)
-            p->free_slots[i] = (uint16_t)(n - 1u - i);
-        p->nfree = n;
-    }
+    /* every slot is free: handed out in order from `fresh` (no list to
+     * fill at each gamestate) until the first sweep */
+    p->nfree = 0;
+    p->fresh = 0;
     p->last_snapshot_message = 0;
 }
 
@@ -1229,6 +1228,7 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
     }
     /* the clear bits of each mark word, lowest first (slot order) */
     p->nfree = 0;
+    p->fresh = p->lim.entity_states; /* the list holds every free slot now */
     for (k = 0; k * 32u < p->lim.entity_states; k++) {
         uint32_t c = ~p->pool_mark[k];
         if (p->lim.entity_states - k * 32u < 32u)
@@ -1271,6 +1271,8 @@ static void drop_oldest(zdem_q3_parser *p, int keep, int all)
  * work stays linear. -1: nothing to free. */
 static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
+    if (p->nfree == 0 && p->fresh < p->lim.entity_states)
+        return (int)p->fresh++;
     if (p->nfree == 0) {
         uint32_t enough = p->lim.snapshot_entities < p->lim.entity_states / 4u
                               ? p->lim.snapshot_entities : p->lim.entity_states / 4u;
@@ -1335,33 +1337,16 @@ static void snapshot_entities_over(zdem_q3_parser *p)
                              "the limit (dropped)";
 }
 
-/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
- * a baseline) into a new pool slot, added to the new frame unless the
- * delta removes it. was_event: old is the delta source frame's state of
- * an event entity. */
-static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int keep, int was_event,
-                                zdem_error *err)
+/* One entity delta read into `to` from `old` (a pool state, a baseline,
+ * or NULL): *removed when the delta removes it. */
+static inline zdem_status decode_entity(zdem_q3_parser *p, zdem_q3_msg *m, int number,
+                                        const zdem_q3_entity *old, zdem_q3_entity *to,
+                                        int *removed, zdem_error *err)
 {
-    uint16_t slot = 0;
-    zdem_status st;
-    zdem_q3_entity *to;
-    int s = -1, removed, is_event;
-    if (!p->snap_over && (uint32_t)frame->num_entities >= p->lim.snapshot_entities)
-        snapshot_entities_over(p);
-    if (!p->snap_over && (s = alloc_slot(p, keep, (uint32_t)frame->num_entities)) < 0)
-        p->snap_over = "limit max_entity_states: entity pool full (snapshot dropped)";
-    if (p->snap_over) {
-        /* read into a scratch state and let go: only the position counts
-         * (a baseline decoded into that same scratch is read in place) */
-        to = &p->base_tmp;
-    } else {
-        slot = (uint16_t)s;
-        to = &p->pool[slot];
-    }
+    zdem_status st = ZDEM_OK;
     if (m->raw) {
         st = read_delta_entity(p, m, old, to, number, err);
-        removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
+        *removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
     } else {
         /* read_delta_entity on the padded copy (parse_message): the two
          * flag bits and the field count from one unchecked window; past
@@ -1370,15 +1355,14 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
          * the next entity number tests it); a removed entity's slot is
          * freed unwritten (nothing reads it) */
         uint64_t w = zdem_q3__pwindow(m);
-        st = ZDEM_OK;
-        removed = (int)(w & 1u);
-        if (removed) {
+        *removed = (int)(w & 1u);
+        if (*removed) {
             m->bit += 1u;
         } else {
-            if (old && old != to)
-                memcpy(to, old, sizeof *to);
-            else if (!old)
+            if (!old)
                 memset(to, 0, sizeof *to);
+            else if (old != to)
+                memcpy(to, old, sizeof *to);
             to->number = number;
             if (w & 2u) {
                 unsigned e = zdem_q3_huff_decode[(w >> 2) & 0x7FFu], lc = e & 0xFFu;
@@ -1397,12 +1381,49 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         }
         /* a position past the end is caught at the next entity number */
     }
+    return st;
+}
+
+/* An entity of a snapshot that went over a limit: read into a scratch
+ * state (a baseline decoded into that same scratch is read in place) and
+ * let go, only to reach what follows. The frame's count stays at the limit,
+ * so every later entity and copy of this snapshot comes here (no test on
+ * the common path). */
+static zdem_status skip_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                               int number, const zdem_q3_entity *old, zdem_error *err)
+{
+    int removed;
+    snapshot_entities_over(p);
+    frame->num_entities = (int32_t)p->lim.snapshot_entities;
+    return decode_entity(p, m, number, old, &p->base_tmp, &removed, err);
+}
+
+/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
+ * a baseline) into a new pool slot, added to the new frame unless the
+ * delta removes it. was_event: old is the delta source frame's state of
+ * an event entity. */
+static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                int number, const zdem_q3_entity *old, int keep, int was_event,
+                                zdem_error *err)
+{
+    uint16_t slot;
+    zdem_status st;
+    zdem_q3_entity *to;
+    int s, removed, is_event;
+    if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
+        return skip_entity(p, m, frame, number, old, err);
+    s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
+    if (s < 0) {
+        p->snap_over = "limit max_entity_states: entity pool full (snapshot dropped)";
+        return skip_entity(p, m, frame, number, old, err);
+    }
+    slot = (uint16_t)s;
+    to = &p->pool[slot];
+    st = decode_entity(p, m, number, old, to, &removed, err);
     /* the event pass updates the source frame's event-entity set by the
      * changes: only an entity that is or was an event entity can change
      * it (the set holds the source frame's event entities), so only those
      * are listed */
-    if (p->snap_over)
-        return st; /* not kept: the snapshot is dropped */
     is_event = !removed && to->eType > p->proto->et_events;
     if (was_event || is_event) {
         if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
@@ -1438,7 +1459,7 @@ static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_sna
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
     (void)m;
     (void)err;
-    if (p->snap_over || n + (oldcount - j) > p->lim.snapshot_entities) {
+    if (n + (oldcount - j) > p->lim.snapshot_entities) {
         while (nums[j] < below) {
             if (n == p->lim.snapshot_entities)
                 snapshot_entities_over(p);
