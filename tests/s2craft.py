@@ -2241,7 +2241,7 @@ def gen_dump_zero_frames(n, mib=16):
     """N DEM_Packet frames whose Snappy payload is a CDemoPacket of MIB MiB
     (at most 16, the frame limit) of zero bytes: as inner messages, 14 bits
     each (type 0, size 0), that is 9.6 M messages per 16 MiB frame of
-    about 790 KB: one dump line each is 1.2 GB of output per frame."""
+    about 787 KB: one `dump --json` line each is 1.0 GB of output per frame."""
     size = min(int(mib * (1 << 20)), (16 << 20) - 16)
     size -= size % 7  # 56 bits: four whole messages, no cut one at the end
     payload = pb("CDemoPacket", data=bytes(size))
