@@ -331,6 +331,7 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     uint32_t nfp, off;
     zdem_status st;
     s2_baseline *b;
+    int again = 0;
     *out = 0;
     if (c->bl && !c->bl_stale) {
         *out = c->bl;
@@ -360,6 +361,7 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
         }
         bl_release(s, c->bl);
         c->bl = 0;
+        again = 1;
     }
     if (!be)
         return ZDEM_OK;
@@ -373,6 +375,10 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     tmp.cls = (int32_t)cls;
     zdem_bits_init(&bb, s->base + be->val, be->val_len);
     st = read_fields(s, &tmp, &bb, &nfp, po, err);
+    /* decoded again (its bytes changed): a table built and one freed, and
+     * the input may have paid for neither; counted twice */
+    if (again)
+        s->work.used[ZDEM_S2_WORK_FIELDS] += nfp;
     if (st == ZDEM_OK && !(off = zdem_s2_pool_alloc(s, sizeof *b)))
         st = zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for baselines");
     if (st != ZDEM_OK) {
