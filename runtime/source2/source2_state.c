@@ -430,6 +430,9 @@ zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
     zdem_error e;
     s->cur_frame = m->offset;
     s->cur_base = 0;
+    /* a caller that frames the file itself: the budget follows it too */
+    if (m->payload_offset + m->stored_size > s->work.input)
+        s->work.input = m->payload_offset + m->stored_size;
     /* the demo tick is the game state's: header and file info frames,
      * written at the end, do not move it */
     if (m->tick >= 0 && m->cmd != ZDEM_S2_DEM_SYNCTICK && m->cmd != ZDEM_S2_DEM_FILEHEADER &&
