@@ -2236,6 +2236,38 @@ def gen_strtab_recreate(n, entries=1 << 20, per_packet=8):
     return sc.finish()
 
 
+def lzss_zeros(size):
+    """Valve LZSS of size zero bytes at the format's best (a literal, then
+    16-byte references one byte back, 8 to a command byte: 7.5x), ending
+    with the end marker; the size is rounded to the groups."""
+    groups = max(0, (size - 113) // 128)
+    total = 1 + 7 * 16 + groups * 128
+    out = bytearray(b"LZSS" + struct.pack("<I", total))
+    out += bytes([0xFE, 0]) + bytes([0, 0x0F]) * 7
+    for _ in range(groups):
+        out += bytes([0xFF]) + bytes([0, 0x0F]) * 8
+    out += bytes([0x01, 0, 0])  # a reference of count 1: the end
+    return bytes(out), total
+
+
+@generator("strtab-lzss", 4, 1)
+def gen_strtab_lzss(n, mib=8):
+    """N CreateStringTable messages, each string data of MIB MiB of zeros in
+    LZSS (one entry claimed) in a Snappy-compressed packet: LZSS inside
+    Snappy is 160x, so each input byte asks for about 170 bytes
+    decompressed, and a byte-by-byte decoder pays for each."""
+    data, size = lzss_zeros(int(mib * (1 << 20)))
+    sc = Scaffold([], [])
+    for i in range(n):
+        m = pb("CSVCMsg_CreateStringTable", name="lzss%d" % (i % 4), num_entries=1,
+               user_data_fixed_size=False, flags=0, using_varint_bitcounts=True,
+               string_data=data, uncompressed_size=size, data_compressed=True)
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, demo_packet(
+            [net_tick(sc.tick), inner("svc_CreateStringTable", m)]))
+    return sc.finish()
+
+
 @generator("dump-zero-frames", 2, 1)
 def gen_dump_zero_frames(n, mib=16):
     """N DEM_Packet frames whose Snappy payload is a CDemoPacket of MIB MiB

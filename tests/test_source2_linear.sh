@@ -89,7 +89,7 @@ done
 # Compact inputs that ask for work or output out of all proportion to their
 # size: a class baseline under keys that keep changing (same bytes, or two
 # values in turn), a string table created again and again from nested
-# Snappy, Snappy packets of entity updates at two bits a field, frames of
+# Snappy, string-table data of LZSS inside Snappy (160x), Snappy packets of entity updates at two bits a field, frames of
 # nothing that inflate into millions of empty inner messages (16 MiB ones
 # for dump, 240 KiB ones that the events mode reads), and empty frames that
 # repeat every entity's tick row. Held to the same 10x bound at the
@@ -99,6 +99,7 @@ done
 amp=("baseline-key-churn -n 2000"
      "baseline-key-churn -n 2000 -o same=0"
      "strtab-recreate -n 96"
+     "strtab-lzss -n 4"
      "fields-snappy -n 3000"
      "dump-zero-frames -n 2 -o mib=2"
      "dump-zero-frames -n 16 -o mib=0.24"

@@ -38,7 +38,7 @@ static const char usage_main[] =
     "  --memory MIB     state arena, buffers included (default 256)\n"            \
     "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
     "                   and reported (default 16)\n"                               \
-    "  --max-work N     N x the work budget per input byte: 64 bytes\n"           \
+    "  --max-work N     N x the work budget per input byte: 128 bytes\n"          \
     "                   decompressed, 1 inner message or string-table entry,\n"  \
     "                   2 entity field values; work over it is skipped and\n"    \
     "                   reported as work_limit (default 1)\n"                     \

@@ -152,7 +152,7 @@ typedef enum zdem_s2_work_kind {
 } zdem_s2_work_kind;
 
 /* Defaults: far above what the corpus needs (README, Memory). */
-#define ZDEM_S2_WORK_EXPAND_DEFAULT 64u
+#define ZDEM_S2_WORK_EXPAND_DEFAULT 128u
 #define ZDEM_S2_WORK_ITEMS_DEFAULT 1u
 #define ZDEM_S2_WORK_FIELDS_DEFAULT 2u
 #define ZDEM_S2_WORK_SLACK ((uint64_t)16 << 10) /* input counted from the start */

@@ -683,6 +683,12 @@ static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
     zdem_error_clear(&e);
     if (s->cfg.events_only && t->kind != S2_TK_USERINFO && t->kind != S2_TK_COMBATLOG)
         return ZDEM_OK; /* events mode: the table exists (ids), its data is not read */
+    if (!zdem_s2_work_left(&s->work, ZDEM_S2_WORK_ITEMS)) {
+        /* no entry could be read: not decompressed either */
+        zdem_s2_warn_msg(s, ZDEM_S2_W_WORK_LIMIT,
+                         "work limit max_items_per_byte: string-table message skipped");
+        return ZDEM_OK;
+    }
     if (compressed) {
         int lzss = zdem_lzss_has_magic(data, len);
         st = lzss ? zdem_lzss_uncompressed_length(data, len, &ulen, &e)
