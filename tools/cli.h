@@ -44,6 +44,7 @@ typedef struct zdem_cli_args {
     const char *out;      /* -o OUT */
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
+    unsigned long max_work;   /* --max-work N: x the default work budget (0: 1) */
     int small;                /* --small: the microcontroller limits */
     int protocol;             /* --protocol N: Quake III protocol (0: from the
                                  file name, else the serverinfo) */
@@ -57,6 +58,8 @@ typedef struct zdem_cli_args {
     /* events */
     const char *const *names; /* --name A,B,... (split): event names or types */
     unsigned nnames;
+    unsigned long long max_output; /* --max-output BYTES (dump; 0: default) */
+    unsigned long long max_rows;   /* --max-rows N (ticks; 0: default) */
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -66,6 +69,34 @@ enum {
     ZDEM_EXIT_BAD_INPUT = 2,
     ZDEM_EXIT_FAILURE = 3 /* zdem itself failed (a worker killed), not the input */
 };
+
+/* Output bounds (tools/cli_output.c): dump stops after max_bytes, ticks
+ * after max_rows; by default a multiple of the input's size, far above what
+ * real demos print (README, Damage and warnings). */
+#define ZDEM_CLI_OUTPUT_PER_BYTE 64    /* Quake III, Teeworlds */
+#define ZDEM_CLI_OUTPUT_PER_BYTE_S2 8  /* Source 2: frames inflate */
+#define ZDEM_CLI_OUTPUT_SLACK 65536
+#define ZDEM_CLI_ROWS_PER_BYTE 16     /* Quake III, Teeworlds */
+#define ZDEM_CLI_ROWS_PER_BYTE_S2 3   /* Source 2 */
+#define ZDEM_CLI_ROWS_SLACK 65536
+#define ZDEM_CLI_STR_(x) #x
+#define ZDEM_CLI_STR(x) ZDEM_CLI_STR_(x)
+typedef struct zdem_cli_bound {
+    uint64_t max_bytes, max_rows; /* the bounds of this run */
+    uint64_t bytes, rows;         /* printed so far */
+    int explicit_bytes, explicit_rows;
+    int source2;                  /* its default --max-output is lower */
+    int over;                     /* a bound was reached: the command stops */
+    struct zdem_cli_stream *in;   /* standard input: the bound follows it */
+} zdem_cli_bound;
+extern zdem_cli_bound zdem_cli_out;
+void zdem_cli_bound_init(const zdem_cli_args *a, const zdem_cli_file *f, int source2);
+/* Standard input: the default bounds again for the bytes read so far. */
+int zdem_cli_out_grow(void);
+/* Counts n bytes printed; 1 once the byte bound is reached. */
+int zdem_cli_out_bytes(uint64_t n);
+/* The stderr warning when a bound stopped the command; 1 if one did. */
+int zdem_cli_out_report(const zdem_cli_file *f);
 
 /* Per-format entry points: return an exit status. */
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);

@@ -58,6 +58,8 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         free(buf);
     }
     fflush(stdout);
+    if (zdem_cli_out_report(f))
+        st = ZDEM_OK; /* stopped by --max-rows */
     if (st == ZDEM_ERR_UNKNOWN_NAME)
         rc = zdem_cli_unknown(f, err.msg, "'zdem props FILE' lists the names");
     else if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "q3 rows", 7) == 0) {

@@ -305,28 +305,33 @@ static int name_matches(const char *filter, const char *name, uint32_t id)
     return strcmp(filter, num) == 0;
 }
 
+/* Past --max-output a callback stops the run (see dump). */
 static zdem_status dump_outer(void *user, const zdem_s2_outer *m)
 {
     const zdem_cli_args *a = user;
     const char *name = zdem_s2_demo_cmd_name(m->cmd);
     char buf[32];
+    int n;
     if (!name_matches(a->type, name, m->cmd))
         return ZDEM_OK;
     if (!name) {
         snprintf(buf, sizeof buf, "DEM_%lu", (unsigned long)m->cmd);
         name = buf;
     }
+    if (zdem_cli_out.over)
+        return ZDEM_ERR_ABORTED;
     if (a->json)
-        printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
+        n = printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
                "\"id\":%lu,\"name\":\"%s\",\"size\":%lu,\"compressed\":%s}\n",
                (unsigned long)m->index, (unsigned long long)m->offset,
                (long long)m->tick, (unsigned long)m->cmd, name,
                (unsigned long)m->stored_size, m->compressed ? "true" : "false");
     else
-        printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
+        n = printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
                (unsigned long)m->index, (unsigned long long)m->offset,
                (long long)m->tick, (unsigned long)m->cmd, name,
                (unsigned long)m->stored_size, m->compressed ? " (snappy)" : "");
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
     return ZDEM_OK;
 }
 
@@ -336,23 +341,27 @@ static zdem_status dump_inner(void *user, zdem_s2_game game, const zdem_s2_outer
     const zdem_cli_args *a = user;
     const char *name = zdem_s2_inner_msg_name(game, m->type);
     char buf[32];
+    int n;
     if (!name_matches(a->type, name, m->type))
         return ZDEM_OK;
     if (!name) {
         snprintf(buf, sizeof buf, "unknown_%lu", (unsigned long)m->type);
         name = buf;
     }
+    if (zdem_cli_out.over)
+        return ZDEM_ERR_ABORTED;
     if (a->json)
-        printf("{\"kind\":\"inner\",\"outer\":%lu,\"index\":%lu,\"bit_offset\":%llu,"
+        n = printf("{\"kind\":\"inner\",\"outer\":%lu,\"index\":%lu,\"bit_offset\":%llu,"
                "\"tick\":%lld,\"id\":%lu,\"name\":\"%s\",\"size\":%lu}\n",
                (unsigned long)o->index, (unsigned long)m->index,
                (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
     else
-        printf("%6lu.%-4lu bit %-9llu tick %-7lld id %-4lu %-36s %lu\n",
+        n = printf("%6lu.%-4lu bit %-9llu tick %-7lld id %-4lu %-36s %lu\n",
                (unsigned long)o->index, (unsigned long)m->index,
                (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
     return ZDEM_OK;
 }
 
@@ -419,6 +428,7 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
     cbs.on_outer = dump_outer;
     cbs.on_inner = dump_inner;
     zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, gather, gather ? cap / 2 : 0);
+    zdem_cli_s2_work(a, NULL, &p.work);
     if (f->in) {
         uint8_t *buf = malloc(ZDEM_CLI_PIECE);
         zdem_status st = ZDEM_OK;
@@ -432,6 +442,11 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
         free(buf);
     } else
         (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
+    if (zdem_cli_out_report(f)) {
+        /* stopped by --max-output: the verdict is the damage before it */
+        zdem_error_clear(&err);
+        (void)zdem_s2_warn_result(&p.warn, ZDEM_OK, &err);
+    }
     rc = zdem_cli_s2_verdict(f, &p.warn, &err, cap / 2);
     free(scratch);
     free(gather);

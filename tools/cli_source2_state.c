@@ -28,6 +28,21 @@ static uint64_t hash_seed(void)
     return seed;
 }
 
+void zdem_cli_s2_work(const zdem_cli_args *a, zdem_s2_config *cfg, zdem_s2_work *w)
+{
+    uint32_t m = a->max_work ? (uint32_t)a->max_work : 1u;
+    if (cfg) {
+        cfg->max_expand_per_byte = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        cfg->max_items_per_byte = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        cfg->max_fields_per_byte = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+    if (w) {
+        w->per_byte[ZDEM_S2_WORK_EXPAND] = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_ITEMS] = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_FIELDS] = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+}
+
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a)
 {
     return (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
@@ -48,6 +63,7 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
     /* a mapped file is given whole: nothing to gather; standard input
      * gathers a frame split across reads, up to the frame limit */
     cfg->gather_buffer = f->in ? r->frame : 0;
+    zdem_cli_s2_work(a, cfg, NULL);
     cfg->hash_seed = hash_seed();
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
@@ -144,6 +160,8 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
             fputs(" (raise --memory)", stderr);
         else if (k == ZDEM_S2_W_TABLE_LIMIT)
             fputs(" (raise --max-frame)", stderr);
+        else if (k == ZDEM_S2_W_WORK_LIMIT)
+            fputs(" (raise --max-work)", stderr);
         fputc('\n', stderr);
     }
     if (err->code != ZDEM_OK)
@@ -365,6 +383,7 @@ static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
     o.a = a;
     zdem_s2_roster_init(&o.roster);
     zdem_s2_config_events(&cfg);
+    zdem_cli_s2_work(a, &cfg, NULL);
     cfg.on_event = print_event;
     cfg.user = &o;
     cfg.hash_seed = hash_seed();

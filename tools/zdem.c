@@ -70,6 +70,10 @@ static const char usage_main[] =
     "  --memory MIB     state arena, buffers included (default 256)\n"            \
     "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
     "                   and reported (default 16)\n"                               \
+    "  --max-work N     N x the work budget per input byte: 128 bytes\n"          \
+    "                   decompressed, 1 inner message or string-table entry,\n"  \
+    "                   2 entity field values; work over it is skipped and\n"    \
+    "                   reported as work_limit (default 1)\n"                     \
     "  --small          Source 2 events: the events mode (no entities) in 1 MiB,\n" \
     "                   fed in 4 KiB pieces as a device would\n"                 \
     "On a damaged or truncated file, everything before the damage is printed,\n" \
@@ -99,14 +103,18 @@ static const struct {
      PROTOCOL_HELP
      MEMORY_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE...\n"
+     "usage: zdem dump [--json] [--type NAME] [--small] [--max-output BYTES]\n"
+     "                 [--max-frame MIB] [--max-work N] FILE...\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
      "--type NAME keeps only messages whose name (or numeric id) is NAME\n"
      "(Source 2: DEM_Packet, svc_ServerInfo, ...; Quake III: the line types\n"
      "message, gamestate, snapshot, command, warning, skipped; Teeworlds: a\n"
      "chunk kind or a message name). An unknown NAME is an error.\n"
      "--json prints one JSON object per line.\n"
-     "--max-frame MIB: Source 2, the largest decompressed frame (default 16).\n"
+     "--max-output BYTES stops after about BYTES of output (default: 8 per\n"
+     "input byte for Source 2, 64 for Quake III and Teeworlds, + 64 KiB),\n"
+     "with a warning; the exit status stays 0.\n"
+     "Source 2: --max-frame and --max-work as for info.\n"
      SMALL_HELP
      PROTOCOL_HELP},
     {"events",
@@ -127,12 +135,15 @@ static const struct {
     {"ticks",
      "usage: zdem ticks FILE... --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [MEMORY OPTIONS]\n"
+     "                  [--max-rows N] [MEMORY OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
      "printed as the demo is read (columns: tick, entity, then the properties;\n"
      "a missing value is null in JSON, empty in CSV).\n"
      "  --ticks A,B,...  only these ticks      --every K  only ticks divisible by K\n"
      "  --format csv     CSV with a header (default: one JSON object per line)\n"
+     "  --max-rows N     stop after N rows, with a warning (default: 3 per input\n"
+     "                   byte for Source 2, 16 for Quake III and Teeworlds, +\n"
+     "                   65536); the exit status stays 0\n"
      "Source 2: without --class, one row per player (controller and pawn; entity\n"
      "is the pawn). Properties are dotted names as 'zdem entities' prints them\n"
      "(m_iHealth, CBodyComponent.m_cellX, CCSPlayerController.m_iszPlayerName)\n"
@@ -339,6 +350,7 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
 {
     int csv_events = strcmp(a->command, "events") == 0 && a->format && strcmp(a->format, "csv") == 0;
     int props = strcmp(a->command, "props") == 0;
+    zdem_cli_bound_init(a, f, fmt == FMT_SOURCE2);
     switch (fmt) {
     case FMT_SOURCE2:
         if (props)
@@ -541,6 +553,27 @@ int main(int argc, char **argv)
                 else
                     a.frame_mib = v;
             }
+        } else if (strcmp(s, "--max-work") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 65536)
+                return usage_error("--max-work needs a multiple 1..65536", argv[i]);
+            a.max_work = v;
+        } else if (strcmp(s, "--max-output") == 0 || strcmp(s, "--max-rows") == 0) {
+            char *end;
+            unsigned long long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoull(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0)
+                return usage_error("needs a count >= 1", argv[i]);
+            if (s[6] == 'o')
+                a.max_output = v;
+            else
+                a.max_rows = v;
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
         else {
@@ -560,6 +593,10 @@ int main(int argc, char **argv)
         return usage_error("--format is for ticks, events and props", a.format);
     if (a.nnames && strcmp(a.command, "events") != 0)
         return usage_error("--name is for events", NULL);
+    if (a.max_output && strcmp(a.command, "dump") != 0)
+        return usage_error("--max-output is for dump", NULL);
+    if (a.max_rows && strcmp(a.command, "ticks") != 0)
+        return usage_error("--max-rows is for ticks", NULL);
     if (npaths > 1 && strcmp(a.command, "map") == 0)
         return usage_error("map takes one FILE", NULL);
     if (npaths == 1)
