@@ -393,6 +393,12 @@ static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
     return zdem_cli_unknown(f, msg, NULL);
 }
 
+/* --follow stops at the demo's end. */
+static int s2_push_complete(void *push)
+{
+    return zdem_s2_push_complete((const zdem_s2_push *)push);
+}
+
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_parse_cbs cbs;
@@ -425,6 +431,7 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
         size_t n;
         if (!buf)
             st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        zdem_cli_follow_until(f, s2_push_complete, &p.push);
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_s2_parser_feed(&p, buf, n, &err);
         if (st == ZDEM_OK && !f->in->error)

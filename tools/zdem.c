@@ -5,6 +5,7 @@
  * runs in a child whose output is marked with the file (cli_multi.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_live.h"
 #include "zdem_version.h"
 
 #include <errno.h>
@@ -371,6 +372,13 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
     }
 }
 
+/* A live source's command (tools/cli_live.c), its format from its head. */
+static int dispatch_head(const zdem_cli_args *a, const zdem_cli_file *f, const uint8_t *head,
+                         size_t n)
+{
+    return dispatch(a, f, detect(head, n, f->path));
+}
+
 /* Standard input: its first bytes decide the format; the command reads
  * the rest in pieces (zdem_cli_read). */
 static int run_stdin(const zdem_cli_args *a)
@@ -395,6 +403,7 @@ static int run_stdin(const zdem_cli_args *a)
     f.data = NULL;
     f.size = 0;
     f.in = &in;
+    f.live = NULL;
     if (in.error)
         return zdem_cli_read_error(&f);
     rc = dispatch(a, &f, detect(in.head, in.head_len, "-"));
@@ -410,8 +419,11 @@ static int run_file(const zdem_cli_args *a, const char *path)
     void *map = NULL;
     if (strcmp(path, "-") == 0)
         return run_stdin(a);
+    if (zdem_cli_live_wanted(a, path)) /* a broadcast, or --follow */
+        return zdem_cli_live_run(a, path, dispatch_head);
     f.path = path;
     f.in = NULL;
+    f.live = NULL;
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
      * refused below as not a regular file. */
     fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -496,6 +508,28 @@ int main(int argc, char **argv)
             a.json = 1;
         else if (strcmp(s, "--small") == 0)
             a.small = 1;
+        else if (strcmp(s, "--follow") == 0)
+            a.follow = 1;
+        else if (strcmp(s, "--idle-timeout") == 0 || strcmp(s, "--poll") == 0 ||
+                 strcmp(s, "--max-fragment") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 86400000ul ||
+                (s[2] == 'm' && v > 65536))
+                return usage_error(s[2] == 'i' ? "--idle-timeout needs seconds (1..86400000)"
+                                   : s[2] == 'p' ? "--poll needs milliseconds (1..86400000)"
+                                                 : "--max-fragment needs a size in MiB (1..65536)",
+                                   argv[i]);
+            if (s[2] == 'i')
+                a.idle_s = v;
+            else if (s[2] == 'p')
+                a.poll_ms = v;
+            else
+                a.fragment_mib = v;
+        }
         else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
                  strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0 ||
                  strcmp(s, "--name") == 0) {
