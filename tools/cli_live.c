@@ -505,8 +505,10 @@ void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t sto
                 break;
             note_places(zdem_s2_state_warnings(r->s));
             fflush(stdout); /* the fragment's lines are out before the next wait */
-            if (stop_tick >= 0 && br.b.last_tick > stop_tick) {
-                past = 1; /* the state at stop_tick is complete */
+            /* a live server's match goes on: the state at stop_tick is
+             * complete (a directory is read to its end, as a .dem is) */
+            if (stop_tick >= 0 && f->live->url && br.b.last_tick > stop_tick) {
+                past = 1;
                 break;
             }
         }

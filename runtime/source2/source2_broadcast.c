@@ -442,7 +442,7 @@ zdem_status zdem_s2_broadcast_feed(zdem_s2_broadcast *b, const uint8_t *data, si
     }
     /* framing broke: no record boundary to go on from inside this
      * fragment, so the rest of it is lost; the next one starts clean */
-    zdem_s2_state_warn(b->s, ZDEM_S2_W_BAD_FRAMES, &e);
+    zdem_s2_warn(&b->s->warn, ZDEM_S2_W_BAD_FRAMES, &e); /* a broadcast offset */
     b->fragment_broken = 1;
     return ZDEM_OK;
 }
@@ -457,7 +457,7 @@ zdem_status zdem_s2_broadcast_end_fragment(zdem_s2_broadcast *b, zdem_error *err
         zdem_error e;
         zdem_error_clear(&e);
         zdem_fail(&e, ZDEM_ERR_TRUNCATED, b->in.offset, "broadcast fragment ends inside a record");
-        zdem_s2_state_warn(b->s, ZDEM_S2_W_BAD_FRAMES, &e);
+        zdem_s2_warn(&b->s->warn, ZDEM_S2_W_BAD_FRAMES, &e); /* a broadcast offset */
     }
     reset_records(b);
     b->in_fragment = 0;
