@@ -29,6 +29,12 @@ static const char usage_main[] =
     "text a \"==> FILE <==\" line; the exit status is the worst of them.\n"
     "Quake III names its protocol in the file name (.dm_68); on standard input\n"
     "give it with --protocol N where the serverinfo does not (Quake III 1.32).\n"
+    "Live input: for info, events, entities, ticks and props, FILE may be a\n"
+    "Source 2 HTTP broadcast (CS2 GOTV+, Deadlock): an http:// URL (BASE as in\n"
+    "BASE/sync; needs libcurl) or a directory laid out like one (sync.json,\n"
+    "N/start, N/full, N/delta); --follow reads a file still being written, of\n"
+    "any format, until the format's end. Output is flushed as each fragment or\n"
+    "piece is decoded.\n"
     "\n"
     "commands:\n"
     "  info      header and summary facts (--json for one JSON object)\n"
@@ -55,7 +61,13 @@ static const char usage_main[] =
     "                     dump, events; Source 2 events (the events mode)\n"
     "  --memory MIB       Source 2: the state arena (default 256)\n"
     "  --max-frame MIB    Source 2: the largest decompressed frame (default 16)\n"
-    "  --protocol N       Quake III on standard input: the protocol number\n"
+    "  --protocol N       Quake III on standard input: the protocol number\n"    "  --follow           a file still being written: wait for more bytes until\n"
+    "                     the format's end (or --idle-timeout)\n"
+    "  --idle-timeout S   live input: stop after S seconds without new data\n"
+    "                     (default 60)\n"
+    "  --poll MS          live input: wait MS ms before looking again (files 100;\n"
+    "                     URLs a quarter of the server's fragment interval)\n"
+    "  --max-fragment MIB broadcasts: the largest fragment read (default 64)\n"
     "  -o OUT.map         map: the file to write\n"
     "  -h, --help         this help, or a command's\n"
     "  --version          the version\n"
@@ -82,6 +94,21 @@ static const char usage_main[] =
     "ZDEM_Q3_LIMITS_SMALL; what does not fit them\n"                               \
     "is reported as a warning that names the limit.\n"
 
+#define LIVE_HELP                                                                 \
+    "Live input: FILE may be a Source 2 broadcast URL (http://.../BASE: BASE/sync,\n" \
+    "then BASE/N/start, N/full, N/delta as the server publishes them; 404s are\n"  \
+    "asked again, a dropped transfer resumed) or a directory laid out like one;\n"  \
+    "--follow reads a file still being written (any format):\n"                     \
+    "  --follow           wait for more bytes until the format's end (Source 2\n"   \
+    "                     DEM_Stop, Quake III's end marker, Teeworlds' header\n"    \
+    "                     length, written when the recorder stops)\n"              \
+    "  --idle-timeout S   stop after S seconds without new data (default 60)\n"    \
+    "  --poll MS          wait MS ms before looking again (files: 100, or at once\n" \
+    "                     with inotify; URLs: a quarter of the server's fragment\n" \
+    "                     interval, else 500)\n"                                      \
+    "  --max-fragment MIB a broadcast fragment larger than this stops the run\n"    \
+    "                     (default 64)\n"
+
 #define PROTOCOL_HELP                                                             \
     "--protocol N reads a Quake III demo as protocol N (default: the file\n"       \
     "name's .dm_N, else its serverinfo; standard input has no name).\n"
@@ -91,14 +118,15 @@ static const struct {
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
      "tick/time span, message counts, warnings (what was skipped or fell\n"
      "back, by kind) and the error if the file is damaged. --json prints one\n"
      "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"dump",
      "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE...\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
@@ -112,7 +140,7 @@ static const struct {
      PROTOCOL_HELP},
     {"events",
      "usage: zdem events [--json] [--small] [--name A,B,...] [--format jsonl|csv]\n"
-     "                   [MEMORY OPTIONS] FILE...\n"
+     "                   [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
      "--name A,B keeps the events with those names: Source 2 game event names\n"
@@ -124,11 +152,12 @@ static const struct {
      "server_time in ms), type, name, and the whole event as JSON.\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"ticks",
      "usage: zdem ticks FILE... --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [MEMORY OPTIONS]\n"
+     "                  [MEMORY OPTIONS] [LIVE OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
      "printed as the demo is read (columns: tick, entity, then the properties;\n"
      "a missing value is null in JSON, empty in CSV).\n"
@@ -149,9 +178,11 @@ static const struct {
      "error naming the closest ones (Source 2: checked when the demo's classes\n"
      "are read, at its start, before any row).\n"
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"props",
-     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] [LIVE OPTIONS]\n"
+     "                  FILE...\n"
      "Lists every name 'zdem ticks' accepts for the file, one JSON object (or\n"
      "CSV row) per name: class, name, type, and for demoparser2's names\n"
      "\"reads\", the property they stand for.\n"
@@ -165,13 +196,17 @@ static const struct {
      "or component as its presence NAME and its fields NAME.field.\n"
      "Quake III: class player (playerstate) and entity fields; Teeworlds: the\n"
      "snapshot objects' fields (class: the object, as --class takes it).\n"
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"entities",
-     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS]\n"
+     "                     [LIVE OPTIONS] FILE...\n"
      "Source 2: prints the live entities and their properties at tick N >= 0\n"
      "(default: the end of the demo), optionally only those of class NAME (a\n"
-     "class the demo does not have is an error).\n"
-     MEMORY_HELP},
+     "class the demo does not have is an error). On a live server's broadcast\n"
+     "it stops once the broadcast passes tick N.\n"
+     MEMORY_HELP
+     LIVE_HELP},
     {"map",
      "usage: zdem map FILE -o OUT.map   (one FILE)\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
