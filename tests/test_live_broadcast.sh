@@ -56,6 +56,9 @@ info = json.loads(out)
 check(rc == 0, "fixture 1: info exit %d (%s)" % (rc, err.strip()))
 check(info["entity_classes"] == 528, "fixture 1: 528 classes, got %r" % info["entity_classes"])
 check(info["entities_at_end"] == 963, "fixture 1: 963 entities, got %r" % info["entities_at_end"])
+for d in (ONE, TWO):  # a broadcast has no DEM_FileHeader: its sync names the map
+    m = json.loads(run("info", "--json", d)[1])["map_name"]
+    check(m == json.load(open(os.path.join(d, "sync.json")))["map"], "%s: map_name %r" % (d, m))
 rc, out, err = run("events", "--json", ONE)
 check(rc == 0 and len(out.splitlines()) == 29, "fixture 1: 29 events, exit 0 (got %d, exit %d)" %
       (len(out.splitlines()), rc))

@@ -336,6 +336,16 @@ static int url_fragment(bc_run *br, const char *name)
     }
 }
 
+static char sync_map[256];
+static uint32_t sync_map_len;
+static int have_sync_map;
+
+const char *zdem_cli_live_map(uint32_t *len)
+{
+    *len = sync_map_len;
+    return have_sync_map ? sync_map : NULL;
+}
+
 /* JSON's "\/" (and "\\") in a path: the rest is kept as it is. */
 static void unescape_into(char *out, size_t cap, const char *s, size_t n)
 {
@@ -465,6 +475,11 @@ void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t sto
         if (f->live->url && !f->live->args->poll_ms && sync.keyframe_interval > 0) {
             unsigned long q = (unsigned long)(sync.keyframe_interval > 60 ? 60 : sync.keyframe_interval) * 250u;
             br.poll = q < 100u ? 100u : q > 1000u ? 1000u : q;
+        }
+        if (sync.map) {
+            unescape_into(sync_map, sizeof sync_map, sync.map, sync.map_len);
+            sync_map_len = (uint32_t)strlen(sync_map);
+            have_sync_map = 1;
         }
         if (sync.token_redirect && sync.token_redirect_len) {
             char tok[2048];

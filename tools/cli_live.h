@@ -39,6 +39,11 @@ int zdem_cli_live_run(const zdem_cli_args *a, const char *path, zdem_cli_dispatc
 void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t stop_tick);
 
 
+/* The map the broadcast's sync names (NULL when it names none), once
+ * zdem_cli_live_s2_go has read it: info's map_name (a broadcast has no
+ * DEM_FileHeader). */
+const char *zdem_cli_live_map(uint32_t *len);
+
 /* ---- HTTP (tools/cli_live_http.c: libcurl, loaded when a URL is given) -- */
 typedef struct zdem_cli_http zdem_cli_http;
 /* 0, or -1 with msg ("URLs need libcurl ...") when libcurl is missing. */
