@@ -6,7 +6,8 @@
 A server started here (loopback only, an ephemeral port, stopped at the end)
 serves the fixture's fragments as a relay does during a match: sync and the
 start and full fragments at once, then one delta fragment every INTERVAL_S
-(default 1.0), each answered 404 until its time. On the way it stalls one
+(default 1.0), each answered 404 until its time, under the token the
+sync's token_redirect names (as CS2's relays do). On the way it stalls one
 answer for a while, drops one connection half-way through a fragment
 (answering the retry's range with the rest, 206) and drops another where
 it then ignores the range (the whole fragment again, 200).
@@ -77,8 +78,11 @@ def record_ticks(data):
     return ticks, False
 
 
-sync_bytes = open(os.path.join(bdir, "sync.json"), "rb").read()
-sync = json.loads(sync_bytes)
+sync = json.loads(open(os.path.join(bdir, "sync.json"), "rb").read())
+# a relay may move the fragments under a token (CS2's GOTV+ does): the
+# sync names it, JSON-escaped as Valve writes it
+TOKEN = "s85568392920768736t1636037391"
+sync_bytes = json.dumps(dict(sync, token_redirect=TOKEN + "/")).replace("/", "\\/").encode()
 # the fragments in reading order, with the time (after t0) each appears
 frags = [("%d/start" % sync.get("signup_fragment", 0), read_fragment(sync.get("signup_fragment", 0), "start"), 0.0),
          ("%d/full" % sync["fragment"], read_fragment(sync["fragment"], "full"), 0.0)]
@@ -124,8 +128,8 @@ class Relay(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         now = time.monotonic() - t0
-        m = re.match(r"^/bc/(sync|\d+/(?:start|full|delta))$", self.path)
-        path = m.group(1) if m else None
+        m = re.match(r"^/bc/(?:(sync)|%s/(\d+/(?:start|full|delta)))$" % TOKEN, self.path)
+        path = (m.group(1) or m.group(2)) if m else None
         if path == "sync":
             with lock:
                 log.append((now, path, 200))

@@ -358,13 +358,20 @@ static void unescape_into(char *out, size_t cap, const char *s, size_t n)
     out[k] = 0;
 }
 
+typedef struct sync_out {
+    uint8_t *p, *end;
+    int over; /* larger than any sync: refused */
+} sync_out;
+
 static int sync_piece(void *ctx, const uint8_t *p, size_t n)
 {
-    uint8_t **w = (uint8_t **)ctx; /* w[0] write pointer, w[1] end */
-    if ((size_t)(w[1] - w[0]) < n)
-        return 1; /* larger than any sync: refused */
-    memcpy(w[0], p, n);
-    w[0] += n;
+    sync_out *w = (sync_out *)ctx;
+    if ((size_t)(w->end - w->p) < n) {
+        w->over = 1;
+        return 1;
+    }
+    memcpy(w->p, p, n);
+    w->p += n;
     return 0;
 }
 
@@ -399,17 +406,18 @@ static size_t read_sync(bc_run *br, uint8_t *buf)
         char url[4096], msg[256];
         uint64_t got = 0, last = now_ms();
         for (;;) {
-            uint8_t *w[2];
+            sync_out w;
             long code;
-            w[0] = buf;
-            w[1] = buf + SYNC_MAX;
+            w.p = buf;
+            w.end = buf + SYNC_MAX;
+            w.over = 0;
             got = 0;
             msg[0] = 0;
             snprintf(url, sizeof url, "%s/sync", br->prefix);
-            code = zdem_cli_http_get(br->http, url, 0, sync_piece, w, &got, (long)br->idle, msg,
+            code = zdem_cli_http_get(br->http, url, 0, sync_piece, &w, &got, (long)br->idle, msg,
                                      sizeof msg);
-            if (code == 200 && w[0] < w[1])
-                return (size_t)(w[0] - buf);
+            if (code == 200 && !w.over)
+                return (size_t)(w.p - buf);
             if (code == 200) {
                 fprintf(stderr, "zdem: %s: larger than %u bytes: not a broadcast's sync\n", url,
                         SYNC_MAX);
