@@ -413,7 +413,8 @@ static size_t read_sync(bc_run *br, uint8_t *buf)
             w.over = 0;
             got = 0;
             msg[0] = 0;
-            snprintf(url, sizeof url, "%s/sync", br->prefix);
+            if ((size_t)snprintf(url, sizeof url, "%s/sync", br->prefix) >= sizeof url)
+                return 0; /* cannot be: the prefix is shorter (zdem_cli_live_s2_go) */
             code = zdem_cli_http_get(br->http, url, 0, sync_piece, &w, &got, (long)br->idle, msg,
                                      sizeof msg);
             if (code == 200 && !w.over)
@@ -457,7 +458,13 @@ void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t sto
     }
     br.idle = idle_ms(f->live->args);
     br.poll = f->live->args->poll_ms ? f->live->args->poll_ms : 0;
-    snprintf(br.prefix, sizeof br.prefix, "%s", f->live->base);
+    if (strlen(f->live->base) > 2048) {
+        free(sync_buf);
+        zdem_fail(&r->err, ZDEM_ERR_LIMIT, 0, "the broadcast's path or URL is longer than 2048 bytes");
+        return;
+    }
+    if ((size_t)snprintf(br.prefix, sizeof br.prefix, "%s", f->live->base) >= sizeof br.prefix)
+        br.prefix[0] = 0; /* cannot be: checked above */
     n = strlen(br.prefix);
     while (n > 0 && br.prefix[n - 1] == '/')
         br.prefix[--n] = 0;
@@ -495,11 +502,14 @@ void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t sto
             n = strlen(tok);
             while (n > 0 && tok[n - 1] == '/')
                 tok[--n] = 0;
-            if (is_url(tok))
-                snprintf(br.prefix, sizeof br.prefix, "%s", tok);
-            else {
+            /* tok is under 2048 bytes, the prefix so far too: both fit */
+            if (is_url(tok)) {
+                if ((size_t)snprintf(br.prefix, sizeof br.prefix, "%s", tok) >= sizeof br.prefix)
+                    br.prefix[0] = 0;
+            } else {
                 size_t k = strlen(br.prefix);
-                snprintf(br.prefix + k, sizeof br.prefix - k, "/%s", tok);
+                if ((size_t)snprintf(br.prefix + k, sizeof br.prefix - k, "/%s", tok) >= sizeof br.prefix - k)
+                    br.prefix[k] = 0;
             }
         }
         zdem_s2_state_stop_at(r->s, stop_tick);
@@ -507,7 +517,9 @@ void zdem_cli_live_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t sto
         while (!br.stopped && zdem_s2_broadcast_next(&br.b, &kind, &number)) {
             char name[64];
             int found;
-            snprintf(name, sizeof name, "%lld/%s", (long long)number, zdem_s2_bc_kind_name(kind));
+            if ((size_t)snprintf(name, sizeof name, "%lld/%s", (long long)number,
+                                 zdem_s2_bc_kind_name(kind)) >= sizeof name)
+                break; /* cannot be: a number and "start", "full" or "delta" */
             if (zdem_s2_broadcast_begin(&br.b, kind, number, &r->err) != ZDEM_OK)
                 break;
             current.start = br.b.fragment_start;
