@@ -19,7 +19,9 @@ Checked:
     poll interval after it. The piece that completes line i is the first
     whose prefix of the file, read whole, yields more than i lines (zdem
     reads a cut file up to its last whole frame: the damage contract).
-Latencies are printed; the run is bounded (zdem is killed at a deadline).
+And a recording that stops mid-frame and never ends: after --idle-timeout
+the follower ends as the reading of the cut file does (its lines, exit 2,
+its verdict last). Latencies are printed; the run is bounded.
 """
 import os
 import random
@@ -138,6 +140,25 @@ for demo in demos:
     if not lines:
         bad("%s: no lines: pick a demo with events" % demo)
     os.remove(name)
+
+# a recording that stops mid-frame and never ends: after --idle-timeout the
+# follower ends as a reading of the cut file does (the same lines, exit 2,
+# the same verdict last), saying first that it stopped following
+demo = demos[0]
+cut = os.path.join(tmp, "cut-" + os.path.basename(demo))
+with open(cut, "wb") as f:
+    f.write(open(demo, "rb").read()[:int(os.path.getsize(demo) * 0.6)])
+ref = subprocess.run([zdem, "events", "--json", cut], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+got = subprocess.run([zdem, "events", "--json", "--follow", "--idle-timeout", "1", cut],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+gerr = got.stderr.strip().splitlines()
+if not (got.returncode == ref.returncode == 2 and got.stdout == ref.stdout and gerr and
+        gerr[-1] == ref.stderr.strip().splitlines()[-1] and "stopped following" in gerr[-2]):
+    bad("a cut demo followed until --idle-timeout: exit %d (%d), %r" % (got.returncode, ref.returncode, gerr[-2:]))
+else:
+    print("%s cut at 60%%: --follow stops after --idle-timeout 1 s with the cut file's %d lines and verdict"
+          % (os.path.basename(demo), len(got.stdout.splitlines())))
+os.remove(cut)
 os.rmdir(tmp)
 if fails:
     sys.exit(1)

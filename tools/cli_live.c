@@ -110,7 +110,9 @@ int zdem_cli_follow_wait(zdem_cli_stream *in)
             return 0;
         waited = now_ms() - start;
         if (waited >= in->idle_ms) {
-            in->idled = 1;
+            in->idled = 1; /* said now: the reader's verdict comes last */
+            fprintf(stderr, "zdem: %s: no more bytes for %lu s (--idle-timeout): stopped following\n",
+                    in->path, in->idle_ms / 1000u);
             return 0;
         }
         follow_sleep(in, in->poll_ms < in->idle_ms - waited ? in->poll_ms
@@ -188,9 +190,6 @@ static int run_follow(const zdem_cli_args *a, const char *path, zdem_cli_dispatc
         rc = dispatch(a, &f, in.head, in.head_len);
     }
     fflush(stdout);
-    if (in.idled)
-        fprintf(stderr, "zdem: %s: no more bytes for %lu s (--idle-timeout): stopped following\n",
-                path, in.idle_ms / 1000u);
 #ifdef __linux__
     if (in.notify >= 0)
         close(in.notify);
