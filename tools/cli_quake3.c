@@ -512,6 +512,12 @@ static void q3_read_file(q3cli *c, const zdem_cli_file *f, q3_read *out)
     out->trailing = r.trailing;
 }
 
+/* --follow stops at the -1/-1 end marker. */
+static int q3_ended(void *ps)
+{
+    return ((const zdem_q3_push *)ps)->ended;
+}
+
 /* Standard input through the push API: the same hooks around each message;
  * framing errors as the file reader words them. */
 static void q3_read_stream(q3cli *c, const zdem_cli_file *f, q3_read *out)
@@ -530,6 +536,7 @@ static void q3_read_stream(q3cli *c, const zdem_cli_file *f, q3_read *out)
     ps.on_parsed = q3_after;
     ps.user = c;
     zdem_error_clear(&err);
+    zdem_cli_follow_until(f, q3_ended, &ps);
     while (ps.failed == ZDEM_OK && !(c->dump && zdem_cli_out.over) &&
            (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
         (void)zdem_q3_push_feed(&ps, buf, n, &err);
@@ -597,7 +604,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     cb.warning = on_warning;
     zdem_error_clear(&err);
 
-    hint = a->protocol ? a->protocol : f->in ? 0 : zdem_q3_protocol_from_path(f->path);
+    hint = a->protocol ? a->protocol : f->in && !f->in->follow ? 0 : zdem_q3_protocol_from_path(f->path);
     /* --small: the microcontroller limits (ZDEM_Q3_LIMITS_SMALL) */
     if (a->small)
         zdem_q3_limits_small(&lim);

@@ -3,6 +3,7 @@
  * on damage it prints what it decoded, then the error, and exits 2. */
 #include "cli.h"
 #include "cli_source2_state.h"
+#include "cli_live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,14 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_cli_s2_go(&r, f, -1, 0);
+    if (f->live && !s.fh[FH_MAP].has) { /* a broadcast: its sync names the map */
+        zdem_view v;
+        uint32_t n;
+        if ((v.ptr = (const uint8_t *)zdem_cli_live_map(&n)) != NULL) {
+            v.len = n;
+            copy_view(&s.fh[FH_MAP], &v, 1);
+        }
+    }
     if (a->json)
         info_json(stdout, &s, r.s, &r.err, tmp, cap);
     else
@@ -402,6 +411,12 @@ static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
     return zdem_cli_unknown(f, msg, NULL);
 }
 
+/* --follow stops at the demo's end. */
+static int s2_push_complete(void *push)
+{
+    return zdem_s2_push_complete((const zdem_s2_push *)push);
+}
+
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_parse_cbs cbs;
@@ -435,6 +450,7 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
         size_t n;
         if (!buf)
             st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        zdem_cli_follow_until(f, s2_push_complete, &p.push);
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_s2_parser_feed(&p, buf, n, &err);
         if (st == ZDEM_OK && !f->in->error)

@@ -5,6 +5,7 @@
  * runs in a child whose output is marked with the file (cli_multi.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_live.h"
 #include "zdem_version.h"
 
 #include <errno.h>
@@ -28,6 +29,12 @@ static const char usage_main[] =
     "text a \"==> FILE <==\" line; the exit status is the worst of them.\n"
     "Quake III names its protocol in the file name (.dm_68); on standard input\n"
     "give it with --protocol N where the serverinfo does not (Quake III 1.32).\n"
+    "Live input: for info, events, entities, ticks and props, FILE may be a\n"
+    "Source 2 HTTP broadcast (CS2 GOTV+, Deadlock): an http:// URL (BASE as in\n"
+    "BASE/sync; needs libcurl) or a directory laid out like one (sync.json,\n"
+    "N/start, N/full, N/delta); --follow reads a file still being written, of\n"
+    "any format, until the format's end. Output is flushed as each fragment or\n"
+    "piece is decoded.\n"
     "\n"
     "commands:\n"
     "  info      header and summary facts (--json for one JSON object)\n"
@@ -58,6 +65,13 @@ static const char usage_main[] =
     "  --max-output BYTES dump: stop after BYTES of output (default: per input byte)\n"
     "  --max-rows N       ticks: stop after N rows (default: per input byte)\n"
     "  --protocol N       Quake III on standard input: the protocol number\n"
+    "  --follow           a file still being written: wait for more bytes until\n"
+    "                     the format's end (or --idle-timeout)\n"
+    "  --idle-timeout S   live input: stop after S seconds without new data\n"
+    "                     (default 60)\n"
+    "  --poll MS          live input: wait MS ms before looking again (files 100;\n"
+    "                     URLs a quarter of the server's fragment interval)\n"
+    "  --max-fragment MIB broadcasts: the largest fragment read (default 64)\n"
     "  -o OUT.map         map: the file to write\n"
     "  -h, --help         this help, or a command's\n"
     "  --version          the version\n"
@@ -88,6 +102,21 @@ static const char usage_main[] =
     "ZDEM_Q3_LIMITS_SMALL; what does not fit them\n"                               \
     "is reported as a warning that names the limit.\n"
 
+#define LIVE_HELP                                                                 \
+    "Live input: FILE may be a Source 2 broadcast URL (http://.../BASE: BASE/sync,\n" \
+    "then BASE/N/start, N/full, N/delta as the server publishes them; 404s are\n"  \
+    "asked again, a dropped transfer resumed) or a directory laid out like one;\n"  \
+    "--follow reads a file still being written (any format):\n"                     \
+    "  --follow           wait for more bytes until the format's end (Source 2\n"   \
+    "                     DEM_Stop, Quake III's end marker, Teeworlds' header\n"    \
+    "                     length, written when the recorder stops)\n"              \
+    "  --idle-timeout S   stop after S seconds without new data (default 60)\n"    \
+    "  --poll MS          wait MS ms before looking again (files: 100, or at once\n" \
+    "                     with inotify; URLs: a quarter of the server's fragment\n" \
+    "                     interval, else 500)\n"                                      \
+    "  --max-fragment MIB a broadcast fragment larger than this stops the run\n"    \
+    "                     (default 64)\n"
+
 #define PROTOCOL_HELP                                                             \
     "--protocol N reads a Quake III demo as protocol N (default: the file\n"       \
     "name's .dm_N, else its serverinfo; standard input has no name).\n"
@@ -97,14 +126,15 @@ static const struct {
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
      "tick/time span, message counts, warnings (what was skipped or fell\n"
      "back, by kind) and the error if the file is damaged. --json prints one\n"
      "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"dump",
      "usage: zdem dump [--json] [--type NAME] [--small] [--max-output BYTES]\n"
      "                 [--max-frame MIB] [--max-work N] FILE...\n"
@@ -122,7 +152,7 @@ static const struct {
      PROTOCOL_HELP},
     {"events",
      "usage: zdem events [--json] [--small] [--name A,B,...] [--format jsonl|csv]\n"
-     "                   [MEMORY OPTIONS] FILE...\n"
+     "                   [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
      "--name A,B keeps the events with those names: Source 2 game event names\n"
@@ -134,11 +164,12 @@ static const struct {
      "server_time in ms), type, name, and the whole event as JSON.\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"ticks",
      "usage: zdem ticks FILE... --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [--max-rows N] [MEMORY OPTIONS]\n"
+     "                  [--max-rows N] [MEMORY OPTIONS] [LIVE OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
      "printed as the demo is read (columns: tick, entity, then the properties;\n"
      "a missing value is null in JSON, empty in CSV).\n"
@@ -162,9 +193,11 @@ static const struct {
      "error naming the closest ones (Source 2: checked when the demo's classes\n"
      "are read, at its start, before any row).\n"
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"props",
-     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] [LIVE OPTIONS]\n"
+     "                  FILE...\n"
      "Lists every name 'zdem ticks' accepts for the file, one JSON object (or\n"
      "CSV row) per name: class, name, type, and for demoparser2's names\n"
      "\"reads\", the property they stand for.\n"
@@ -178,13 +211,17 @@ static const struct {
      "or component as its presence NAME and its fields NAME.field.\n"
      "Quake III: class player (playerstate) and entity fields; Teeworlds: the\n"
      "snapshot objects' fields (class: the object, as --class takes it).\n"
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"entities",
-     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS]\n"
+     "                     [LIVE OPTIONS] FILE...\n"
      "Source 2: prints the live entities and their properties at tick N >= 0\n"
      "(default: the end of the demo), optionally only those of class NAME (a\n"
-     "class the demo does not have is an error).\n"
-     MEMORY_HELP},
+     "class the demo does not have is an error). On a live server's broadcast\n"
+     "it stops once the broadcast passes tick N.\n"
+     MEMORY_HELP
+     LIVE_HELP},
     {"map",
      "usage: zdem map FILE -o OUT.map   (one FILE)\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
@@ -386,6 +423,13 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
     }
 }
 
+/* A live source's command (tools/cli_live.c), its format from its head. */
+static int dispatch_head(const zdem_cli_args *a, const zdem_cli_file *f, const uint8_t *head,
+                         size_t n)
+{
+    return dispatch(a, f, detect(head, n, f->path));
+}
+
 /* Standard input: its first bytes decide the format; the command reads
  * the rest in pieces (zdem_cli_read). */
 static int run_stdin(const zdem_cli_args *a)
@@ -410,6 +454,7 @@ static int run_stdin(const zdem_cli_args *a)
     f.data = NULL;
     f.size = 0;
     f.in = &in;
+    f.live = NULL;
     if (in.error)
         return zdem_cli_read_error(&f);
     rc = dispatch(a, &f, detect(in.head, in.head_len, "-"));
@@ -425,8 +470,11 @@ static int run_file(const zdem_cli_args *a, const char *path)
     void *map = NULL;
     if (strcmp(path, "-") == 0)
         return run_stdin(a);
+    if (zdem_cli_live_wanted(a, path)) /* a broadcast, or --follow */
+        return zdem_cli_live_run(a, path, dispatch_head);
     f.path = path;
     f.in = NULL;
+    f.live = NULL;
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
      * refused below as not a regular file. */
     fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -511,6 +559,28 @@ int main(int argc, char **argv)
             a.json = 1;
         else if (strcmp(s, "--small") == 0)
             a.small = 1;
+        else if (strcmp(s, "--follow") == 0)
+            a.follow = 1;
+        else if (strcmp(s, "--idle-timeout") == 0 || strcmp(s, "--poll") == 0 ||
+                 strcmp(s, "--max-fragment") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 86400000ul ||
+                (s[2] == 'm' && v > 65536))
+                return usage_error(s[2] == 'i' ? "--idle-timeout needs seconds (1..86400000)"
+                                   : s[2] == 'p' ? "--poll needs milliseconds (1..86400000)"
+                                                 : "--max-fragment needs a size in MiB (1..65536)",
+                                   argv[i]);
+            if (s[2] == 'i')
+                a.idle_s = v;
+            else if (s[2] == 'p')
+                a.poll_ms = v;
+            else
+                a.fragment_mib = v;
+        }
         else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
                  strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0 ||
                  strcmp(s, "--name") == 0) {

@@ -136,6 +136,11 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 }
 
 static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
+{
+    return state_on_frame(ctx, m, err);
+}
+
 static void state_on_skip(void *ctx, uint64_t offset, uint64_t len);
 
 /* A buffer from the arena; NULL (and *cap 0) for a zero size. */
@@ -386,6 +391,12 @@ static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
     zdem_error e;
     zdem_status st;
     zdem_error_clear(&e);
+    if (s->raw_packets) { /* a broadcast record: the data itself */
+        zdem_view v;
+        v.ptr = msg;
+        v.len = (uint32_t)n;
+        return state_packet_data(s, msg, v);
+    }
     st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, &e);
     if (st != ZDEM_OK)
         return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
@@ -641,6 +652,11 @@ const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s)
 const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s)
 {
     return &s->push.hdr;
+}
+
+int zdem_s2_state_complete(const zdem_s2_state *s)
+{
+    return zdem_s2_push_complete(&s->push);
 }
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s)

@@ -237,6 +237,9 @@ void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out);
 const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s);
 /* The demo header (valid once the first 16 bytes went through). */
 const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s);
+/* 1 when the push input so far is a whole demo (zdem_s2_push_complete):
+ * a reader following a file still being written stops there. */
+int zdem_s2_state_complete(const zdem_s2_state *s);
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s);
 uint32_t zdem_s2_serializer_count(const zdem_s2_state *s);

@@ -18,6 +18,10 @@
  * reads, a bit per command. */
 uint32_t zdem_s2_events_unread_cmds(void);
 
+/* One outer frame into the state, as the .dem push input hands it over
+ * (source2_broadcast.c frames broadcast records with it). */
+zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
 #define S2_PENDING 64      /* game events kept until their descriptors come */
@@ -160,6 +164,7 @@ struct zdem_s2_state {
     int64_t stop_tick; /* >= 0: game frames past it are not decoded */
     uint64_t seek_from; /* game frames before this offset are only framed */
     int done;          /* stop_tick passed */
+    int raw_packets;   /* a broadcast: packet payloads are the inner stream */
     uint64_t cur_frame; /* file offset of the frame being decoded */
     uint64_t cur_base;  /* payload position of the message being decoded */
     zdem_s2_warnings warn;
