@@ -11,7 +11,8 @@
  *   - callbacks take a `void *user`;
  *   - every failure fills one zdem_error (status, static message, offset).
  * Source 2: zdem_s2_parse / zdem_s2_parser_* (frames and messages),
- * zdem_s2_state_* (string tables, entities, events).
+ * zdem_s2_state_* (string tables, entities, events), zdem_s2_broadcast_*
+ * (HTTP broadcast fragments into a state), zdem_s2_writer_cut (clips).
  * Quake III / Quake Live: zdem_q3_parser_*, zdem_q3_push_*, zdem_q3_writer_*
  * (clips: zdem_q3_cut).
  * Teeworlds / DDNet: zdem_tw_reader_*, zdem_tw_push_*, zdem_tw_writer_cut.
@@ -29,6 +30,7 @@
 
 #include "source2_parse.h"
 #include "source2_state.h"
+#include "source2_broadcast.h"
 #include "source2_players.h"
 #include "source2_ticks.h"
 #include "source2_rows.h"

@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     cmake make gcc g++ clang libclang-rt-dev pkg-config binutils python3 protobuf-compiler python3-protobuf \
-    libsnappy-dev nanopb libnanopb-dev valgrind \
+    libsnappy-dev nanopb libnanopb-dev valgrind libcurl4-openssl-dev time \
     gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm >/dev/null
 # Python package tests (python/): Debian's modules, seen by /usr/bin/python3;
 # venv, pip, setuptools and wheel build and install the package offline in

@@ -2180,6 +2180,218 @@ def gen_snappy_claim(n, claim=0xFFFFFFFF, cmd="DEM_ConsoleCmd"):
     return sc.finish()
 
 
+# amplification (issue 26) -----------------------------------------------
+# Compact input that asks for work or output out of proportion to its
+# size: the same baseline under changing keys, string tables created again
+# and again from nested Snappy, frames of nothing. The library bounds them
+# (a baseline cached by its bytes, a work budget per input byte) and the
+# CLI bounds its output (--max-output, --max-rows).
+
+
+def snappy_runs(data, claim=None):
+    """A Snappy stream of data, fast on long repeats: a match found through
+    a 4-byte hash goes on in 64-byte copies at the same offset for as long
+    as the data repeats (overlapping copies, as Snappy allows), so periodic
+    megabytes compress at the format's best (3 bytes per 64) in seconds."""
+    data = bytes(data)
+    out = bytearray(varint(len(data) if claim is None else claim))
+    table = {}
+    i = lit = 0
+    n = len(data)
+    while i + 4 <= n:
+        key = data[i:i + 4]
+        j = table.get(key)
+        table[key] = i
+        if j is None or i - j > 65535:
+            i += 1
+            continue
+        off = i - j
+        _snappy_literal(out, data, lit, i)
+        while True:
+            ln = 4
+            while i + ln < n and ln < 64 and data[i - off + ln] == data[i + ln]:
+                ln += 1
+            out += bytes([((ln - 1) << 2) | 2]) + struct.pack("<H", off)
+            i += ln
+            if ln < 64 or i + 4 > n or data[i:i + 4] != data[i - off:i - off + 4]:
+                break
+        lit = i
+    _snappy_literal(out, data, lit, n)
+    return bytes(out)
+
+
+def _frame_snappy(d, cmd, tick, payload):
+    """A compressed frame through snappy_runs (Demo.frame's compressor is
+    too slow for megabytes)."""
+    body = snappy_runs(payload)
+    d.raw(varint(IDS[cmd] | IDS["DEM_IsCompressed"]) + varint(tick) + varint(len(body)) + body)
+    d.frames += 1
+    d.last_tick = tick
+    if cmd in ("DEM_Packet", "DEM_FullPacket"):
+        d.packets += 1
+
+
+def _heavy(fields):
+    """A class whose baseline sets FIELDS uint32 values (two arrays)."""
+    half = fields // 2
+    ser = Ser("CHeavy", [Field("m_a", "uint32[%d]" % half),
+                         Field("m_b", "uint32[%d]" % (fields - half)),
+                         Field("m_iHealth", "int32")])
+    vals = {(0, k): k & 0x7F for k in range(half)}
+    vals.update({(1, k): 1 for k in range(fields - half)})
+    return ser, vals
+
+
+@generator("baseline-key-churn", 2000, 20)
+def gen_baseline_key_churn(n, fields=4000, same=1):
+    """A class whose instancebaseline value sets FIELDS values, held by two
+    entries (entry 0, key "0", and entry 1, key "00": both name class 0),
+    with the same bytes (SAME=1) or bytes that differ in one value
+    (SAME=0); then N packets that each point the class at the other entry
+    (a one-entry UpdateStringTable that respells its key: "0"/"000",
+    "00"/"0000") and create an entity of the class. Decoding the baseline
+    again whenever the entry that names the class changes is N x FIELDS;
+    cached by its bytes, the same bytes are decoded once (different bytes:
+    the work budget per input byte bounds it)."""
+    ser, vals = _heavy(fields)
+    base = field_data(ser, vals)
+    other = base
+    if not same:
+        v2 = dict(vals)
+        v2[(1, fields - fields // 2 - 1)] = 2
+        other = field_data(ser, v2)
+    sc = Scaffold([ser], ["CHeavy"], baselines={0: base})
+    sc.packet([inner("svc_UpdateStringTable", update_string_table(
+        0, [(1, b"00", other)], flags=1))])
+    spell = [(b"0", b"000"), (b"00", b"0000")]
+    for i in range(n):
+        which = i & 1
+        key = spell[which][(i >> 1) & 1 ^ 1]
+        ed = EntityData(sc.cbits)
+        ed.create(0, 0, (i + 1) & 0x1FFFF, ser, {})
+        sc.packet([inner("svc_UpdateStringTable", update_string_table(0, [(which, key, None)],
+                                                                      flags=1)),
+                   inner("svc_PacketEntities", ed.message())])
+    return sc.finish()
+
+
+@generator("strtab-recreate", 24, 1)
+def gen_strtab_recreate(n, entries=1 << 20, per_packet=8):
+    """N CreateStringTable messages of one table name (created again: the
+    table stays, its entries are read again), each claiming ENTRIES entries
+    of 3 bits (next index, no key, no value) in Snappy-compressed string
+    data, PER_PACKET to a Snappy-compressed packet: nested Snappy makes a
+    million entries cost about a kilobyte of file."""
+    data = st_entries([(i, None, None) for i in range(min(entries, 4096))])
+    reps = (entries + 4095) // 4096
+    # 4096 entries of 3 bits are 1536 whole bytes: repeat them
+    data = data * reps
+    comp = snappy_runs(data)
+    msg = pb("CSVCMsg_CreateStringTable", name="recreated", num_entries=reps * 4096,
+             user_data_fixed_size=False, flags=0, using_varint_bitcounts=True,
+             string_data=comp, uncompressed_size=len(data), data_compressed=True)
+    sc = Scaffold([], [])
+    done = 0
+    while done < n:
+        k = min(per_packet, n - done)
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, demo_packet(
+            [net_tick(sc.tick)] + [inner("svc_CreateStringTable", msg)] * k))
+        done += k
+    return sc.finish()
+
+
+def lzss_zeros(size):
+    """Valve LZSS of size zero bytes at the format's best (a literal, then
+    16-byte references one byte back, 8 to a command byte: 7.5x), ending
+    with the end marker; the size is rounded to the groups."""
+    groups = max(0, (size - 113) // 128)
+    total = 1 + 7 * 16 + groups * 128
+    out = bytearray(b"LZSS" + struct.pack("<I", total))
+    out += bytes([0xFE, 0]) + bytes([0, 0x0F]) * 7
+    for _ in range(groups):
+        out += bytes([0xFF]) + bytes([0, 0x0F]) * 8
+    out += bytes([0x01, 0, 0])  # a reference of count 1: the end
+    return bytes(out), total
+
+
+@generator("strtab-lzss", 4, 1)
+def gen_strtab_lzss(n, mib=8):
+    """N CreateStringTable messages, each string data of MIB MiB of zeros in
+    LZSS (one entry claimed) in a Snappy-compressed packet: LZSS inside
+    Snappy is 160x, so each input byte asks for about 170 bytes
+    decompressed, and a byte-by-byte decoder pays for each."""
+    data, size = lzss_zeros(int(mib * (1 << 20)))
+    sc = Scaffold([], [])
+    for i in range(n):
+        m = pb("CSVCMsg_CreateStringTable", name="lzss%d" % (i % 4), num_entries=1,
+               user_data_fixed_size=False, flags=0, using_varint_bitcounts=True,
+               string_data=data, uncompressed_size=size, data_compressed=True)
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, demo_packet(
+            [net_tick(sc.tick), inner("svc_CreateStringTable", m)]))
+    return sc.finish()
+
+
+@generator("dump-zero-frames", 2, 1)
+def gen_dump_zero_frames(n, mib=16):
+    """N DEM_Packet frames whose Snappy payload is a CDemoPacket of MIB MiB
+    (at most 16, the frame limit) of zero bytes: as inner messages, 14 bits
+    each (type 0, size 0), that is 9.6 M messages per 16 MiB frame of
+    about 787 KB: one `dump --json` line each is 1.0 GB of output per frame."""
+    size = min(int(mib * (1 << 20)), (16 << 20) - 16)
+    size -= size % 7  # 56 bits: four whole messages, no cut one at the end
+    payload = pb("CDemoPacket", data=bytes(size))
+    sc = Scaffold([], [])
+    for i in range(n):
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, payload)
+    return sc.finish()
+
+
+@generator("ticks-empty-frames", 16000, 100)
+def gen_ticks_empty_frames(n, entities=1024):
+    """ENTITIES entities of class CThing, then N DEM_Packet frames with an
+    empty payload (4 bytes each), each a new tick: `ticks --class CThing`
+    prints a row per entity per tick, ENTITIES rows per 4 bytes."""
+    ser = Ser("CThing", [Field("m_iHealth", "int32")])
+    sc = Scaffold([ser], ["CThing"], baselines={0: field_data(ser, {(0,): 100})})
+    ed = EntityData(sc.cbits)
+    for i in range(entities):
+        ed.create(i, 0, i + 1, ser, {(0,): i})
+    sc.packet([inner("svc_PacketEntities", ed.message(is_delta=False))])
+    for i in range(n):
+        sc.tick += 1
+        sc.d.frame("DEM_Packet", sc.tick, b"")
+    return sc.finish()
+
+
+@generator("fields-snappy", 3000, 20)
+def gen_fields_snappy(n, fields=4000, per_packet=4):
+    """An entity with a bool array of FIELDS elements, then N updates that
+    set every element, PER_PACKET to a Snappy-compressed packet: a field
+    path and a value are two bits, and the repeats compress 21x, so each
+    input byte asks for about sixty field decodes."""
+    ser = Ser("CBits", [Field("m_b", "bool[%d]" % fields)])
+    sc = Scaffold([ser], ["CBits"], baselines={0: EMPTY_BASELINE})
+    ed = EntityData(sc.cbits)
+    ed.create(0, 0, 1, ser, {})
+    sc.packet([inner("svc_PacketEntities", ed.message(is_delta=False))])
+    upd = []
+    for v in (True, False):  # two updates, written once, sent in turn
+        ed = EntityData(sc.cbits)
+        ed.update(0, ser, {(0, i): v for i in range(fields)})
+        upd.append(inner("svc_PacketEntities", ed.message()))
+    done = 0
+    while done < n:
+        k = min(per_packet, n - done)
+        msgs = [upd[(done + j) & 1] for j in range(k)]
+        sc.tick += 1
+        _frame_snappy(sc.d, "DEM_Packet", sc.tick, demo_packet([net_tick(sc.tick)] + msgs))
+        done += k
+    return sc.finish()
+
+
 # 10 -----------------------------------------------------------------------
 def deep_schema(wide=5000, arr=2000, chain_fields=100, huge=20000):
     """Serializers whose valid field paths have big components:

@@ -127,5 +127,61 @@ for g in hash-strtab-index hash-fieldpaths hash-strtab-names; do
         done
     done
 done
+# ---- amplification (issue 26) ----------------------------------------------
+# Compact inputs that ask for work or output out of all proportion to their
+# size: a class baseline under keys that keep changing (same bytes, or two
+# values in turn), a string table created again and again from nested
+# Snappy, string-table data of LZSS inside Snappy (160x), Snappy packets of entity updates at two bits a field, frames of
+# nothing that inflate into millions of empty inner messages (16 MiB ones
+# for dump, 240 KiB ones that the events mode reads), and empty frames that
+# repeat every entity's tick row. Held to the same 10x bound at the
+# defaults: the library by its baseline cache (by the bytes) and its work
+# budget per input byte, the CLI by its output bounds (--max-output,
+# --max-rows). Each generator's size is chosen over 64 KiB.
+amp=("baseline-key-churn -n 2000"
+     "baseline-key-churn -n 2000 -o same=0"
+     "strtab-recreate -n 96"
+     "strtab-lzss -n 4"
+     "fields-snappy -n 3000"
+     "dump-zero-frames -n 2 -o mib=2"
+     "dump-zero-frames -n 16 -o mib=0.24"
+     "ticks-empty-frames -n 64000")
+# the ticks command's corpus worst: player rows (the default) and the rows
+# of the most numerous class of the CS2 files (prop entities)
+tq=("--props X,Y,Z,health" "--class CPhysicsPropMultiplayer --props m_iHealth")
+tbase=$(instr ticks "$work/empty.dem" ${tq[0]})
+tworst=0
+for f in "$C"/source2/*.dem; do
+    n=$(stat -c %s "$f")
+    for q in "${tq[@]}"; do
+        i=$(instr ticks "$f" $q)
+        p=$(( (i - tbase) / n ))
+        if [ "$p" -gt "$tworst" ]; then tworst=$p; tworst_file="$(basename "$f") [$q]"; fi
+    done
+done
+echo "corpus worst for 'ticks': $tworst instructions/byte ($tworst_file)"
+for spec in "${amp[@]}"; do
+    g=${spec%% *}
+    out="$work/amp.dem"
+    if ! "$PY" "$here/s2craft.py" $spec "$out" >/dev/null 2>"$work/gen.err"; then
+        echo "FAIL: s2craft.py $spec: $(tail -1 "$work/gen.err")"; fail=$((fail + 1)); continue
+    fi
+    n=$(stat -c %s "$out")
+    runs=("${cmds[@]}")
+    [ "$g" = ticks-empty-frames ] && runs+=("ticks --class CThing --props m_iHealth")
+    for c in "${runs[@]}"; do
+        i=$(instr $c "$out")
+        if [ -z "$i" ]; then echo "FAIL: $spec '$c' did not run"; fail=$((fail + 1)); continue; fi
+        r=${c% --small}
+        if [ "${c%% *}" = ticks ]; then b=$tbase; w=$tworst; else b=${base[$c]}; w=${worst[$r]}; fi
+        d=$(( i - b )); [ $d -lt 0 ] && d=0
+        p=$(( d / (n > 65536 ? n : 65536) ))
+        lim=$(( 10 * w ))
+        printf '%-40s %-38s %8d %12d %7d %7d\n' "$spec" "$c" "$n" "$i" "$p" "$lim"
+        if [ "$p" -le "$lim" ]; then pass=$((pass + 1)); else
+            echo "FAIL: $spec '$c': $p instructions/byte > 10 x corpus worst $w"; fail=$((fail + 1)); fi
+    done
+done
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,13 +15,23 @@ typedef struct zdem_cli_stream {
     size_t head_len, head_pos;
     int error;            /* errno of a failed read, 0 none */
     unsigned long long got; /* bytes read so far */
+    /* --follow (tools/cli_live.c): a file still being written; its end is
+     * waited for, not taken as the end of the demo */
+    int follow;
+    int idled;            /* stopped after --idle-timeout without growth */
+    int notify;           /* inotify descriptor, -1 none */
+    const char *path;
+    unsigned long idle_ms, poll_ms;
+    int (*done)(void *ctx); /* the format's end reached: stop following */
+    void *done_ctx;
 } zdem_cli_stream;
 
 typedef struct zdem_cli_file {
     const char *path;
     const uint8_t *data; /* whole file, mmap'd (read-only); NULL for a stream */
     size_t size;
-    zdem_cli_stream *in; /* standard input ("-"), else NULL */
+    zdem_cli_stream *in; /* standard input ("-") or --follow, else NULL */
+    const struct zdem_cli_live *live; /* a Source 2 broadcast, else NULL */
 } zdem_cli_file;
 
 /* Pieces of standard input are read this large. */
@@ -30,6 +40,13 @@ typedef struct zdem_cli_file {
 /* The next bytes of a stream (the detected head first): up to cap, 0 at
  * its end or on a read error (then f->in->error is set). */
 size_t zdem_cli_read(const zdem_cli_file *f, uint8_t *buf, size_t cap);
+/* --follow (tools/cli_live.c): at the end of the file so far, 1 when more
+ * bytes came (read again), 0 at the format's end (in->done) or after
+ * --idle-timeout. Flushes standard output before it waits. */
+int zdem_cli_follow_wait(zdem_cli_stream *in);
+/* The reader's end test for --follow, set before its read loop (a no-op
+ * on other input): stop when done(ctx) says the demo is complete. */
+void zdem_cli_follow_until(const zdem_cli_file *f, int (*done)(void *ctx), void *ctx);
 /* After the last zdem_cli_read: 0, or the exit status after "zdem: -:
  * offset N: cannot read: ..." for a read error. */
 int zdem_cli_read_error(const zdem_cli_file *f);
@@ -44,6 +61,7 @@ typedef struct zdem_cli_args {
     const char *out;      /* -o OUT */
     unsigned long memory_mib; /* --memory MIB (0: default) */
     unsigned long frame_mib;  /* --max-frame MIB (0: default) */
+    unsigned long max_work;   /* --max-work N: x the default work budget (0: 1) */
     int small;                /* --small: the microcontroller limits */
     int protocol;             /* --protocol N: Quake III protocol (0: from the
                                  file name, else the serverinfo) */
@@ -62,6 +80,13 @@ typedef struct zdem_cli_args {
     int has_start, has_end, has_start_s, has_end_s, has_around;
     long long start, end, around;
     double start_s, end_s, before_s, after_s;
+    unsigned long long max_output; /* --max-output BYTES (dump; 0: default) */
+    unsigned long long max_rows;   /* --max-rows N (ticks; 0: default) */
+    /* live input (tools/cli_live.c) */
+    int follow;                  /* --follow */
+    unsigned long idle_s;        /* --idle-timeout SECONDS (0: default) */
+    unsigned long poll_ms;       /* --poll MS (0: default) */
+    unsigned long fragment_mib;  /* --max-fragment MIB (0: default) */
 } zdem_cli_args;
 
 /* Exit statuses. */
@@ -71,6 +96,34 @@ enum {
     ZDEM_EXIT_BAD_INPUT = 2,
     ZDEM_EXIT_FAILURE = 3 /* zdem itself failed (a worker killed), not the input */
 };
+
+/* Output bounds (tools/cli_output.c): dump stops after max_bytes, ticks
+ * after max_rows; by default a multiple of the input's size, far above what
+ * real demos print (README, Damage and warnings). */
+#define ZDEM_CLI_OUTPUT_PER_BYTE 64    /* Quake III, Teeworlds */
+#define ZDEM_CLI_OUTPUT_PER_BYTE_S2 8  /* Source 2: frames inflate */
+#define ZDEM_CLI_OUTPUT_SLACK 65536
+#define ZDEM_CLI_ROWS_PER_BYTE 16     /* Quake III, Teeworlds */
+#define ZDEM_CLI_ROWS_PER_BYTE_S2 3   /* Source 2 */
+#define ZDEM_CLI_ROWS_SLACK 65536
+#define ZDEM_CLI_STR_(x) #x
+#define ZDEM_CLI_STR(x) ZDEM_CLI_STR_(x)
+typedef struct zdem_cli_bound {
+    uint64_t max_bytes, max_rows; /* the bounds of this run */
+    uint64_t bytes, rows;         /* printed so far */
+    int explicit_bytes, explicit_rows;
+    int source2;                  /* its default --max-output is lower */
+    int over;                     /* a bound was reached: the command stops */
+    struct zdem_cli_stream *in;   /* standard input: the bound follows it */
+} zdem_cli_bound;
+extern zdem_cli_bound zdem_cli_out;
+void zdem_cli_bound_init(const zdem_cli_args *a, const zdem_cli_file *f, int source2);
+/* Standard input: the default bounds again for the bytes read so far. */
+int zdem_cli_out_grow(void);
+/* Counts n bytes printed; 1 once the byte bound is reached. */
+int zdem_cli_out_bytes(uint64_t n);
+/* The stderr warning when a bound stopped the command; 1 if one did. */
+int zdem_cli_out_report(const zdem_cli_file *f);
 
 /* Per-format entry points: return an exit status. */
 int zdem_cli_source2(const zdem_cli_args *a, const zdem_cli_file *f);
@@ -107,6 +160,9 @@ int zdem_cli_multi(const zdem_cli_args *a, const char *path,
 int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err);
 /* "offset N" or "offset N (payload byte P)" of an error. */
 void zdem_cli_where(FILE *out, const zdem_error *err);
+/* Set by a source whose offsets need more words (a broadcast names the
+ * fragment an offset falls in); called at the end of zdem_cli_where. */
+extern void (*zdem_cli_where_more)(FILE *out, const zdem_error *err);
 /* ,"error":{"offset":N,["payload_byte":P,]"message":"..."} */
 void zdem_cli_error_json(FILE *out, const zdem_error *err);
 /* Same, for a message without an error record. */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+void (*zdem_cli_where_more)(FILE *out, const zdem_error *err);
+
 void zdem_cli_where(FILE *out, const zdem_error *err)
 {
     /* bit offsets are an inner layer's; the byte that holds the bit is
@@ -15,6 +17,8 @@ void zdem_cli_where(FILE *out, const zdem_error *err)
     fprintf(out, "offset %llu", off);
     if (err && err->in_payload)
         fprintf(out, " (payload byte %llu)", (unsigned long long)err->payload_pos);
+    if (zdem_cli_where_more)
+        zdem_cli_where_more(out, err);
 }
 
 int zdem_cli_fail(const zdem_cli_file *f, const zdem_error *err)
@@ -73,8 +77,11 @@ size_t zdem_cli_read(const zdem_cli_file *f, uint8_t *buf, size_t cap)
             in->got += (unsigned long long)r;
             return (size_t)r;
         }
-        if (r == 0)
+        if (r == 0) {
+            if (in->follow && zdem_cli_follow_wait(in))
+                continue; /* the file grew */
             return 0;
+        }
         if (errno != EINTR) {
             in->error = errno;
             return 0;

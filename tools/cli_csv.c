@@ -145,6 +145,8 @@ int zdem_cli_events_csv(int (*run)(const zdem_cli_args *, const zdem_cli_file *)
         fputc(',', stdout);
         zdem_csv_str(stdout, (const uint8_t *)line, (size_t)(end - line));
         fputc('\n', stdout);
+        if (a->follow || f->live) /* live input: each row as it comes */
+            fflush(stdout);
     }
     free(line);
     fclose(in);

@@ -26,6 +26,7 @@ int zdem_cli_multi(const zdem_cli_args *a, const char *path,
 {
     int fds[2], status = 0, csv = a->format && strcmp(a->format, "csv") == 0;
     int header_done = 0, in_quotes = 0, csv_first = 1;
+    int live = a->follow || strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0;
     pid_t pid;
     FILE *in;
     char *line = NULL;
@@ -99,6 +100,8 @@ int zdem_cli_multi(const zdem_cli_args *a, const char *path,
             header_done = 1;
             fwrite(line, 1, (size_t)len, stdout);
         }
+        if (live) /* each line as it comes */
+            fflush(stdout);
     }
     free(line);
     fclose(in);

@@ -55,6 +55,12 @@ static int dump_wants(const q3cli *c, const char *type)
     return !c->a->type || strcmp(c->a->type, type) == 0;
 }
 
+/* Bytes of a dump line, against --max-output (the main loop stops). */
+static void out_line(int n)
+{
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
+}
+
 static void add_warning(q3cli *c, const char *kind, unsigned long n)
 {
     int i;
@@ -142,16 +148,16 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
          * message's "skipped" line follows) */
         int dmg = zdem_q3_gamestate_damaged(p);
         if (c->a->json)
-            printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
+            out_line(printf("{\"type\":\"gamestate\",\"sequence\":%ld,\"client_num\":%ld,"
                    "\"baselines\":%lu,\"protocol\":%d%s}\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
                    (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p),
-                   dmg ? ",\"damaged\":true" : "");
+                   dmg ? ",\"damaged\":true" : ""));
         else
-            printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d%s\n",
+            out_line(printf("gamestate  seq %ld  client %ld  baselines %lu  protocol %d%s\n",
                    (long)c->frame->sequence, (long)zdem_q3_client_num(p),
                    (unsigned long)zdem_q3_baseline_count(p), zdem_q3_protocol(p),
-                   dmg ? "  damaged (read up to the damage)" : "");
+                   dmg ? "  damaged (read up to the damage)" : ""));
     }
     return 0;
 }
@@ -170,15 +176,15 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
         update_players(c, p);
     if (c->dump && dump_wants(c, "snapshot")) {
         if (c->a->json)
-            printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
+            out_line(printf("{\"type\":\"snapshot\",\"sequence\":%ld,\"server_time\":%ld,"
                    "\"delta\":%ld,\"snap_flags\":%ld,\"entities\":%ld,"
                    "\"command_time\":%ld}\n",
                    (long)s->message_num, (long)s->server_time, (long)s->delta_num,
-                   (long)s->snap_flags, (long)s->num_entities, (long)s->ps.commandTime);
+                   (long)s->snap_flags, (long)s->num_entities, (long)s->ps.commandTime));
         else
-            printf("snapshot   seq %ld  time %ld  delta %ld  entities %ld\n",
+            out_line(printf("snapshot   seq %ld  time %ld  delta %ld  entities %ld\n",
                    (long)s->message_num, (long)s->server_time, (long)s->delta_num,
-                   (long)s->num_entities);
+                   (long)s->num_entities));
     }
     return 0;
 }
@@ -192,13 +198,13 @@ static int on_command(void *user, const zdem_q3_parser *p, int32_t seq, const ch
         c->players_dirty = 1;
     if (c->dump && dump_wants(c, "command")) {
         if (c->a->json) {
-            printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
-                   (long)c->frame->sequence, (long)seq);
+            out_line(printf("{\"type\":\"command\",\"sequence\":%ld,\"command_seq\":%ld,\"text\":",
+                   (long)c->frame->sequence, (long)seq));
             zdem_json_str(stdout, (const uint8_t *)s, n);
-            printf("}\n");
+            out_line(printf("}\n") + (int)(n < 0x7FFFFFF ? n : 0x7FFFFFF));
         } else {
-            printf("command    seq %ld  #%ld  %.*s\n", (long)c->frame->sequence, (long)seq,
-                   (int)(n > 200 ? 200 : n), s);
+            out_line(printf("command    seq %ld  #%ld  %.*s\n", (long)c->frame->sequence, (long)seq,
+                   (int)(n > 200 ? 200 : n), s));
         }
     }
     return 0;
@@ -432,13 +438,13 @@ static void q3_before(void *user, const zdem_q3_frame *fr)
     c->frame = fr;
     if (c->dump && dump_wants(c, "message")) {
         if (c->a->json)
-            printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
+            out_line(printf("{\"type\":\"message\",\"index\":%lu,\"offset\":%llu,\"sequence\":%ld,"
                    "\"length\":%lu}\n",
                    (unsigned long)fr->index, (unsigned long long)fr->offset,
-                   (long)fr->sequence, (unsigned long)fr->len);
+                   (long)fr->sequence, (unsigned long)fr->len));
         else
-            printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr->index,
-                   (unsigned long long)fr->offset, (long)fr->sequence, (unsigned long)fr->len);
+            out_line(printf("message %6lu  offset %8llu  seq %ld  len %lu\n", (unsigned long)fr->index,
+                   (unsigned long long)fr->offset, (long)fr->sequence, (unsigned long)fr->len));
     }
 }
 
@@ -495,6 +501,8 @@ static void q3_read_file(q3cli *c, const zdem_cli_file *f, q3_read *out)
         }
         if (!got)
             break;
+        if (c->dump && zdem_cli_out.over)
+            break; /* --max-output */
         q3_before(c, &fr);
         zdem_error_clear(&err);
         q3_after(c, &fr, zdem_q3_parse_message(c->p, &fr, &err), &err);
@@ -502,6 +510,12 @@ static void q3_read_file(q3cli *c, const zdem_cli_file *f, q3_read *out)
     out->index = r.index;
     out->ended = r.ended;
     out->trailing = r.trailing;
+}
+
+/* --follow stops at the -1/-1 end marker. */
+static int q3_ended(void *ps)
+{
+    return ((const zdem_q3_push *)ps)->ended;
 }
 
 /* Standard input through the push API: the same hooks around each message;
@@ -522,9 +536,17 @@ static void q3_read_stream(q3cli *c, const zdem_cli_file *f, q3_read *out)
     ps.on_parsed = q3_after;
     ps.user = c;
     zdem_error_clear(&err);
-    while (ps.failed == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
+    zdem_cli_follow_until(f, q3_ended, &ps);
+    while (ps.failed == ZDEM_OK && !(c->dump && zdem_cli_out.over) &&
+           (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
         (void)zdem_q3_push_feed(&ps, buf, n, &err);
     free(buf);
+    if (c->dump && zdem_cli_out.over) { /* --max-output: the rest not read */
+        out->index = ps.index;
+        out->ended = ps.ended;
+        out->trailing = ps.trailing;
+        return;
+    }
     /* a read error is said by zdem_cli_read_error; a callback's stop
      * (ABORTED) needs nothing more */
     if (!f->in->error && ps.failed != ZDEM_ERR_ABORTED) {
@@ -582,7 +604,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
     cb.warning = on_warning;
     zdem_error_clear(&err);
 
-    hint = a->protocol ? a->protocol : f->in ? 0 : zdem_q3_protocol_from_path(f->path);
+    hint = a->protocol ? a->protocol : f->in && !f->in->follow ? 0 : zdem_q3_protocol_from_path(f->path);
     /* --small: the microcontroller limits (ZDEM_Q3_LIMITS_SMALL) */
     if (a->small)
         zdem_q3_limits_small(&lim);
@@ -616,6 +638,7 @@ int zdem_cli_quake3(const zdem_cli_args *a, const zdem_cli_file *f)
         update_players(&c, c.p);
     if (info)
         print_info(&c, c.p ? zdem_q3_protocol(c.p) : hint, &rd);
+    (void)zdem_cli_out_report(f);
     if (c.skipped > Q3_SKIP_LINES)
         fprintf(stderr, "zdem: %s: warning: %lu more damaged messages skipped (%lu in all)\n",
                 f->path, c.skipped - Q3_SKIP_LINES, c.skipped);

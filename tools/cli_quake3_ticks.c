@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --follow stops at the -1/-1 end marker. */
+static int q3_rows_ended(void *mem)
+{
+    return zdem_q3_rows_ended(mem);
+}
+
 int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_q3_rows_config c;
@@ -32,7 +38,7 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
     c.times = a->ticks; /* Quake III has no ticks: --ticks are server times */
     c.ntimes = a->nticks;
     c.every = (uint32_t)a->every; /* every K-th snapshot */
-    c.protocol = a->protocol ? a->protocol : f->in ? 0 : zdem_q3_protocol_from_path(f->path);
+    c.protocol = a->protocol ? a->protocol : f->in && !f->in->follow ? 0 : zdem_q3_protocol_from_path(f->path);
     o.out = stdout;
     o.csv = zdem_cli_table_format(a->format);
     t = zdem_cli_table_new(2u + 16u * a->nprops, &o);
@@ -51,6 +57,7 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         size_t n;
         if (!buf)
             st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        zdem_cli_follow_until(f, q3_rows_ended, mem);
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_q3_rows_feed(mem, buf, n, &err);
         if (buf && !f->in->error) /* also after a feed error: the rows before it */
@@ -58,6 +65,8 @@ int zdem_cli_quake3_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         free(buf);
     }
     fflush(stdout);
+    if (zdem_cli_out_report(f))
+        st = ZDEM_OK; /* stopped by --max-rows */
     if (st == ZDEM_ERR_UNKNOWN_NAME)
         rc = zdem_cli_unknown(f, err.msg, "'zdem props FILE' lists the names");
     else if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "q3 rows", 7) == 0) {

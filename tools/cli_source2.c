@@ -3,6 +3,7 @@
  * on damage it prints what it decoded, then the error, and exits 2. */
 #include "cli.h"
 #include "cli_source2_state.h"
+#include "cli_live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,14 @@ static int info(const zdem_cli_args *a, const zdem_cli_file *f)
         return zdem_cli_failf(f, 0, "out of memory");
     }
     zdem_cli_s2_go(&r, f, -1, 0);
+    if (f->live && !s.fh[FH_MAP].has) { /* a broadcast: its sync names the map */
+        zdem_view v;
+        uint32_t n;
+        if ((v.ptr = (const uint8_t *)zdem_cli_live_map(&n)) != NULL) {
+            v.len = n;
+            copy_view(&s.fh[FH_MAP], &v, 1);
+        }
+    }
     if (a->json)
         info_json(stdout, &s, r.s, &r.err, tmp, cap);
     else
@@ -305,28 +314,33 @@ static int name_matches(const char *filter, const char *name, uint32_t id)
     return strcmp(filter, num) == 0;
 }
 
+/* Past --max-output a callback stops the run (see dump). */
 static zdem_status dump_outer(void *user, const zdem_s2_outer *m)
 {
     const zdem_cli_args *a = user;
     const char *name = zdem_s2_demo_cmd_name(m->cmd);
     char buf[32];
+    int n;
     if (!name_matches(a->type, name, m->cmd))
         return ZDEM_OK;
     if (!name) {
         snprintf(buf, sizeof buf, "DEM_%lu", (unsigned long)m->cmd);
         name = buf;
     }
+    if (zdem_cli_out.over)
+        return ZDEM_ERR_ABORTED;
     if (a->json)
-        printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
+        n = printf("{\"kind\":\"outer\",\"index\":%lu,\"offset\":%llu,\"tick\":%lld,"
                "\"id\":%lu,\"name\":\"%s\",\"size\":%lu,\"compressed\":%s}\n",
                (unsigned long)m->index, (unsigned long long)m->offset,
                (long long)m->tick, (unsigned long)m->cmd, name,
                (unsigned long)m->stored_size, m->compressed ? "true" : "false");
     else
-        printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
+        n = printf("%6lu  off %-9llu tick %-7lld id %-4lu %-36s %lu%s\n",
                (unsigned long)m->index, (unsigned long long)m->offset,
                (long long)m->tick, (unsigned long)m->cmd, name,
                (unsigned long)m->stored_size, m->compressed ? " (snappy)" : "");
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
     return ZDEM_OK;
 }
 
@@ -336,23 +350,27 @@ static zdem_status dump_inner(void *user, zdem_s2_game game, const zdem_s2_outer
     const zdem_cli_args *a = user;
     const char *name = zdem_s2_inner_msg_name(game, m->type);
     char buf[32];
+    int n;
     if (!name_matches(a->type, name, m->type))
         return ZDEM_OK;
     if (!name) {
         snprintf(buf, sizeof buf, "unknown_%lu", (unsigned long)m->type);
         name = buf;
     }
+    if (zdem_cli_out.over)
+        return ZDEM_ERR_ABORTED;
     if (a->json)
-        printf("{\"kind\":\"inner\",\"outer\":%lu,\"index\":%lu,\"bit_offset\":%llu,"
+        n = printf("{\"kind\":\"inner\",\"outer\":%lu,\"index\":%lu,\"bit_offset\":%llu,"
                "\"tick\":%lld,\"id\":%lu,\"name\":\"%s\",\"size\":%lu}\n",
                (unsigned long)o->index, (unsigned long)m->index,
                (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
     else
-        printf("%6lu.%-4lu bit %-9llu tick %-7lld id %-4lu %-36s %lu\n",
+        n = printf("%6lu.%-4lu bit %-9llu tick %-7lld id %-4lu %-36s %lu\n",
                (unsigned long)o->index, (unsigned long)m->index,
                (unsigned long long)m->bit_offset, (long long)o->tick,
                (unsigned long)m->type, name, (unsigned long)m->size);
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n : 0u);
     return ZDEM_OK;
 }
 
@@ -393,6 +411,12 @@ static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
     return zdem_cli_unknown(f, msg, NULL);
 }
 
+/* --follow stops at the demo's end. */
+static int s2_push_complete(void *push)
+{
+    return zdem_s2_push_complete((const zdem_s2_push *)push);
+}
+
 static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     zdem_s2_parse_cbs cbs;
@@ -419,12 +443,14 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
     cbs.on_outer = dump_outer;
     cbs.on_inner = dump_inner;
     zdem_s2_parser_init(&p, &cbs, (void *)a, scratch, cap, gather, gather ? cap / 2 : 0);
+    zdem_cli_s2_work(a, NULL, &p.work);
     if (f->in) {
         uint8_t *buf = malloc(ZDEM_CLI_PIECE);
         zdem_status st = ZDEM_OK;
         size_t n;
         if (!buf)
             st = zdem_fail(&err, ZDEM_ERR_NO_SPACE, 0, "out of memory");
+        zdem_cli_follow_until(f, s2_push_complete, &p.push);
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_s2_parser_feed(&p, buf, n, &err);
         if (st == ZDEM_OK && !f->in->error)
@@ -432,6 +458,11 @@ static int dump(const zdem_cli_args *a, const zdem_cli_file *f)
         free(buf);
     } else
         (void)zdem_s2_parser_file(&p, f->data, f->size, &err);
+    if (zdem_cli_out_report(f)) {
+        /* stopped by --max-output: the verdict is the damage before it */
+        zdem_error_clear(&err);
+        (void)zdem_s2_warn_result(&p.warn, ZDEM_OK, &err);
+    }
     rc = zdem_cli_s2_verdict(f, &p.warn, &err, cap / 2);
     free(scratch);
     free(gather);

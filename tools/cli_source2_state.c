@@ -1,5 +1,6 @@
 /* Source 2 state commands: the run, events, entities. */
 #include "cli_source2_state.h"
+#include "cli_live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,21 @@ static uint64_t hash_seed(void)
     return seed;
 }
 
+void zdem_cli_s2_work(const zdem_cli_args *a, zdem_s2_config *cfg, zdem_s2_work *w)
+{
+    uint32_t m = a->max_work ? (uint32_t)a->max_work : 1u;
+    if (cfg) {
+        cfg->max_expand_per_byte = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        cfg->max_items_per_byte = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        cfg->max_fields_per_byte = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+    if (w) {
+        w->per_byte[ZDEM_S2_WORK_EXPAND] = m * ZDEM_S2_WORK_EXPAND_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_ITEMS] = m * ZDEM_S2_WORK_ITEMS_DEFAULT;
+        w->per_byte[ZDEM_S2_WORK_FIELDS] = m * ZDEM_S2_WORK_FIELDS_DEFAULT;
+    }
+}
+
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a)
 {
     return (size_t)(a->frame_mib ? a->frame_mib : ZDEM_CLI_S2_FRAME_MIB) << 20;
@@ -47,7 +63,8 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
     cfg->tmp_size = r->frame > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)r->frame;
     /* a mapped file is given whole: nothing to gather; standard input
      * gathers a frame split across reads, up to the frame limit */
-    cfg->gather_buffer = f->in ? r->frame : 0;
+    cfg->gather_buffer = f->in || f->live ? r->frame : 0;
+    zdem_cli_s2_work(a, cfg, NULL);
     cfg->hash_seed = hash_seed();
     if (zdem_s2_state_fixed_size(cfg) > mem) {
         fprintf(stderr, "zdem: %s: --memory %lu MiB is less than the %lu MiB the buffers "
@@ -69,9 +86,20 @@ int zdem_cli_s2_open(zdem_cli_s2_run *r, const zdem_cli_args *a,
     return 0;
 }
 
+/* --follow stops at the demo's end (DEM_Stop, and the DEM_FileInfo its
+ * header points at). */
+static int s2_complete(void *s)
+{
+    return zdem_s2_state_complete((const zdem_s2_state *)s);
+}
+
 void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, int seek)
 {
     zdem_error_clear(&r->err);
+    if (f->live) { /* a broadcast: fragment by fragment */
+        zdem_cli_live_s2_go(r, f, tick);
+        return;
+    }
     if (f->in) { /* standard input: pushed as it is read (no seeking) */
         uint8_t *buf = malloc(ZDEM_CLI_PIECE);
         zdem_status st = ZDEM_OK;
@@ -81,6 +109,7 @@ void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, in
             return;
         }
         zdem_s2_state_stop_at(r->s, tick);
+        zdem_cli_follow_until(f, s2_complete, r->s);
         while (st == ZDEM_OK && (n = zdem_cli_read(f, buf, ZDEM_CLI_PIECE)) > 0)
             st = zdem_s2_state_feed(r->s, buf, n, &r->err);
         if (st == ZDEM_OK && !f->in->error)
@@ -144,6 +173,8 @@ int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
             fputs(" (raise --memory)", stderr);
         else if (k == ZDEM_S2_W_TABLE_LIMIT)
             fputs(" (raise --max-frame)", stderr);
+        else if (k == ZDEM_S2_W_WORK_LIMIT)
+            fputs(" (raise --max-work)", stderr);
         fputc('\n', stderr);
     }
     if (err->code != ZDEM_OK)
@@ -365,6 +396,7 @@ static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
     o.a = a;
     zdem_s2_roster_init(&o.roster);
     zdem_s2_config_events(&cfg);
+    zdem_cli_s2_work(a, &cfg, NULL);
     cfg.on_event = print_event;
     cfg.user = &o;
     cfg.hash_seed = hash_seed();
@@ -373,6 +405,7 @@ static int events_small(const zdem_cli_args *a, const zdem_cli_file *f)
         free(arena);
         return zdem_cli_fail(f, &err);
     }
+    zdem_cli_follow_until(f, s2_complete, s);
     if (f->in) /* standard input: in the same 4 KiB pieces */
         for (st = ZDEM_OK; st == ZDEM_OK && (n = zdem_cli_read(f, piece, SMALL_PIECE)) > 0;)
             st = zdem_s2_state_feed(s, piece, n, &err);

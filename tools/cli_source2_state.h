@@ -31,6 +31,8 @@ void zdem_cli_s2_go(zdem_cli_s2_run *r, const zdem_cli_file *f, int64_t tick, in
 int zdem_cli_s2_report(const zdem_cli_s2_run *r, const zdem_cli_file *f);
 int zdem_cli_s2_verdict(const zdem_cli_file *f, const zdem_s2_warnings *w,
                         const zdem_error *err, size_t frame_limit);
+/* The work budget --max-work asks for, into a config and/or a parser's. */
+void zdem_cli_s2_work(const zdem_cli_args *a, zdem_s2_config *cfg, zdem_s2_work *w);
 /* The frame buffer --max-frame asks for, bytes. */
 size_t zdem_cli_s2_frame_size(const zdem_cli_args *a);
 void zdem_cli_s2_close(zdem_cli_s2_run *r);

@@ -63,7 +63,13 @@ int zdem_cli_source2_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         free(mem);
         return rc;
     }
-    (void)zdem_table_flush(table); /* the rows of the last chunk */
+    if (!zdem_cli_out.over)
+        (void)zdem_table_flush(table); /* the rows of the last chunk */
+    if (zdem_cli_out_report(f)) {
+        /* stopped by --max-rows: the verdict is the damage before it */
+        zdem_error_clear(&r.err);
+        (void)zdem_s2_warn_result(zdem_s2_state_warnings(r.s), ZDEM_OK, &r.err);
+    }
     if (zdem_s2_ticks_untracked(tk))
         fprintf(stderr, "zdem: %s: warning: %llu entities over the 1024 tracked per tick were left out\n",
                 f->path, (unsigned long long)zdem_s2_ticks_untracked(tk));

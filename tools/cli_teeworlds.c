@@ -609,50 +609,54 @@ static int dump_event(void *user, const zdem_tw_event *evp)
     FILE *o = stdout;
     char label[64];
     unsigned long long index = dc->index++;
-    {
-        const zdem_tw_chunk *c = &ev->chunk;
-        label[0] = 0;
-        if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
-            msg_label(ev, label, sizeof label);
-        if (!type_matches(a->type, ev, label))
-            return 0;
-        if (a->json) {
-            fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
-                    (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
-            if (c->kind == ZDEM_TW_CHUNK_TICK)
-                fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
-                        c->inline_tick ? "true" : "false");
-            else
-                fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
-                        (unsigned long)ev->num_ints);
-            if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints) {
-                fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev->msg.sys ? "true" : "false",
-                        ev->msg.id);
-                zdem_json_cstr(o, label);
-            }
-            if (ev->snap)
-                fprintf(o, ",\"items\":%lu", (unsigned long)ev->snap->num_items);
-            if (ev->warning) {
-                fputs(",\"warning\":", o);
-                zdem_json_cstr(o, ev->warning);
-            }
-            fputs("}\n", o);
-        } else {
-            fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
-                    (long)c->tick, kind_name(c->kind));
-            if (c->kind == ZDEM_TW_CHUNK_TICK)
-                fprintf(o, "%s", c->keyframe ? " keyframe" : "");
-            else
-                fprintf(o, " %5lu bytes", (unsigned long)c->size);
-            if (label[0])
-                fprintf(o, " %s%s", ev->msg.sys ? "sys:" : "", label);
-            if (ev->snap)
-                fprintf(o, " %lu items", (unsigned long)ev->snap->num_items);
-            if (ev->warning)
-                fprintf(o, " (warning: %s)", ev->warning);
-            fputc('\n', o);
+    long n = 0;
+    const zdem_tw_chunk *c = &ev->chunk;
+    label[0] = 0;
+    if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
+        msg_label(ev, label, sizeof label);
+    if (!type_matches(a->type, ev, label))
+        return 0;
+    if (zdem_cli_out.over)
+        return 1; /* --max-output: the reading stops */
+    if (a->json) {
+        n += fprintf(o, "{\"index\":%llu,\"offset\":%lu,\"tick\":%ld,\"kind\":\"%s\"", index,
+                     (unsigned long)c->offset, (long)c->tick, kind_name(c->kind));
+        if (c->kind == ZDEM_TW_CHUNK_TICK)
+            n += fprintf(o, ",\"keyframe\":%s,\"inline\":%s", c->keyframe ? "true" : "false",
+                         c->inline_tick ? "true" : "false");
+        else
+            n += fprintf(o, ",\"size\":%lu,\"ints\":%lu", (unsigned long)c->size,
+                         (unsigned long)ev->num_ints);
+        if (c->kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints) {
+            n += fprintf(o, ",\"sys\":%s,\"id\":%d,\"name\":", ev->msg.sys ? "true" : "false",
+                         ev->msg.id);
+            zdem_json_cstr(o, label);
         }
+        if (ev->snap)
+            n += fprintf(o, ",\"items\":%lu", (unsigned long)ev->snap->num_items);
+        if (ev->warning) {
+            fputs(",\"warning\":", o);
+            zdem_json_cstr(o, ev->warning);
+        }
+        fputs("}\n", o);
+    } else {
+        n += fprintf(o, "%6llu %9lu tick %-9ld %-8s", index, (unsigned long)c->offset,
+                     (long)c->tick, kind_name(c->kind));
+        if (c->kind == ZDEM_TW_CHUNK_TICK)
+            n += fprintf(o, "%s", c->keyframe ? " keyframe" : "");
+        else
+            n += fprintf(o, " %5lu bytes", (unsigned long)c->size);
+        if (label[0])
+            n += fprintf(o, " %s%s", ev->msg.sys ? "sys:" : "", label);
+        if (ev->snap)
+            n += fprintf(o, " %lu items", (unsigned long)ev->snap->num_items);
+        if (ev->warning)
+            n += fprintf(o, " (warning: %s)", ev->warning);
+        fputc('\n', o);
     }
+    /* strings (names, warnings) are not counted: the bound is about
+     * output the input did not pay for, and they come from the input */
+    (void)zdem_cli_out_bytes(n > 0 ? (uint64_t)n + 1u : 1u);
     return 0;
 }
 
@@ -684,6 +688,7 @@ static int cmd_dump(const zdem_cli_args *a, const zdem_cli_file *f)
     dc.a = a;
     dc.index = 0;
     (void)tw_read(f, dump_event, &dc, &crc_ok, &sha_ok);
+    (void)zdem_cli_out_report(f);
     return finish(f);
 }
 

@@ -53,6 +53,8 @@ int zdem_cli_teeworlds_ticks(const zdem_cli_args *a, const zdem_cli_file *f)
         free(buf);
     }
     fflush(stdout);
+    if (zdem_cli_out_report(f))
+        st = ZDEM_OK; /* stopped by --max-rows */
     if (st == ZDEM_ERR_UNKNOWN_NAME)
         rc = zdem_cli_unknown(f, err.msg, "'zdem props FILE' lists the names");
     else if (st == ZDEM_ERR_LIMIT && err.offset == 0 && err.msg && strncmp(err.msg, "tw rows", 7) == 0) {

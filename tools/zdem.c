@@ -5,6 +5,7 @@
  * runs in a child whose output is marked with the file (cli_multi.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_live.h"
 #include "zdem_version.h"
 
 #include <errno.h>
@@ -28,6 +29,12 @@ static const char usage_main[] =
     "text a \"==> FILE <==\" line; the exit status is the worst of them.\n"
     "Quake III names its protocol in the file name (.dm_68); on standard input\n"
     "give it with --protocol N where the serverinfo does not (Quake III 1.32).\n"
+    "Live input: for info, events, entities, ticks and props, FILE may be a\n"
+    "Source 2 HTTP broadcast (CS2 GOTV+, Deadlock): an http:// URL (BASE as in\n"
+    "BASE/sync; needs libcurl) or a directory laid out like one (sync.json,\n"
+    "N/start, N/full, N/delta); --follow reads a file still being written, of\n"
+    "any format, until the format's end. Output is flushed as each fragment or\n"
+    "piece is decoded.\n"
     "\n"
     "commands:\n"
     "  info      header and summary facts (--json for one JSON object)\n"
@@ -55,6 +62,9 @@ static const char usage_main[] =
     "                     dump, events; Source 2 events (the events mode)\n"
     "  --memory MIB       Source 2: the state arena (default 256)\n"
     "  --max-frame MIB    Source 2: the largest decompressed frame (default 16)\n"
+    "  --max-work N       Source 2: N x the work budget per input byte\n"
+    "  --max-output BYTES dump: stop after BYTES of output (default: per input byte)\n"
+    "  --max-rows N       ticks: stop after N rows (default: per input byte)\n"
     "  --protocol N       Quake III on standard input: the protocol number\n"
     "  --start A, --end B cut: from tick A to tick B (Quake III: server time, ms)\n"
     "  --start-seconds S, --end-seconds S\n"
@@ -62,6 +72,13 @@ static const char usage_main[] =
     "  --around I --before S --after S\n"
     "                     cut: S seconds before and after event I of 'zdem events'\n"
     "  -o OUT             map, cut: the file to write\n"
+    "  --follow           a file still being written: wait for more bytes until\n"
+    "                     the format's end (or --idle-timeout)\n"
+    "  --idle-timeout S   live input: stop after S seconds without new data\n"
+    "                     (default 60)\n"
+    "  --poll MS          live input: wait MS ms before looking again (files 100;\n"
+    "                     URLs a quarter of the server's fragment interval)\n"
+    "  --max-fragment MIB broadcasts: the largest fragment read (default 64)\n"
     "  -h, --help         this help, or a command's\n"
     "  --version          the version\n"
     "\n"
@@ -76,6 +93,10 @@ static const char usage_main[] =
     "  --memory MIB     state arena, buffers included (default 256)\n"            \
     "  --max-frame MIB  largest decompressed frame; larger ones are skipped\n"    \
     "                   and reported (default 16)\n"                               \
+    "  --max-work N     N x the work budget per input byte: 128 bytes\n"          \
+    "                   decompressed, 1 inner message or string-table entry,\n"  \
+    "                   2 entity field values; work over it is skipped and\n"    \
+    "                   reported as work_limit (default 1)\n"                     \
     "  --small          Source 2 events: the events mode (no entities) in 1 MiB,\n" \
     "                   fed in 4 KiB pieces as a device would\n"                 \
     "On a damaged or truncated file, everything before the damage is printed,\n" \
@@ -87,6 +108,21 @@ static const char usage_main[] =
     "ZDEM_Q3_LIMITS_SMALL; what does not fit them\n"                               \
     "is reported as a warning that names the limit.\n"
 
+#define LIVE_HELP                                                                 \
+    "Live input: FILE may be a Source 2 broadcast URL (http://.../BASE: BASE/sync,\n" \
+    "then BASE/N/start, N/full, N/delta as the server publishes them; 404s are\n"  \
+    "asked again, a dropped transfer resumed) or a directory laid out like one;\n"  \
+    "--follow reads a file still being written (any format):\n"                     \
+    "  --follow           wait for more bytes until the format's end (Source 2\n"   \
+    "                     DEM_Stop, Quake III's end marker, Teeworlds' header\n"    \
+    "                     length, written when the recorder stops)\n"              \
+    "  --idle-timeout S   stop after S seconds without new data (default 60)\n"    \
+    "  --poll MS          wait MS ms before looking again (files: 100, or at once\n" \
+    "                     with inotify; URLs: a quarter of the server's fragment\n" \
+    "                     interval, else 500)\n"                                      \
+    "  --max-fragment MIB a broadcast fragment larger than this stops the run\n"    \
+    "                     (default 64)\n"
+
 #define PROTOCOL_HELP                                                             \
     "--protocol N reads a Quake III demo as protocol N (default: the file\n"       \
     "name's .dm_N, else its serverinfo; standard input has no name).\n"
@@ -96,28 +132,33 @@ static const struct {
     const char *help;
 } commands[] = {
     {"info",
-     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem info [--json] [--small] [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints the header and summary facts of a demo: format, map, players,\n"
      "tick/time span, message counts, warnings (what was skipped or fell\n"
      "back, by kind) and the error if the file is damaged. --json prints one\n"
      "JSON object (with \"warnings\" and \"error\" members when there are any).\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"dump",
-     "usage: zdem dump [--json] [--type NAME] [--small] [--max-frame MIB] FILE...\n"
+     "usage: zdem dump [--json] [--type NAME] [--small] [--max-output BYTES]\n"
+     "                 [--max-frame MIB] [--max-work N] FILE...\n"
      "Prints one line per message: index, byte offset, tick, id, name, size.\n"
      "--type NAME keeps only messages whose name (or numeric id) is NAME\n"
      "(Source 2: DEM_Packet, svc_ServerInfo, ...; Quake III: the line types\n"
      "message, gamestate, snapshot, command, warning, skipped; Teeworlds: a\n"
      "chunk kind or a message name). An unknown NAME is an error.\n"
      "--json prints one JSON object per line.\n"
-     "--max-frame MIB: Source 2, the largest decompressed frame (default 16).\n"
+     "--max-output BYTES stops after about BYTES of output (default: 8 per\n"
+     "input byte for Source 2, 64 for Quake III and Teeworlds, + 64 KiB),\n"
+     "with a warning; the exit status stays 0.\n"
+     "Source 2: --max-frame and --max-work as for info.\n"
      SMALL_HELP
      PROTOCOL_HELP},
     {"events",
      "usage: zdem events [--json] [--small] [--name A,B,...] [--format jsonl|csv]\n"
-     "                   [MEMORY OPTIONS] FILE...\n"
+     "                   [MEMORY OPTIONS] [LIVE OPTIONS] FILE...\n"
      "Prints game events, one JSON object per line with at least \"type\" and\n"
      "the time (tick or server_time): kills/obituaries, chat, prints, ...\n"
      "--name A,B keeps the events with those names: Source 2 game event names\n"
@@ -129,16 +170,20 @@ static const struct {
      "server_time in ms), type, name, and the whole event as JSON.\n"
      SMALL_HELP
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"ticks",
      "usage: zdem ticks FILE... --props P1,P2,... [--class NAME]\n"
      "                  [--ticks A,B,...|--every K] [--format jsonl|csv]\n"
-     "                  [MEMORY OPTIONS]\n"
+     "                  [--max-rows N] [MEMORY OPTIONS] [LIVE OPTIONS]\n"
      "Prints one row per (tick, entity) with the properties P1,P2,...; rows are\n"
      "printed as the demo is read (columns: tick, entity, then the properties;\n"
      "a missing value is null in JSON, empty in CSV).\n"
      "  --ticks A,B,...  only these ticks      --every K  only ticks divisible by K\n"
      "  --format csv     CSV with a header (default: one JSON object per line)\n"
+     "  --max-rows N     stop after N rows, with a warning (default: 3 per input\n"
+     "                   byte for Source 2, 16 for Quake III and Teeworlds, +\n"
+     "                   65536); the exit status stays 0\n"
      "Source 2: without --class, one row per player (controller and pawn; entity\n"
      "is the pawn). Properties are dotted names as 'zdem entities' prints them\n"
      "(m_iHealth, CBodyComponent.m_cellX, CCSPlayerController.m_iszPlayerName)\n"
@@ -154,9 +199,11 @@ static const struct {
      "error naming the closest ones (Source 2: checked when the demo's classes\n"
      "are read, at its start, before any row).\n"
      PROTOCOL_HELP
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"props",
-     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem props [--class NAME] [--format jsonl|csv] [MEMORY OPTIONS] [LIVE OPTIONS]\n"
+     "                  FILE...\n"
      "Lists every name 'zdem ticks' accepts for the file, one JSON object (or\n"
      "CSV row) per name: class, name, type, and for demoparser2's names\n"
      "\"reads\", the property they stand for.\n"
@@ -170,13 +217,17 @@ static const struct {
      "or component as its presence NAME and its fields NAME.field.\n"
      "Quake III: class player (playerstate) and entity fields; Teeworlds: the\n"
      "snapshot objects' fields (class: the object, as --class takes it).\n"
-     MEMORY_HELP},
+     MEMORY_HELP
+     LIVE_HELP},
     {"entities",
-     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS] FILE...\n"
+     "usage: zdem entities [--json] [--tick N] [--class NAME] [MEMORY OPTIONS]\n"
+     "                     [LIVE OPTIONS] FILE...\n"
      "Source 2: prints the live entities and their properties at tick N >= 0\n"
      "(default: the end of the demo), optionally only those of class NAME (a\n"
-     "class the demo does not have is an error).\n"
-     MEMORY_HELP},
+     "class the demo does not have is an error). On a live server's broadcast\n"
+     "it stops once the broadcast passes tick N.\n"
+     MEMORY_HELP
+     LIVE_HELP},
     {"map",
      "usage: zdem map FILE -o OUT.map   (one FILE)\n"
      "Teeworlds/DDNet: writes the map embedded in the demo to OUT.map.\n"},
@@ -360,6 +411,7 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
 {
     int csv_events = strcmp(a->command, "events") == 0 && a->format && strcmp(a->format, "csv") == 0;
     int props = strcmp(a->command, "props") == 0;
+    zdem_cli_bound_init(a, f, fmt == FMT_SOURCE2);
     if (strcmp(a->command, "cut") == 0 && fmt != FMT_UNKNOWN)
         return zdem_cli_cut(a, f, fmt == FMT_SOURCE2 ? "source2" : fmt == FMT_QUAKE3 ? "quake3" : "teeworlds",
                             fmt == FMT_SOURCE2 ? zdem_cli_source2 : fmt == FMT_QUAKE3 ? zdem_cli_quake3
@@ -396,6 +448,13 @@ static int dispatch(const zdem_cli_args *a, const zdem_cli_file *f, enum fmt fmt
     }
 }
 
+/* A live source's command (tools/cli_live.c), its format from its head. */
+static int dispatch_head(const zdem_cli_args *a, const zdem_cli_file *f, const uint8_t *head,
+                         size_t n)
+{
+    return dispatch(a, f, detect(head, n, f->path));
+}
+
 /* Standard input: its first bytes decide the format; the command reads
  * the rest in pieces (zdem_cli_read). */
 static int run_stdin(const zdem_cli_args *a)
@@ -420,6 +479,7 @@ static int run_stdin(const zdem_cli_args *a)
     f.data = NULL;
     f.size = 0;
     f.in = &in;
+    f.live = NULL;
     if (in.error)
         return zdem_cli_read_error(&f);
     rc = dispatch(a, &f, detect(in.head, in.head_len, "-"));
@@ -435,8 +495,11 @@ static int run_file(const zdem_cli_args *a, const char *path)
     void *map = NULL;
     if (strcmp(path, "-") == 0)
         return run_stdin(a);
+    if (zdem_cli_live_wanted(a, path)) /* a broadcast, or --follow */
+        return zdem_cli_live_run(a, path, dispatch_head);
     f.path = path;
     f.in = NULL;
+    f.live = NULL;
     /* O_NONBLOCK: opening a FIFO without a writer must not wait; it is
      * refused below as not a regular file. */
     fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -521,6 +584,28 @@ int main(int argc, char **argv)
             a.json = 1;
         else if (strcmp(s, "--small") == 0)
             a.small = 1;
+        else if (strcmp(s, "--follow") == 0)
+            a.follow = 1;
+        else if (strcmp(s, "--idle-timeout") == 0 || strcmp(s, "--poll") == 0 ||
+                 strcmp(s, "--max-fragment") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 86400000ul ||
+                (s[2] == 'm' && v > 65536))
+                return usage_error(s[2] == 'i' ? "--idle-timeout needs seconds (1..86400000)"
+                                   : s[2] == 'p' ? "--poll needs milliseconds (1..86400000)"
+                                                 : "--max-fragment needs a size in MiB (1..65536)",
+                                   argv[i]);
+            if (s[2] == 'i')
+                a.idle_s = v;
+            else if (s[2] == 'p')
+                a.poll_ms = v;
+            else
+                a.fragment_mib = v;
+        }
         else if (strcmp(s, "--props") == 0 || strcmp(s, "--ticks") == 0 ||
                  strcmp(s, "--every") == 0 || strcmp(s, "--format") == 0 ||
                  strcmp(s, "--name") == 0) {
@@ -607,6 +692,27 @@ int main(int argc, char **argv)
             } else {
                 a.after_s = v;
             }
+        } else if (strcmp(s, "--max-work") == 0) {
+            char *end;
+            unsigned long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0 || v > 65536)
+                return usage_error("--max-work needs a multiple 1..65536", argv[i]);
+            a.max_work = v;
+        } else if (strcmp(s, "--max-output") == 0 || strcmp(s, "--max-rows") == 0) {
+            char *end;
+            unsigned long long v;
+            if (i + 1 >= argc)
+                return usage_error("option needs a value", s);
+            v = strtoull(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end != 0 || v == 0)
+                return usage_error("needs a count >= 1", argv[i]);
+            if (s[6] == 'o')
+                a.max_output = v;
+            else
+                a.max_rows = v;
         } else if (s[0] == '-' && s[1] != 0)
             return usage_error("unknown option", s);
         else {
@@ -626,6 +732,10 @@ int main(int argc, char **argv)
         return usage_error("--format is for ticks, events and props", a.format);
     if (a.nnames && strcmp(a.command, "events") != 0)
         return usage_error("--name is for events", NULL);
+    if (a.max_output && strcmp(a.command, "dump") != 0)
+        return usage_error("--max-output is for dump", NULL);
+    if (a.max_rows && strcmp(a.command, "ticks") != 0)
+        return usage_error("--max-rows is for ticks", NULL);
     if (npaths > 1 && strcmp(a.command, "map") == 0)
         return usage_error("map takes one FILE", NULL);
     if (strcmp(a.command, "cut") == 0) {

@@ -13,6 +13,8 @@ Source 2 (CS2, Dota 2, Deadlock):
     zdem.parse_player_info(path)                  slot, userid, steamid, name,
                                                   team, controller, pawn
     zdem.list_game_events(path)                   the event names in the demo
+    zdem.stream_events(source)                    events as they arrive: a broadcast
+                                                  URL or directory, a growing file
 Quake III: zdem.q3.header, players, obituaries, chat, scores, ticks, list_props
 Teeworlds: zdem.tw.header, players, chat, kills, ticks, list_props
 An unknown property, class, field or event name raises ValueError naming
@@ -35,11 +37,13 @@ from ._lib import check_props as _check_props
 from ._lib import (DemoError, RowLimitError, ffi, lib, Mapped, Table, Run, Arena, arena, strings,
                    int32_array, finish, S2_STATE_BYTES, VERSION)
 
+from ._stream import stream_events
+
 __version__ = VERSION
 
 __all__ = ["DemoError", "RowLimitError", "parse_header", "parse_events", "parse_ticks",
            "parse_players", "parse_event", "parse_player_info", "list_game_events",
-           "list_props", "q3", "tw", "dask", "__version__"]
+           "list_props", "stream_events", "q3", "tw", "dask", "__version__"]
 
 
 def __dir__():

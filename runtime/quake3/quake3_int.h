@@ -94,11 +94,16 @@ struct zdem_q3_parser {
      * event entities are its delta source's (ev_bits) updated with these */
     uint32_t nchg;
     uint32_t chg[2 * ZDEM_Q3_MAX_SNAPSHOT_ENTITIES];
+    /* the snapshot being read went over a limit (its entity lists or the
+     * entity pool): the rest of it is read, not kept, and it is dropped
+     * with a warning naming the limit; the message goes on */
+    const char *snap_over;
 
     /* offset in base_data of each entity's baseline record in the
      * current gamestate, 0xFFFF: none sent (reads as zero) */
     uint16_t base_off[ZDEM_Q3_MAX_GENTITIES];
     uint32_t nfree;
+    uint32_t fresh; /* pool slots from here on were never handed out */
 
     /* The last snapshot's bits in its message, for the writer
      * (quake3_write.c): after its command byte, and its end (set before

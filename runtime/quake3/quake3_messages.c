@@ -135,12 +135,10 @@ void zdem_q3__clear_gamestate(zdem_q3_parser *p)
         for (k = 0; k < p->lim.snapshot_ring; k++)
             SNAP_NUMS(p, k)[0] = 0xFFFFu;
     }
-    {
-        uint32_t i, n = p->lim.entity_states; /* popped from the end: slot 0 first */
-        for (i = 0; i < n; i++)
-            p->free_slots[i] = (uint16_t)(n - 1u - i);
-        p->nfree = n;
-    }
+    /* every slot is free: handed out in order from `fresh` (no list to
+     * fill at each gamestate) until the first sweep */
+    p->nfree = 0;
+    p->fresh = 0;
     p->last_snapshot_message = 0;
 }
 

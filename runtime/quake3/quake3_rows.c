@@ -677,6 +677,11 @@ static zdem_status q3rows_finish(q3_rows *r, zdem_status st, size_t n, zdem_erro
     return st;
 }
 
+int zdem_q3_rows_ended(const void *mem)
+{
+    return ((const q3_rows *)mem)->push.ended;
+}
+
 zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err)
 {
     q3_rows *r = (q3_rows *)mem;

@@ -88,6 +88,9 @@ zdem_status zdem_q3_rows_start(void *mem, size_t size, const zdem_q3_rows_config
                                zdem_table *t, zdem_error *err);
 zdem_status zdem_q3_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_error *err);
 zdem_status zdem_q3_rows_end(void *mem, zdem_error *err);
+/* 1 once the -1/-1 end marker came through zdem_q3_rows_feed (a reader
+ * following a file still being written stops there). */
+int zdem_q3_rows_ended(const void *mem);
 #ifdef __cplusplus
 }
 #endif

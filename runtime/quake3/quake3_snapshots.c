@@ -103,6 +103,7 @@ static void sweep_pool(zdem_q3_parser *p, int keep, uint32_t ncur)
     }
     /* the clear bits of each mark word, lowest first (slot order) */
     p->nfree = 0;
+    p->fresh = p->lim.entity_states; /* the list holds every free slot now */
     for (k = 0; k * 32u < p->lim.entity_states; k++) {
         uint32_t c = ~p->pool_mark[k];
         if (p->lim.entity_states - k * 32u < 32u)
@@ -145,6 +146,8 @@ static void drop_oldest(zdem_q3_parser *p, int keep, int all)
  * work stays linear. -1: nothing to free. */
 static int alloc_slot(zdem_q3_parser *p, int keep, uint32_t ncur)
 {
+    if (p->nfree == 0 && p->fresh < p->lim.entity_states)
+        return (int)p->fresh++;
     if (p->nfree == 0) {
         uint32_t enough = p->lim.snapshot_entities < p->lim.entity_states / 4u
                               ? p->lim.snapshot_entities : p->lim.entity_states / 4u;
@@ -197,41 +200,28 @@ static const zdem_q3_entity *baseline_of(zdem_q3_parser *p, int n)
 }
 
 /* A snapshot with more entities than the lists hold: the game's own bound
- * (256), or a smaller limit (named and counted). */
-static zdem_status snapshot_entities_over(zdem_q3_parser *p, zdem_q3_msg *m, zdem_error *err)
+ * (256), or a smaller limit (named and counted at the end of the
+ * snapshot). The rest of the snapshot is still read, to reach what the
+ * message holds after it. */
+static void snapshot_entities_over(zdem_q3_parser *p)
 {
-    if (p->lim.snapshot_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES)
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit, "more than 256 entities in a snapshot");
-    p->limit_hits++;
-    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
-                          "limit max_snapshot_entities: more entities in a snapshot than the limit");
+    if (!p->snap_over)
+        p->snap_over = p->lim.snapshot_entities >= ZDEM_Q3_MAX_SNAPSHOT_ENTITIES
+                           ? "more than 256 entities in a snapshot (dropped)"
+                           : "limit max_snapshot_entities: more entities in a snapshot than "
+                             "the limit (dropped)";
 }
 
-/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
- * a baseline) into a new pool slot, added to the new frame unless the
- * delta removes it. was_event: old is the delta source frame's state of
- * an event entity. */
-static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
-                                int number, const zdem_q3_entity *old, int keep, int was_event,
-                                zdem_error *err)
+/* One entity delta read into `to` from `old` (a pool state, a baseline,
+ * or NULL): *removed when the delta removes it. */
+static inline zdem_status decode_entity(zdem_q3_parser *p, zdem_q3_msg *m, int number,
+                                        const zdem_q3_entity *old, zdem_q3_entity *to,
+                                        int *removed, zdem_error *err)
 {
-    uint16_t slot;
-    zdem_status st;
-    zdem_q3_entity *to;
-    int s, removed, is_event;
-    if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
-        return snapshot_entities_over(p, m, err);
-    s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
-    if (s < 0) {
-        p->limit_hits++;
-        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, m->bit,
-                              "limit max_entity_states: entity pool full");
-    }
-    slot = (uint16_t)s;
-    to = &p->pool[slot];
+    zdem_status st = ZDEM_OK;
     if (m->raw) {
         st = zdem_q3__read_delta_entity(p, m, old, to, number, err);
-        removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
+        *removed = to->number == ZDEM_Q3_ENTITYNUM_NONE;
     } else {
         /* read_delta_entity on the padded copy (parse_message): the two
          * flag bits and the field count from one unchecked window; past
@@ -240,15 +230,14 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
          * the next entity number tests it); a removed entity's slot is
          * freed unwritten (nothing reads it) */
         uint64_t w = zdem_q3__pwindow(m);
-        st = ZDEM_OK;
-        removed = (int)(w & 1u);
-        if (removed) {
+        *removed = (int)(w & 1u);
+        if (*removed) {
             m->bit += 1u;
         } else {
-            if (old)
-                memcpy(to, old, sizeof *to);
-            else
+            if (!old)
                 memset(to, 0, sizeof *to);
+            else if (old != to)
+                memcpy(to, old, sizeof *to);
             to->number = number;
             if (w & 2u) {
                 unsigned e = zdem_q3_huff_decode[(w >> 2) & 0x7FFu], lc = e & 0xFFu;
@@ -267,6 +256,45 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
         }
         /* a position past the end is caught at the next entity number */
     }
+    return st;
+}
+
+/* An entity of a snapshot that went over a limit: read into a scratch
+ * state (a baseline decoded into that same scratch is read in place) and
+ * let go, only to reach what follows. The frame's count stays at the limit,
+ * so every later entity and copy of this snapshot comes here (no test on
+ * the common path). */
+static zdem_status skip_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                               int number, const zdem_q3_entity *old, zdem_error *err)
+{
+    int removed;
+    snapshot_entities_over(p);
+    frame->num_entities = (int32_t)p->lim.snapshot_entities;
+    return decode_entity(p, m, number, old, &p->base_tmp, &removed, err);
+}
+
+/* Parse_DeltaEntity: `number` read as a delta from `old` (a pool state or
+ * a baseline) into a new pool slot, added to the new frame unless the
+ * delta removes it. was_event: old is the delta source frame's state of
+ * an event entity. */
+static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snapshot *frame,
+                                int number, const zdem_q3_entity *old, int keep, int was_event,
+                                zdem_error *err)
+{
+    uint16_t slot;
+    zdem_status st;
+    zdem_q3_entity *to;
+    int s, removed, is_event;
+    if ((uint32_t)frame->num_entities >= p->lim.snapshot_entities)
+        return skip_entity(p, m, frame, number, old, err);
+    s = alloc_slot(p, keep, (uint32_t)frame->num_entities);
+    if (s < 0) {
+        p->snap_over = "limit max_entity_states: entity pool full (snapshot dropped)";
+        return skip_entity(p, m, frame, number, old, err);
+    }
+    slot = (uint16_t)s;
+    to = &p->pool[slot];
+    st = decode_entity(p, m, number, old, to, &removed, err);
     /* the event pass updates the source frame's event-entity set by the
      * changes: only an entity that is or was an event entity can change
      * it (the set holds the source frame's event entities), so only those
@@ -304,10 +332,16 @@ static zdem_status copy_unchanged(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_sna
     uint64_t lanes = (uint64_t)(below < 0x7FFFu ? below : 0x7FFFu) * UINT64_C(0x0001000100010001);
     uint16_t *cn = p->build_nums, *ce = p->build_ents;
     uint32_t j = *oldindex, n = (uint32_t)frame->num_entities, n0 = n;
+    (void)m;
+    (void)err;
     if (n + (oldcount - j) > p->lim.snapshot_entities) {
         while (nums[j] < below) {
             if (n == p->lim.snapshot_entities)
-                return snapshot_entities_over(p, m, err);
+                snapshot_entities_over(p);
+            if (p->snap_over) { /* passed over: the snapshot is dropped */
+                j++;
+                continue;
+            }
             cn[n] = nums[j];
             ce[n++] = ents[j++];
         }
@@ -362,6 +396,7 @@ static zdem_status parse_packet_entities(zdem_q3_parser *p, zdem_q3_msg *m,
     newframe->parse_index = p->parse_entities_num;
     newframe->num_entities = 0;
     p->nchg = 0;
+    p->snap_over = NULL;
     for (;;) {
         const zdem_q3_entity *from;
         uint32_t below;
@@ -734,6 +769,14 @@ zdem_status zdem_q3__parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_erro
     st = parse_packet_entities(p, m, old, bp, err);
     if (st == ZDEM_OK && (m->bad & 0x8000u))
         st = zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, m->bit, "invalid Huffman code");
+    if (st == ZDEM_OK && p->snap_over) {
+        /* read to its end, dropped: what the message holds after it goes on */
+        int stop = p->snap_over[0] == 'l' ? zdem_q3__warn_limit(p, m->bit, p->snap_over)
+                                          : zdem_q3__warn(p, ZDEM_ERR_CORRUPT, m->bit, p->snap_over);
+        bp->valid = 0;
+        if (stop)
+            st = zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
+    }
     if (st != ZDEM_OK || !bp->valid) {
         /* its new states are garbage for the next sweep; a list built in
          * place is ended empty (a delta from the dropped slot reads it) */

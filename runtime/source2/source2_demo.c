@@ -218,13 +218,56 @@ zdem_status zdem_s2_for_each_inner(const uint8_t *data, size_t size,
                                      user, err);
 }
 
+void zdem_s2_work_init(zdem_s2_work *w)
+{
+    memset(w, 0, sizeof *w);
+}
+
+static uint32_t work_default(zdem_s2_work_kind k)
+{
+    return k == ZDEM_S2_WORK_EXPAND ? ZDEM_S2_WORK_EXPAND_DEFAULT
+           : k == ZDEM_S2_WORK_ITEMS ? ZDEM_S2_WORK_ITEMS_DEFAULT
+                                     : ZDEM_S2_WORK_FIELDS_DEFAULT;
+}
+
+uint64_t zdem_s2_work_left(const zdem_s2_work *w, zdem_s2_work_kind k)
+{
+    uint64_t in = w->input + ZDEM_S2_WORK_SLACK, all;
+    uint32_t per = w->per_byte[k] ? w->per_byte[k] : work_default(k);
+    /* input < 2^32 x per_byte cannot overflow; past it, no bound */
+    all = in > (UINT64_MAX >> 32) ? UINT64_MAX : in * per;
+    return all > w->used[k] ? all - w->used[k] : 0u;
+}
+
+int zdem_s2_work_take(zdem_s2_work *w, zdem_s2_work_kind k, uint64_t n)
+{
+    if (n > zdem_s2_work_left(w, k))
+        return 0;
+    w->used[k] += n;
+    return 1;
+}
+
 zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                                       int ordered, zdem_s2_inner_want want,
                                       uint8_t *scratch, size_t scratch_cap,
                                       zdem_s2_inner_fn fn, void *user,
                                       zdem_error *err)
 {
+    return zdem_s2_for_each_inner_work(data, size, ordered, want, scratch, scratch_cap, fn,
+                                       user, NULL, err);
+}
+
+zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
+                                        int ordered, zdem_s2_inner_want want,
+                                        uint8_t *scratch, size_t scratch_cap,
+                                        zdem_s2_inner_fn fn, void *user,
+                                        zdem_s2_work *w, zdem_error *err)
+{
     int pass, passes = ordered == 2 ? 2 : ordered ? 3 : 1;
+    /* headers this call may read: taken from the budget once, the rest
+     * given back at the end */
+    uint64_t room = w ? zdem_s2_work_left(w, ZDEM_S2_WORK_ITEMS) : UINT64_MAX, read = 0;
+    zdem_status over = ZDEM_OK;
     uint32_t valid = 0xFFFFFFFFu; /* messages before a framing break */
     zdem_error broken;
     zdem_error_clear(&broken);
@@ -233,9 +276,17 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
         zdem_s2_inner m;
         int rc;
         zdem_s2_inner_init(&ir, data, size, scratch, scratch_cap);
-        while (ir.index < valid && (rc = inner_header(&ir, &m, &broken)) == 1) {
+        while (ir.index < valid) {
             zdem_status st;
-            int prio = (int)zdem_s2_inner_priority(m.type);
+            int prio;
+            if (read == room) {
+                over = ZDEM_ERR_LIMIT;
+                break;
+            }
+            read++;
+            if ((rc = inner_header(&ir, &m, &broken)) != 1)
+                break;
+            prio = (int)zdem_s2_inner_priority(m.type);
             if (ordered == 2 && prio > ZDEM_S2_PRIO_NORMAL)
                 prio = ZDEM_S2_PRIO_NORMAL;
             if ((ordered && prio != pass) ||
@@ -243,17 +294,30 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                 zdem_bits_skip(&ir.br, (size_t)m.size * 8u); /* no copy */
                 continue;
             }
-            if (inner_payload(&ir, &m, &broken) < 0) {
+            if (w && (ir.br.pos & 7u) != 0 && m.size > ir.scratch_cap) {
+                /* over the buffer: stepped over, the handler told */
+                zdem_bits_skip(&ir.br, (size_t)m.size * 8u);
+                m.data = 0;
+            } else if (inner_payload(&ir, &m, &broken) < 0) {
                 valid = m.index;
                 break;
             }
             st = fn(user, &m);
-            if (st != ZDEM_OK)
+            if (st != ZDEM_OK) {
+                if (w)
+                    w->used[ZDEM_S2_WORK_ITEMS] += read;
                 return zdem_fail_bits(err, st, m.bit_offset, "inner message handler failed");
+            }
         }
+        if (over != ZDEM_OK)
+            break;
         if (ir.index < valid && broken.code != ZDEM_OK)
             valid = ir.index; /* the header at this index did not read */
     }
+    if (w)
+        w->used[ZDEM_S2_WORK_ITEMS] += read;
+    if (over != ZDEM_OK)
+        return zdem_fail(err, over, 0, "work limit max_items_per_byte: rest of the packet not read");
     if (broken.code != ZDEM_OK) {
         if (err && err->code == ZDEM_OK)
             *err = broken;

@@ -114,6 +114,8 @@ typedef enum zdem_s2_warn_kind {
     ZDEM_S2_W_EVENT_KEY_LIMIT,    /* limit: game event keys dropped */
     ZDEM_S2_W_PENDING_LIMIT,      /* limit: early game events not kept */
     ZDEM_S2_W_PROBE_LIMIT,        /* limit: a hash lookup probed too far */
+    ZDEM_S2_W_WORK_LIMIT,         /* limit: over the work budget per input byte */
+    ZDEM_S2_W_MESSAGE_LIMIT,      /* limit: inner message larger than its buffer */
     ZDEM_S2_W_UNKNOWN_TYPES,      /* fallback: field type not in the table */
     ZDEM_S2_W_UNKNOWN_ENCODERS,   /* fallback: encoder not known */
     ZDEM_S2_W_UNKNOWN_CLASSES,    /* fallback: entity of an unknown class */
@@ -138,6 +140,39 @@ void zdem_s2_warn_skipped(zdem_s2_warnings *w, uint64_t offset);
 /* A run's result: st (how the input ended) when it is an error, else the
  * first damage (copied into err), else ZDEM_OK. */
 zdem_status zdem_s2_warn_result(const zdem_s2_warnings *w, zdem_status st, zdem_error *err);
+
+/* ---- work budget per input byte ---------------------------------------------
+ * Compact input can ask for far more work than its size: Snappy inside
+ * Snappy, a string table created again and again, frames of nothing that
+ * are millions of empty inner messages, a class baseline decoded again.
+ * A budget grows with the input read (per_byte x (input + slack)); work of
+ * each kind is taken from it before it is done, and what would go over is
+ * skipped with a work_limit warning while the run goes on. */
+typedef enum zdem_s2_work_kind {
+    ZDEM_S2_WORK_EXPAND = 0, /* bytes decompressed */
+    ZDEM_S2_WORK_ITEMS,      /* inner-message headers and string-table entries read */
+    ZDEM_S2_WORK_FIELDS,     /* entity field values decoded (baselines included) */
+    ZDEM_S2_WORK_KINDS
+} zdem_s2_work_kind;
+
+/* Defaults: far above what the corpus needs (README, Memory). */
+#define ZDEM_S2_WORK_EXPAND_DEFAULT 128u
+#define ZDEM_S2_WORK_ITEMS_DEFAULT 1u
+#define ZDEM_S2_WORK_FIELDS_DEFAULT 2u
+#define ZDEM_S2_WORK_SLACK ((uint64_t)16 << 10) /* input counted from the start */
+
+typedef struct zdem_s2_work {
+    uint32_t per_byte[ZDEM_S2_WORK_KINDS]; /* 0: the default */
+    uint64_t used[ZDEM_S2_WORK_KINDS];
+    uint64_t input; /* input read: the end of the current frame */
+} zdem_s2_work;
+
+/* Defaults, nothing used. */
+void zdem_s2_work_init(zdem_s2_work *w);
+/* What is left of kind k (0 when spent). */
+uint64_t zdem_s2_work_left(const zdem_s2_work *w, zdem_s2_work_kind k);
+/* 1 when n more units of k fit (then they are counted), else 0. */
+int zdem_s2_work_take(zdem_s2_work *w, zdem_s2_work_kind k, uint64_t n);
 
 /* ---- inner messages (CDemoPacket.data) ---------------------------------- */
 
@@ -199,6 +234,17 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                                       zdem_s2_inner_fn fn, void *user,
                                       zdem_error *err);
 
+/* The same, each header read (in every pass) taken from w's items budget
+ * (w NULL: none): when it runs out the rest of the packet is not read
+ * and ZDEM_ERR_LIMIT is returned, everything before it delivered. A
+ * wanted message that is not byte-aligned and larger than scratch is
+ * stepped over and handed to fn with data NULL (the handler reports the
+ * limit); the messages after it go on. */
+zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
+                                        int ordered, zdem_s2_inner_want want,
+                                        uint8_t *scratch, size_t scratch_cap,
+                                        zdem_s2_inner_fn fn, void *user,
+                                        zdem_s2_work *w, zdem_error *err);
 #ifdef __cplusplus
 }
 #endif

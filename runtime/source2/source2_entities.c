@@ -248,15 +248,17 @@ static void bl_release(zdem_s2_state *s, uint32_t off)
     if (!b || --b->refs)
         return;
     vt_free(s, &b->v);
+    zdem_s2_blob_unref(s, b->src, b->src_len);
     zdem_s2_pool_free(s, off, sizeof *b);
 }
 
+/* The decoded baseline stays until the class next needs it: then, if the
+ * entry that names the class holds the same bytes, it is used again
+ * (class_baseline). */
 void zdem_s2_baseline_changed(zdem_s2_state *s, uint32_t class_id)
 {
-    if (class_id < s->nclasses && s->classes[class_id].bl) {
-        bl_release(s, s->classes[class_id].bl);
-        s->classes[class_id].bl = 0;
-    }
+    if (class_id < s->nclasses && s->classes[class_id].bl)
+        s->classes[class_id].bl_stale = 1;
 }
 
 /* The value of e at key: its own first, then its baseline's. */
@@ -368,6 +370,18 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     }
     if (n > s->usage.max_field_paths)
         s->usage.max_field_paths = n;
+    /* counted when known: at most one update's max_field_paths past the
+     * budget, which the next entity then finds spent (entity_data) */
+    s->work.used[ZDEM_S2_WORK_FIELDS] += n;
+    /* an empty table (a create, a baseline) is sized once for its paths
+     * at 3/4 load, not grown through every power of two on the way */
+    if (!e->v.count && n > 12u) {
+        unsigned lg = 4u;
+        while (lg < 24u && (n * 4u > (3u << lg)))
+            lg++;
+        if (lg > (e->v.tab ? e->v.log2 : 0u) && !vt_grow(s, &e->v, lg))
+            return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
+    }
     for (i = 0; i < n; i++) {
         const zdem_s2_fdec *fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
         zdem_s2_raw v;
@@ -414,21 +428,54 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     uint32_t nfp, off;
     zdem_status st;
     s2_baseline *b;
+    int again = 0;
     *out = 0;
-    if (c->bl) {
+    if (c->bl && !c->bl_stale) {
         *out = c->bl;
         return ZDEM_OK;
     }
-    if (!c->bl_entry || s->baseline_table < 0)
-        return ZDEM_OK;
-    be = zdem_s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u);
+    be = c->bl_entry && s->baseline_table >= 0
+             ? zdem_s2_st_find(s, &s->tables[s->baseline_table], c->bl_entry - 1u)
+             : 0;
     /* the entry's key is checked again: it may name another class now */
-    if (!be || !be->val || zdem_s2_st_baseline_class(s, be) != (int32_t)cls)
+    if (be && (!be->val || zdem_s2_st_baseline_class(s, be) != (int32_t)cls))
+        be = 0;
+    if (c->bl) {
+        /* cached by value: the same blob, or the same bytes in another
+         * (compared once, paid from the budget: the entry then shares the
+         * blob, and the next change back costs nothing) */
+        b = bl_ptr(s, c->bl);
+        c->bl_stale = 0;
+        if (be && be->val != b->src && be->val_len == b->src_len &&
+            zdem_s2_spend(s, ZDEM_S2_WORK_EXPAND, be->val_len,
+                         "work limit max_expand_per_byte: entity created without its class "
+                         "baseline") &&
+            memcmp(s->base + be->val, s->base + b->src, be->val_len) == 0)
+            zdem_s2_st_share_value(s, be, b->src);
+        if (be && be->val == b->src) {
+            *out = c->bl;
+            return ZDEM_OK;
+        }
+        bl_release(s, c->bl);
+        c->bl = 0;
+        again = 1;
+    }
+    if (!be)
+        return ZDEM_OK;
+    /* a baseline decoded again (its bytes changed) is work the input may
+     * not have paid for: with the field budget spent, an entity is created
+     * without it (its fields are counted as they are read) */
+    if (!zdem_s2_spend(s, ZDEM_S2_WORK_FIELDS, 1, "work limit max_fields_per_byte: entity "
+                                                  "created without its class baseline"))
         return ZDEM_OK;
     memset(&tmp, 0, sizeof tmp);
     tmp.cls = (int32_t)cls;
     zdem_bits_init(&bb, s->base + be->val, be->val_len);
     st = read_fields(s, &tmp, &bb, &nfp, po, err);
+    /* decoded again (its bytes changed): a table built and one freed, and
+     * the input may have paid for neither; counted twice */
+    if (again)
+        s->work.used[ZDEM_S2_WORK_FIELDS] += nfp;
     if (st == ZDEM_OK && !(off = zdem_s2_pool_alloc(s, sizeof *b)))
         st = zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for baselines");
     if (st != ZDEM_OK) {
@@ -438,6 +485,9 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     b = bl_ptr(s, off);
     b->refs = 1; /* the class's */
     b->v = tmp.v;
+    b->src = be->val;
+    b->src_len = be->val_len;
+    zdem_s2_blob_ref(s, b->src, b->src_len);
     c->bl = off;
     *out = off;
     return ZDEM_OK;
@@ -527,6 +577,12 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     for (i = 0; i < updated; i++) {
         uint32_t cmd, nfp = 0;
         s2_ent *e;
+        if (!zdem_s2_work_left(&s->work, ZDEM_S2_WORK_FIELDS)) {
+            po->limit = ZDEM_S2_W_WORK_LIMIT;
+            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br.pos,
+                                  "work limit max_fields_per_byte: rest of the entity message "
+                                  "skipped");
+        }
         index += (int64_t)zdem_bits_read_ubitvar(&br) + 1;
         cmd = zdem_bits_read(&br, 2);
         if (br.overflow)

@@ -2,6 +2,7 @@
 
 #include <string.h>
 #include "source2_pb.h"
+#include "zdem_snappy.h"
 
 typedef struct parser_inner_ctx {
     zdem_s2_parser *ps;
@@ -25,6 +26,12 @@ static zdem_status deliver_inner(void *p, const zdem_s2_inner *in)
     const zdem_s2_parse_cbs *cbs = ps->cbs;
     zdem_error e;
     zdem_status st;
+    if (!in->data) { /* larger than the scratch: this one only */
+        zdem_error_clear(&e);
+        zdem_fail(&e, ZDEM_ERR_LIMIT, 0, "inner message larger than the scratch: skipped");
+        damage(ps, ZDEM_S2_W_MESSAGE_LIMIT, &e, c->data_pos + in->data_bit / 8u, c->outer);
+        return ZDEM_OK;
+    }
     if (cbs->on_inner && (st = cbs->on_inner(ps->user, ps->game, c->outer, in)) != ZDEM_OK)
         return st;
     if (!cbs->inner)
@@ -85,6 +92,7 @@ void zdem_s2_parser_init(zdem_s2_parser *p, const zdem_s2_parse_cbs *cbs,
     p->scratch = scratch;
     p->scratch_cap = scratch_cap;
     memset(&p->warn, 0, sizeof p->warn);
+    zdem_s2_work_init(&p->work);
     zdem_s2_push_init(&p->push, parser_on_frame, parser_on_skip, p, gather, gather ? gather_cap : 0);
 }
 
@@ -102,11 +110,27 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
     zdem_status st;
     zdem_error e;
 
+    if (m->payload_offset + m->stored_size > ps->work.input)
+        ps->work.input = m->payload_offset + m->stored_size;
     if (cbs->on_outer && (st = cbs->on_outer(ps->user, m)) != ZDEM_OK)
         return zdem_fail(err, st, m->offset, "stopped by the frame callback");
     if (!want_payload)
         return ZDEM_OK;
     zdem_error_clear(&e);
+    {
+        /* what a frame claims is taken from the budget before it is
+         * decompressed (a claim over the buffer is a frame_limit below) */
+        size_t claim = 0;
+        if (m->compressed &&
+            zdem_snappy_uncompressed_length(m->stored, m->stored_size, &claim, &e) == ZDEM_OK &&
+            claim <= half && !zdem_s2_work_take(&ps->work, ZDEM_S2_WORK_EXPAND, claim)) {
+            zdem_fail(&e, ZDEM_ERR_LIMIT, m->offset,
+                      "work limit max_expand_per_byte: frame not decompressed");
+            zdem_s2_warn(&ps->warn, ZDEM_S2_W_WORK_LIMIT, &e);
+            return ZDEM_OK;
+        }
+        zdem_error_clear(&e);
+    }
     if ((st = zdem_s2_payload(m, ps->scratch, half, &p, &n, &e)) != ZDEM_OK) {
         /* a Snappy error's offset is in the stored bytes: a file offset */
         zdem_s2_warn(&ps->warn, st == ZDEM_ERR_NO_SPACE ? ZDEM_S2_W_FRAME_LIMIT
@@ -140,11 +164,14 @@ zdem_status zdem_s2_parse_frame(zdem_s2_parser *ps, const zdem_s2_outer *m,
         ic.ps = ps;
         ic.outer = m;
         ic.data_pos = data.ptr ? (uint64_t)(data.ptr - p) : 0;
-        st = zdem_s2_for_each_inner(data.ptr, data.len, cbs->ordered, ps->scratch + half,
-                                    ps->scratch_cap - half, deliver_inner, &ic, &e);
+        st = zdem_s2_for_each_inner_work(data.ptr, data.len, cbs->ordered, NULL,
+                                         ps->scratch + half, ps->scratch_cap - half,
+                                         deliver_inner, &ic, &ps->work, &e);
         if (st == ZDEM_ERR_ABORTED)
             return zdem_fail(err, st, m->offset, "stopped by a message callback");
-        if (st != ZDEM_OK)
+        if (st == ZDEM_ERR_LIMIT) /* the budget: the rest of the packet is skipped */
+            damage(ps, ZDEM_S2_W_WORK_LIMIT, &e, ic.data_pos, m);
+        else if (st != ZDEM_OK)
             damage(ps, ZDEM_S2_W_BAD_PACKETS, &e, ic.data_pos, m);
     }
     return ZDEM_OK;

@@ -39,6 +39,10 @@ typedef struct zdem_s2_parser {
     size_t scratch_cap;
     zdem_s2_warnings warn;
     zdem_s2_push push;
+    /* the work budget per input byte (defaults from init; per_byte may be
+     * changed before the first byte): frames decompressed and inner
+     * headers read */
+    zdem_s2_work work;
 } zdem_s2_parser;
 
 /* scratch: 2 x the largest decompressed payload to read (a larger frame is

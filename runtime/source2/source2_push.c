@@ -121,6 +121,15 @@ static zdem_status check_end(zdem_s2_push *s, zdem_error *err)
     return ZDEM_OK;
 }
 
+int zdem_s2_push_complete(const zdem_s2_push *s)
+{
+    uint32_t fi = s->hdr.fileinfo_offset;
+    if (!s->have_header || !s->stopped || s->in.have || s->in.skipping ||
+        s->in.failed != ZDEM_OK)
+        return 0;
+    return fi < ZDEM_S2_HEADER_SIZE || s->fileinfo_at == (uint64_t)fi + 1u;
+}
+
 /* The generic "input ends inside a frame" said the Source 2 way. */
 static zdem_status cut(zdem_status st, const zdem_error *e, zdem_error *err)
 {

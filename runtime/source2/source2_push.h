@@ -48,6 +48,11 @@ zdem_status zdem_s2_push_feed(zdem_s2_push *s, const uint8_t *data, size_t n,
  * or a file that ends before the DEM_FileInfo its header points at;
  * ZDEM_ERR_CORRUPT when that header offset points elsewhere. */
 zdem_status zdem_s2_push_end(zdem_s2_push *s, zdem_error *err);
+/* 1 when the input so far is a whole demo: DEM_Stop came, no frame is
+ * partly gathered, and the DEM_FileInfo the header points at (if it
+ * points at one) came too; zdem_s2_push_end would then find nothing
+ * missing. For a reader that follows a file still being written. */
+int zdem_s2_push_complete(const zdem_s2_push *s);
 /* A whole file in one call: feed + end, nothing gathered. */
 zdem_status zdem_s2_push_file(zdem_s2_push *s, const uint8_t *file,
                               size_t size, zdem_error *err);

@@ -2,6 +2,7 @@
  * and whole files alike), frame and inner-message dispatch, seeking,
  * queries. */
 #include "source2_state_int.h"
+#include "zdem_snappy.h"
 
 void zdem_s2_config_default(zdem_s2_config *cfg)
 {
@@ -11,6 +12,9 @@ void zdem_s2_config_default(zdem_s2_config *cfg)
     cfg->tmp_size = 4u << 20;
     cfg->frame_buffer = ZDEM_S2_FRAME_BUFFER_DEFAULT;
     cfg->gather_buffer = ZDEM_S2_FRAME_BUFFER_DEFAULT;
+    cfg->max_expand_per_byte = ZDEM_S2_WORK_EXPAND_DEFAULT;
+    cfg->max_items_per_byte = ZDEM_S2_WORK_ITEMS_DEFAULT;
+    cfg->max_fields_per_byte = ZDEM_S2_WORK_FIELDS_DEFAULT;
 }
 
 /* ---- arena --------------------------------------------------------------- */
@@ -96,6 +100,16 @@ void zdem_s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg)
     zdem_s2_state_warn(s, k, &e);
 }
 
+/* ---- work budget --------------------------------------------------------- */
+
+int zdem_s2_spend(zdem_s2_state *s, zdem_s2_work_kind k, uint64_t n, const char *what)
+{
+    if (zdem_s2_work_take(&s->work, k, n))
+        return 1;
+    zdem_s2_warn_msg(s, ZDEM_S2_W_WORK_LIMIT, what);
+    return 0;
+}
+
 /* A handler's result: a callback's stop goes on up; anything else it could
  * not decode is counted under `damage` (a full arena under its own kind)
  * and the run goes on. */
@@ -122,6 +136,11 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 }
 
 static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err)
+{
+    return state_on_frame(ctx, m, err);
+}
+
 static void state_on_skip(void *ctx, uint64_t offset, uint64_t len);
 
 /* A buffer from the arena; NULL (and *cap 0) for a zero size. */
@@ -166,6 +185,10 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     s->baseline_table = s->userinfo_table = s->combatlog_table = -1;
     s->tick = -1;
     s->stop_tick = -1;
+    zdem_s2_work_init(&s->work);
+    s->work.per_byte[ZDEM_S2_WORK_EXPAND] = s->cfg.max_expand_per_byte;
+    s->work.per_byte[ZDEM_S2_WORK_ITEMS] = s->cfg.max_items_per_byte;
+    s->work.per_byte[ZDEM_S2_WORK_FIELDS] = s->cfg.max_fields_per_byte;
     s->tick_interval = 1.0f / 30.0f;
     s->max_ents = s->cfg.max_entities;
     off = zdem_s2_alloc(s, (size_t)s->max_ents * sizeof(s2_ent));
@@ -273,6 +296,11 @@ static zdem_status on_inner(void *user, const zdem_s2_inner *m)
     zdem_error_clear(&e);
     s->cur_base = c->data_pos + m->data_bit / 8u;
     s->stats.inner_messages++;
+    if (!m->data) { /* larger than the inner-message buffer: this one only */
+        zdem_s2_warn_msg(s, ZDEM_S2_W_MESSAGE_LIMIT,
+                         "inner message larger than the inner-message buffer: skipped");
+        return ZDEM_OK;
+    }
     switch (m->type) {
     case ZDEM_S2_net_Tick:
         net_tick(s, m->data, m->size);
@@ -340,11 +368,16 @@ static zdem_status state_packet_data(zdem_s2_state *s, const uint8_t *payload,
     c.s = s;
     c.data_pos = (uint64_t)(data.ptr - payload);
     zdem_error_clear(&e);
-    st = zdem_s2_for_each_inner_of(data.ptr, data.len, s->cfg.entities_in_wire_order ? 2 : 1,
-                                   s->cfg.events_only ? inner_for_events : NULL,
-                                   s->inner_buf, s->inner_cap, on_inner, &c, &e);
+    st = zdem_s2_for_each_inner_work(data.ptr, data.len, s->cfg.entities_in_wire_order ? 2 : 1,
+                                     s->cfg.events_only ? inner_for_events : NULL,
+                                     s->inner_buf, s->inner_cap, on_inner, &c, &s->work, &e);
     if (st == ZDEM_ERR_ABORTED)
         return st;
+    if (st == ZDEM_ERR_LIMIT) { /* the budget: the rest of the packet is skipped */
+        s->cur_base = c.data_pos;
+        zdem_s2_state_warn(s, ZDEM_S2_W_WORK_LIMIT, &e);
+        return ZDEM_OK;
+    }
     if (st != ZDEM_OK) {
         s->cur_base = c.data_pos; /* the framing error is a bit offset in data */
         zdem_s2_state_warn(s, ZDEM_S2_W_BAD_PACKETS, &e);
@@ -358,6 +391,12 @@ static zdem_status packet(zdem_s2_state *s, const uint8_t *msg, size_t n)
     zdem_error e;
     zdem_status st;
     zdem_error_clear(&e);
+    if (s->raw_packets) { /* a broadcast record: the data itself */
+        zdem_view v;
+        v.ptr = msg;
+        v.len = (uint32_t)n;
+        return state_packet_data(s, msg, v);
+    }
     st = zdem_pb_CDemoPacket_decode(msg, n, &m, NULL, NULL, &e);
     if (st != ZDEM_OK)
         return handled(s, st, &e, ZDEM_S2_W_BAD_FRAMES);
@@ -402,6 +441,9 @@ zdem_status zdem_s2_state_frame(zdem_s2_state *s, const zdem_s2_outer *m,
     zdem_error e;
     s->cur_frame = m->offset;
     s->cur_base = 0;
+    /* a caller that frames the file itself: the budget follows it too */
+    if (m->payload_offset + m->stored_size > s->work.input)
+        s->work.input = m->payload_offset + m->stored_size;
     /* the demo tick is the game state's: header and file info frames,
      * written at the end, do not move it */
     if (m->tick >= 0 && m->cmd != ZDEM_S2_DEM_SYNCTICK && m->cmd != ZDEM_S2_DEM_FILEHEADER &&
@@ -472,6 +514,16 @@ static const uint8_t *frame_payload(zdem_s2_state *s, const zdem_s2_outer *m,
     const uint8_t *p = 0;
     zdem_error e;
     zdem_status st;
+    size_t claim = 0;
+    zdem_error_clear(&e);
+    /* what the frame claims goes against the budget before it is
+     * decompressed (a claim over the buffer is a frame_limit below) */
+    if (m->compressed &&
+        zdem_snappy_uncompressed_length(m->stored, m->stored_size, &claim, &e) == ZDEM_OK &&
+        claim <= s->frame_cap &&
+        !zdem_s2_spend(s, ZDEM_S2_WORK_EXPAND, claim,
+                      "work limit max_expand_per_byte: frame not decompressed"))
+        return 0;
     zdem_error_clear(&e);
     if ((st = zdem_s2_payload(m, s->frame_buf, s->frame_cap, &p, n, &e)) != ZDEM_OK) {
         /* offsets are file offsets: the frame, or the bad Snappy tag */
@@ -492,6 +544,8 @@ static zdem_status state_on_frame(void *ctx, const zdem_s2_outer *m, zdem_error 
     int want_state, want_user;
     zdem_status st;
     s->stats.frames++;
+    if (m->payload_offset + m->stored_size > s->work.input)
+        s->work.input = m->payload_offset + m->stored_size;
     if (game_cmd(m->cmd)) {
         if (s->seek_from && m->offset < s->seek_from)
             return ZDEM_OK; /* before the full packet a seek starts from */
@@ -584,6 +638,8 @@ void zdem_s2_state_stats(const zdem_s2_state *s, zdem_s2_stats *out)
 void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out)
 {
     *out = s->usage;
+    out->input_bytes = s->work.input;
+    memcpy(out->work, s->work.used, sizeof out->work);
     out->arena_used = s->used;
     out->arena_peak = s->peak;
 }
@@ -596,6 +652,11 @@ const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s)
 const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s)
 {
     return &s->push.hdr;
+}
+
+int zdem_s2_state_complete(const zdem_s2_state *s)
+{
+    return zdem_s2_push_complete(&s->push);
 }
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s)

@@ -136,6 +136,21 @@ typedef struct zdem_s2_config {
      * CombatLogNames string tables are decompressed and kept. */
     int events_only;
     size_t inner_buffer;      /* unaligned inner messages (0: frame_buffer) */
+    /* Work budget per input byte (0: the default, ZDEM_S2_WORK_*_DEFAULT
+     * in source2_demo.h). After n bytes of input a run has done at most,
+     * per byte of n + ZDEM_S2_WORK_SLACK: max_expand_per_byte bytes
+     * decompressed (frames, string-table data and values),
+     * max_items_per_byte inner-message headers and string-table entries
+     * read, max_fields_per_byte entity field values decoded (class
+     * baselines included). So compact data cannot multiply the work (a
+     * table created again and again from nested Snappy, frames of nothing
+     * that are millions of empty messages). What would go over is skipped
+     * (the frame, the rest of a packet, of a table message or of an entity
+     * message, an entity's baseline) with a work_limit warning; the run
+     * goes on. The corpus needs far less: see README, Memory. */
+    uint32_t max_expand_per_byte;
+    uint32_t max_items_per_byte;
+    uint32_t max_fields_per_byte;
 } zdem_s2_config;
 
 void zdem_s2_config_default(zdem_s2_config *cfg);
@@ -166,6 +181,10 @@ typedef struct zdem_s2_usage {
     uint32_t max_entity_index; /* highest entity index seen + 1 */
     uint32_t max_field_paths;  /* most field paths in one update */
     size_t max_frame;          /* largest decompressed payload decoded */
+    /* the work budget (zdem_s2_config.max_*_per_byte): the input read
+     * (the end of the last frame) and the work done on it, by kind */
+    uint64_t input_bytes;
+    uint64_t work[ZDEM_S2_WORK_KINDS];
 } zdem_s2_usage;
 
 /* Bytes of arena the fixed part of the state takes for cfg (buffers,
@@ -218,6 +237,9 @@ void zdem_s2_state_usage(const zdem_s2_state *s, zdem_s2_usage *out);
 const zdem_s2_warnings *zdem_s2_state_warnings(const zdem_s2_state *s);
 /* The demo header (valid once the first 16 bytes went through). */
 const zdem_s2_header *zdem_s2_state_header(const zdem_s2_state *s);
+/* 1 when the push input so far is a whole demo (zdem_s2_push_complete):
+ * a reader following a file still being written stops there. */
+int zdem_s2_state_complete(const zdem_s2_state *s);
 
 uint32_t zdem_s2_class_count(const zdem_s2_state *s);
 uint32_t zdem_s2_serializer_count(const zdem_s2_state *s);

@@ -18,6 +18,10 @@
  * reads, a bit per command. */
 uint32_t zdem_s2_events_unread_cmds(void);
 
+/* One outer frame into the state, as the .dem push input hands it over
+ * (source2_broadcast.c frames broadcast records with it). */
+zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_error *err);
+
 #define S2_STRBUF 4096
 #define S2_POOL_CLASSES 28 /* block sizes 2^4 .. 2^31 bytes */
 #define S2_PENDING 64      /* game events kept until their descriptors come */
@@ -65,6 +69,8 @@ typedef struct s2_class {
     int32_t ser;        /* serializer, -1 unknown */
     uint32_t name;      /* arena offset */
     uint16_t name_len;
+    uint8_t bl_stale;   /* the entry that names the class changed: bl is
+                           kept while its bytes are the same */
     uint32_t bl_entry;  /* instancebaseline entry index + 1, 0 = none */
     uint32_t bl;        /* decoded baseline (s2_baseline), 0 = not yet */
 } s2_class;
@@ -110,10 +116,13 @@ typedef struct s2_vtab {
 } s2_vtab;
 
 /* A class baseline decoded once, shared by every entity created from it
- * until its instancebaseline entry changes (then the entities that still
- * use it keep it alive). */
+ * until the bytes of its instancebaseline entry change (then the entities
+ * that still use it keep it alive). It holds a reference on the shared
+ * blob it was decoded from: the class keeps it while the entry that names
+ * the class holds that same blob. */
 typedef struct s2_baseline {
     uint32_t refs;
+    uint32_t src, src_len; /* the value blob (zdem_s2_blob_ref) */
     s2_vtab v;
 } s2_baseline;
 
@@ -155,9 +164,11 @@ struct zdem_s2_state {
     int64_t stop_tick; /* >= 0: game frames past it are not decoded */
     uint64_t seek_from; /* game frames before this offset are only framed */
     int done;          /* stop_tick passed */
+    int raw_packets;   /* a broadcast: packet payloads are the inner stream */
     uint64_t cur_frame; /* file offset of the frame being decoded */
     uint64_t cur_base;  /* payload position of the message being decoded */
     zdem_s2_warnings warn;
+    zdem_s2_work work; /* budget per input byte (zdem_s2_config.max_*_per_byte) */
 
     /* serializers and classes */
     s2_field *fields;
@@ -234,6 +245,12 @@ static inline void *s2_ptr(const zdem_s2_state *s, uint32_t off)
 void zdem_s2_state_warn(zdem_s2_state *s, zdem_s2_warn_kind k, zdem_error *e);
 void zdem_s2_warn_msg(zdem_s2_state *s, zdem_s2_warn_kind k, const char *msg);
 
+/* ---- work budget (source2_state.c) ----------------------------------------
+ * 1 when n more units of kind k fit the budget for the input read so far
+ * (they are counted); else 0 after a work_limit warning whose message
+ * (static) names the limit and what is skipped. */
+int zdem_s2_spend(zdem_s2_state *s, zdem_s2_work_kind k, uint64_t n, const char *what);
+
 /* ---- modules -------------------------------------------------------------- */
 /* `user` of the generated decoders' callbacks: they have no error
  * argument, so the state and where to report travel together. */
@@ -257,6 +274,12 @@ const s2_st_entry *zdem_s2_st_find(const zdem_s2_state *s, const s2_table *t, ui
 int32_t zdem_s2_st_baseline_class(const zdem_s2_state *s, const s2_st_entry *e);
 /* Baseline entries point their classes at themselves (after class info). */
 void zdem_s2_st_map_baselines(zdem_s2_state *s);
+/* instancebaseline values are shared blobs with a reference count. */
+void zdem_s2_blob_ref(zdem_s2_state *s, uint32_t off, uint32_t len);
+void zdem_s2_blob_unref(zdem_s2_state *s, uint32_t off, uint32_t len);
+/* Entry e (of the instancebaseline table) holds the same bytes as blob:
+ * it takes blob instead of its own copy. */
+void zdem_s2_st_share_value(zdem_s2_state *s, const s2_st_entry *e, uint32_t blob);
 
 zdem_status zdem_s2_ser_load(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status zdem_s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n, zdem_error *err);

@@ -235,6 +235,67 @@ static int entry_put(const zdem_s2_state *s, s2_st_entry *t, unsigned log2,
 }
 
 
+/* ---- instancebaseline values: shared blobs ---------------------------------
+ * A baseline value is kept with a reference count after its NUL. The class
+ * baseline decoded from it holds a reference, and an entry found to hold
+ * the same bytes takes that blob instead of its own copy
+ * (zdem_s2_st_share_value), so a class pointed at another entry with the
+ * same bytes knows them by offset (source2_entities.c). */
+#define BLOB_REFS 4u
+
+static size_t blob_size(uint32_t len)
+{
+    return (size_t)len + 1u + BLOB_REFS;
+}
+
+void zdem_s2_blob_ref(zdem_s2_state *s, uint32_t off, uint32_t len)
+{
+    uint32_t r;
+    memcpy(&r, s->base + off + len + 1u, 4);
+    r++;
+    memcpy(s->base + off + len + 1u, &r, 4);
+}
+
+void zdem_s2_blob_unref(zdem_s2_state *s, uint32_t off, uint32_t len)
+{
+    uint32_t r;
+    memcpy(&r, s->base + off + len + 1u, 4);
+    if (--r == 0)
+        zdem_s2_pool_free(s, off, blob_size(len));
+    else
+        memcpy(s->base + off + len + 1u, &r, 4);
+}
+
+/* set_blob for a shared value: a new blob unless the bytes are there. */
+static int set_shared(zdem_s2_state *s, uint32_t *off, uint32_t *len,
+                      const uint8_t *p, uint32_t n)
+{
+    uint32_t one = 1;
+    if (*off && *len == n && (n == 0 || memcmp(s->base + *off, p, n) == 0))
+        return 2;
+    if (*off)
+        zdem_s2_blob_unref(s, *off, *len);
+    *off = zdem_s2_pool_alloc(s, blob_size(n));
+    if (!*off) {
+        *len = 0;
+        return 0;
+    }
+    if (n)
+        memcpy(s->base + *off, p, n);
+    s->base[*off + n] = 0;
+    memcpy(s->base + *off + n + 1u, &one, 4);
+    *len = n;
+    return 1;
+}
+
+void zdem_s2_st_share_value(zdem_s2_state *s, const s2_st_entry *e, uint32_t blob)
+{
+    s2_st_entry *m = (s2_st_entry *)e; /* an entry of the arena, found read-only */
+    zdem_s2_blob_ref(s, blob, m->val_len);
+    zdem_s2_blob_unref(s, m->val, m->val_len);
+    m->val = blob;
+}
+
 /* An entry goes away: its blobs are freed, a baseline's class forgets it. */
 static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e)
 {
@@ -247,7 +308,9 @@ static void drop_entry(zdem_s2_state *s, const s2_table *t, const s2_st_entry *e
     }
     if (e->key)
         zdem_s2_pool_free(s, e->key, (size_t)e->key_len + 1u);
-    if (e->val)
+    if (e->val && t->kind == S2_TK_BASELINE)
+        zdem_s2_blob_unref(s, e->val, e->val_len);
+    else if (e->val)
         zdem_s2_pool_free(s, e->val, (size_t)e->val_len + 1u);
 }
 
@@ -454,7 +517,9 @@ static int set_entry(zdem_s2_state *s, s2_table *t, uint32_t index,
         return r < 0; /* refused: reported, the entry not kept */
     if (has_key && !(rk = set_blob(s, &e->key, &e->key_len, key, key_len)))
         return 0;
-    if (has_val && !(rv = set_blob(s, &e->val, &e->val_len, val, val_len)))
+    if (has_val && !(rv = t->kind == S2_TK_BASELINE
+                              ? set_shared(s, &e->val, &e->val_len, val, val_len)
+                              : set_blob(s, &e->val, &e->val_len, val, val_len)))
         return 0;
     if (t->kind == S2_TK_BASELINE && e->val && (rk == 1 || rv == 1))
         baseline_set(s, e, rv == 1);
@@ -532,6 +597,11 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
                         "string-table value decompresses past tmp_size/2: not kept");
             return ZDEM_OK;
         }
+        if (!zdem_s2_spend(s, ZDEM_S2_WORK_EXPAND, ulen, "work limit max_expand_per_byte: "
+                                          "string-table value not decompressed")) {
+            *val = 0;
+            return ZDEM_OK;
+        }
         if (zdem_snappy_decompress(*val, n, dst, room, &out, &e2) != ZDEM_OK)
             return zdem_fail_bits(err, ZDEM_ERR_SNAPPY, br->pos, "bad Snappy string-table value");
         *val = dst;
@@ -540,9 +610,10 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
     return ZDEM_OK;
 }
 
-static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
-                                 const uint8_t *data, size_t size,
-                                 uint32_t count, zdem_error *err)
+/* count entries of string data; *done: how many were read */
+static zdem_status read_entries(zdem_s2_state *s, s2_table *t,
+                                const uint8_t *data, size_t size,
+                                uint32_t count, uint32_t *done, zdem_error *err)
 {
     zdem_bits br;
     int64_t index = -1;
@@ -563,6 +634,7 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
         size_t val_len = 0;
         uint8_t vtmp[256];
 
+        *done = i;
         if (zdem_bits_read(&br, 1))
             index++;
         else
@@ -627,7 +699,24 @@ static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
                        (uint32_t)val_len, has_val))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br.pos, "arena too small for string tables");
     }
+    *done = count;
     return ZDEM_OK;
+}
+
+/* The entries the budget allows (items per input byte), counted as read;
+ * the rest of the message is skipped past it. */
+static zdem_status parse_entries(zdem_s2_state *s, s2_table *t,
+                                 const uint8_t *data, size_t size,
+                                 uint32_t count, zdem_error *err)
+{
+    uint64_t left = zdem_s2_work_left(&s->work, ZDEM_S2_WORK_ITEMS);
+    uint32_t n = count <= left ? count : (uint32_t)left, done = 0;
+    zdem_status st = read_entries(s, t, data, size, n, &done, err);
+    s->work.used[ZDEM_S2_WORK_ITEMS] += done;
+    if (st == ZDEM_OK && n < count)
+        zdem_s2_warn_msg(s, ZDEM_S2_W_WORK_LIMIT,
+                         "work limit max_items_per_byte: rest of a string-table message skipped");
+    return st;
 }
 
 /* Entry data of a create or update; compressed data is inflated into the
@@ -644,6 +733,12 @@ static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
     zdem_error_clear(&e);
     if (s->cfg.events_only && t->kind != S2_TK_USERINFO && t->kind != S2_TK_COMBATLOG)
         return ZDEM_OK; /* events mode: the table exists (ids), its data is not read */
+    if (!zdem_s2_work_left(&s->work, ZDEM_S2_WORK_ITEMS)) {
+        /* no entry could be read: not decompressed either */
+        zdem_s2_warn_msg(s, ZDEM_S2_W_WORK_LIMIT,
+                         "work limit max_items_per_byte: string-table message skipped");
+        return ZDEM_OK;
+    }
     if (compressed) {
         int lzss = zdem_lzss_has_magic(data, len);
         st = lzss ? zdem_lzss_uncompressed_length(data, len, &ulen, &e)
@@ -655,6 +750,9 @@ static zdem_status table_data(zdem_s2_state *s, s2_table *t, const uint8_t *msg,
                         "string-table data decompresses past tmp_size/2: skipped");
             return ZDEM_OK;
         }
+        if (!zdem_s2_spend(s, ZDEM_S2_WORK_EXPAND, ulen, "work limit max_expand_per_byte: "
+                                          "string-table data not decompressed"))
+            return ZDEM_OK;
         st = lzss ? zdem_lzss_decompress(data, len, s->tmp, half, &out, &e)
                   : zdem_snappy_decompress(data, len, s->tmp, half, &out, &e);
         if (st != ZDEM_OK)
@@ -727,6 +825,7 @@ typedef struct dt_ctx {
     s2_table *t;
     uint32_t idx; /* next item's index */
     int full;     /* arena full: the rest of the table is dropped */
+    int over;     /* work budget spent: the rest of the table is dropped */
 } dt_ctx;
 
 static zdem_status dt_item(void *user, const zdem_pb_CDemoStringTables_items_t *m,
@@ -735,8 +834,13 @@ static zdem_status dt_item(void *user, const zdem_pb_CDemoStringTables_items_t *
     dt_ctx *c = (dt_ctx *)user;
     uint32_t idx = c->idx++;
     (void)raw;
-    if (c->full)
+    if (c->full || c->over)
         return ZDEM_OK;
+    if (!zdem_s2_spend(c->s, ZDEM_S2_WORK_ITEMS, 1, "work limit max_items_per_byte: "
+                                                   "rest of a string-table dump skipped")) {
+        c->over = 1;
+        return ZDEM_OK;
+    }
     if (!set_entry(c->s, c->t, idx, m->str.ptr, m->str.len, m->has_str, m->data.ptr,
                    m->data.len, m->has_data))
         c->full = 1;
@@ -773,6 +877,7 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
     d.t = t;
     d.idx = 0;
     d.full = 0;
+    d.over = 0;
     zdem_error_clear(&e);
     st = zdem_pb_CDemoStringTables_table_t_decode(raw.ptr, raw.len, &tt, &items, &d, &e);
     if (d.full)
@@ -781,10 +886,11 @@ static zdem_status dt_table(void *user, const zdem_pb_CDemoStringTables_table_t 
         zdem_s2_state_warn(s, ZDEM_S2_W_BAD_STRING_TABLES, &e);
         return ZDEM_OK;
     }
-    /* the dump is the whole table: entries past it are gone */
+    /* the dump is the whole table: entries past it are gone (unless the
+     * budget cut it short) */
     if (t->kind == S2_TK_USERINFO)
         s->userinfo_changes++;
-    if (t->n > d.idx && !entries_rehash(s, t, t->log2, d.idx))
+    if (!d.over && t->n > d.idx && !entries_rehash(s, t, t->log2, d.idx))
         zdem_s2_warn_msg(s, ZDEM_S2_W_ARENA_FULL, "arena too small for string tables");
     return ZDEM_OK;
 }

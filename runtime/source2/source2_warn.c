@@ -18,7 +18,9 @@ static const struct {
     {"field_path_limit", "entity packets past max_field_paths (skipped)", 0},
     {"event_key_limit", "game events with keys past the key limit (dropped)", 0},
     {"pending_limit", "game events before their descriptors not kept", 0},
-    {"probe_limit", "hash lookups that probed past their limit", 0},
+    {"probe_limit", "keys not kept: no free slot within the probe bound", 0},
+    {"work_limit", "items skipped: over the work budget per input byte", 0},
+    {"message_limit", "inner messages larger than the inner-message buffer (skipped)", 0},
     {"unknown_types", "fields of a type the schema does not know, read by the generic decoder "
                       "as unsigned varints: right for enums, ids and handles; other fields are "
                       "not affected", 0},

@@ -63,8 +63,28 @@ static int zdem_tw_sizer(void *ctx, const uint8_t *p, size_t avail, size_t *len,
         *len = avail < s->map_left ? avail : s->map_left;
         return 1;
     default:
+        s->head = p[0];
         return chunk_len(s->r->info.version, p, avail, len);
     }
+}
+
+/* A chunk larger than the gathering buffer, split across pieces: dropped
+ * with a warning (its first byte gave its kind), the input goes on. */
+static zdem_status zdem_tw_skip(void *ctx, uint64_t offset, size_t len, zdem_error *err)
+{
+    zdem_tw_push *s = ctx;
+    zdem_tw_event ev;
+    if (s->phase != 2) /* the header always fits the buffer it needs */
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, offset, "gathering buffer smaller than the header");
+    memset(&ev, 0, sizeof ev);
+    ev.chunk.kind = (s->head & 0x80u) ? ZDEM_TW_CHUNK_TICK : (s->head >> 5) & 3;
+    ev.chunk.offset = offset;
+    ev.chunk.size = (uint32_t)len;
+    ev.chunk.tick = s->r->chunks.tick;
+    (void)zdem_tw_chunk_over(s->r, &ev, "limit: chunk larger than the gathering buffer (dropped)");
+    if (s->on_event && s->on_event(s->user, &ev))
+        return zdem_fail(err, ZDEM_ERR_ABORTED, offset, "stopped by on_event");
+    return ZDEM_OK;
 }
 
 static void map_done(zdem_tw_push *s)
@@ -149,6 +169,7 @@ void zdem_tw_push_init(zdem_tw_push *s, zdem_tw_reader *r, uint8_t *buf, size_t 
     r->decode_snapshots = 1;
     r->decode_messages = 1;
     zdem_push_init(&s->in, buf, cap, zdem_tw_sizer, zdem_tw_sink, s);
+    zdem_push_set_skip(&s->in, zdem_tw_skip);
 }
 
 zdem_status zdem_tw_push_feed(zdem_tw_push *s, const uint8_t *data, size_t n, zdem_error *err)

@@ -19,8 +19,9 @@ extern "C" {
 
 #define ZDEM_TW_PUSH_BUFFER (3 + 65535)
 /* With ZDEM_TW_LIMITS_SMALL: a chunk stored in more than max_payload bytes
- * (corpus: at most 1749) stops the input with ZDEM_ERR_NO_SPACE at it; the
- * header with the v6 extension takes 540. */
+ * (corpus: at most 1749) that arrives split across pieces is dropped with
+ * a warning (an event whose warning names the limit), and the input goes
+ * on; the header with the v6 extension takes 540. */
 #define ZDEM_TW_PUSH_BUFFER_SMALL (3 + 4096)
 
 typedef struct zdem_tw_push {
@@ -31,6 +32,7 @@ typedef struct zdem_tw_push {
     uint32_t crc;
     zdem_tw_sha256 sha;
     int map_crc_ok, map_sha256_ok; /* valid once the map is complete */
+    uint8_t head;         /* first byte of the chunk being framed */
     /* Callbacks (may be NULL); a nonzero return stops with ZDEM_ERR_ABORTED. */
     int (*on_header)(void *user, const zdem_tw_demo_info *info);
     int (*on_map)(void *user, const uint8_t *piece, size_t n);

@@ -94,6 +94,26 @@ static int payload_fail(zdem_tw_reader *r, zdem_error *err, const zdem_error *in
     return -1;
 }
 
+/* A chunk over a limit: dropped with a warning, counted (the first kept),
+ * and the stream goes on (the chunk's framing is whole). A dropped
+ * snapshot or delta leaves the deltas after it without their base until
+ * the next full snapshot. */
+static int chunk_over(zdem_tw_reader *r, zdem_tw_event *ev, const char *msg)
+{
+    ev->warning = msg;
+    ev->num_ints = 0;
+    if (r->limit_hits++ == 0)
+        zdem_fail(&r->first_limit, ZDEM_ERR_LIMIT, ev->chunk.offset, msg);
+    if (ev->chunk.kind != ZDEM_TW_CHUNK_MESSAGE)
+        r->stale = 1;
+    return 1;
+}
+
+int zdem_tw_chunk_over(zdem_tw_reader *r, zdem_tw_event *ev, const char *msg)
+{
+    return chunk_over(r, ev, msg);
+}
+
 int zdem_tw_reader_next(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
 {
     int rc;
@@ -121,12 +141,13 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
     } else if (zdem_tw_huff_decode(ev->chunk.data, ev->chunk.size, r->huff, r->payload_cap,
                               &n, &inner) != ZDEM_OK) {
         if (inner.code == ZDEM_ERR_NO_SPACE)
-            inner.msg = "chunk payload over the max_payload limit";
+            return chunk_over(r, ev, "limit max_payload: chunk payload over the limit (dropped)");
         return payload_fail(r, err, &inner, ev->chunk.data_offset + inner.offset);
     }
     if (zdem_tw_ints_unpack(r->huff, n, r->ints, r->payload_cap / 4u, &k, &inner) != ZDEM_OK) {
         if (inner.code == ZDEM_ERR_NO_SPACE)
-            inner.msg = "chunk payload over the max_payload limit (ints)";
+            return chunk_over(r, ev, "limit max_payload: chunk payload over the limit in ints "
+                                     "(dropped)");
         return payload_fail(r, err, &inner, ev->chunk.offset);
     }
     ev->num_ints = k;

@@ -35,8 +35,9 @@ typedef struct zdem_tw_event {
  * A snapshot or delta over max_items / max_snap_ints is dropped (the
  * previous snapshot stays current, as for the game's own bounds), counted
  * and reported, and so are the deltas after it until the next full
- * snapshot (their base is gone); a chunk whose decoded payload is over max_payload stops
- * the stream with ZDEM_ERR_NO_SPACE at that chunk. */
+ * snapshot (their base is gone); a chunk whose decoded payload is over
+ * max_payload is dropped the same way (a message: that message only), with
+ * a warning naming the limit, and the stream goes on. */
 typedef struct zdem_tw_limits {
     uint32_t max_payload;   /* decoded bytes of one chunk, a multiple of 4 */
     uint32_t max_items;     /* items in one snapshot */
@@ -104,6 +105,9 @@ int zdem_tw_reader_next(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err);
 /* The decode half of zdem_tw_reader_next, for a chunk already in ev->chunk
  * (used by the push input, which frames chunks itself). */
 int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err);
+/* For the push input: ev's chunk is dropped over a limit (msg, static:
+ * ev->warning), counted as zdem_tw_reader_decode counts its own. */
+int zdem_tw_chunk_over(zdem_tw_reader *r, zdem_tw_event *ev, const char *msg);
 
 /* Schema descriptor of item i of a snapshot: fixed type ids directly,
  * extension types through the snapshot's type-0 registration item (whose

@@ -133,16 +133,25 @@ for src in "$here"/$filter.c; do
 
     log=$work/log/$t.log
     start=$(date +%s.%N)
+    # CPU seconds too (the children's, from `times` before and after): on a
+    # shared machine the wall-clock rate follows the load, the rate per CPU
+    # second is what the target costs
+    times >"$log.cpu"
     (cd "$here" && "$work/bin/$t" "${budget[@]}" -max_len=65536 -timeout=2 -rss_limit_mb=512 \
         -artifact_prefix="$work/artifacts/$t-" -print_final_stats=1 ${opts[@]+"${opts[@]}"} \
         "${dirs[@]}") >"$log" 2>&1
     rc=$?
+    times >>"$log.cpu"
     secs_run=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
     ran=$((ran + 1))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     # executions per wall second of the run (libFuzzer's own figure is
     # rounded to whole seconds, useless for short runs)
     rate=$(awk -v e="${runs:-0}" -v s="$secs_run" 'BEGIN { printf "%d", (s > 0 ? e / s : 0) }')
+    cpurate=$(awk -v e="${runs:-0}" '
+        function secs(x, a) { sub(/s$/, "", x); split(x, a, "m"); return a[1] * 60 + a[2] }
+        NR == 2 { c0 = secs($1) + secs($2) } NR == 4 { c = secs($1) + secs($2) - c0 }
+        END { printf "%d", (c > 0 ? e / c : 0) }' "$log.cpu")
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     record_stats "$t" "$secs_run" "${runs:-0}" "${rate:-0}"
     total=$(awk -F'\t' -v t="$t" '$1 == t { print $4 }' "$stats")
@@ -153,7 +162,7 @@ for src in "$here"/$filter.c; do
         [[ -n $art ]] && echo "  minimize: (cd $here && $work/bin/$t -minimize_crash=1 -runs=20000 -timeout=2 -rss_limit_mb=512 -exact_artifact_path=regress/$t/NAME $art)"
         failed+=("$t")
     else
-        echo "ok   $t: ${runs:-?} executions in ${secs_run} s, ${rate:-?} exec/s, ${cov:-cov: ?}; cumulative ${total:-?} executions"
+        echo "ok   $t: ${runs:-?} executions in ${secs_run} s, ${rate:-?} exec/s (${cpurate:-?} per CPU second), ${cov:-cov: ?}; cumulative ${total:-?} executions"
     fi
 done
 
