@@ -558,19 +558,24 @@ class Gen(object):
             elif k in ("int32", "int64"):
                 u = "(uint64_t)(int64_t)%s" % v
             elif k == "sint32":
-                u = "(uint64_t)zdem_pb_zigzag_enc32(%s)" % v
+                u = "(uint64_t)ZDEM_PB_ZIGZAG_ENC32(%s)" % v
             elif k == "sint64":
-                u = "zdem_pb_zigzag_enc64(%s)" % v
+                u = "ZDEM_PB_ZIGZAG_ENC64(%s)" % v
             else:
                 u = "(uint64_t)%s" % v
             return "zdem_pb_varint_size(%s)" % u, "p = zdem_pb_put_varint(p, %s);" % u
+        # floats as their bit patterns (a NaN's payload comes back as it
+        # went); every fixed value through one writer, so that no helper
+        # goes unused whatever the schema marks for encoding
         if k == "float":
-            return "4u", "p = zdem_pb_put_f32(p, %s);" % v
+            return "4u", ("{ uint32_t u_; memcpy(&u_, &%s, 4); p = zdem_pb_put_fixed(p, u_, 4u); }"
+                          % v)
         if k == "double":
-            return "8u", "p = zdem_pb_put_f64(p, %s);" % v
+            return "8u", ("{ uint64_t u_; memcpy(&u_, &%s, 8); p = zdem_pb_put_fixed(p, u_, 8u); }"
+                          % v)
         if f.wire_type == 5:
-            return "4u", "p = zdem_pb_put_le32(p, (uint32_t)%s);" % v
-        return "8u", "p = zdem_pb_put_le64(p, (uint64_t)%s);" % v
+            return "4u", "p = zdem_pb_put_fixed(p, (uint32_t)%s, 4u);" % v
+        return "8u", "p = zdem_pb_put_fixed(p, (uint64_t)%s, 8u);" % v
 
     def encoder(self, m):
         c = m.cname

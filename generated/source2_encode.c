@@ -359,7 +359,7 @@ static uint8_t *zdem_pb_CDemoFileInfo__put(const zdem_pb_CDemoFileInfo *in, uint
 {
     if (in->has_playback_time) {
         p = zdem_pb_put_varint(p, 13u);
-        p = zdem_pb_put_f32(p, in->playback_time);
+        { uint32_t u_; memcpy(&u_, &in->playback_time, 4); p = zdem_pb_put_fixed(p, u_, 4u); }
     }
     if (in->has_playback_ticks) {
         p = zdem_pb_put_varint(p, 16u);

@@ -34,6 +34,7 @@
 #include "source2_players.h"
 #include "source2_ticks.h"
 #include "source2_rows.h"
+#include "source2_write.h"
 
 #include "quake3.h"
 #include "quake3_push.h"

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-static int game_frame(uint32_t cmd)
+static int s2cut_game_frame(uint32_t cmd)
 {
     return cmd == ZDEM_S2_DEM_PACKET || cmd == ZDEM_S2_DEM_FULLPACKET;
 }
@@ -26,7 +26,7 @@ typedef struct s2cut {
     zdem_error *err;
 } s2cut;
 
-static zdem_status out(s2cut *c, const void *p, size_t n)
+static zdem_status s2cut_out(s2cut *c, const void *p, size_t n)
 {
     if (n && c->write(c->user, p, n))
         return zdem_fail(c->err, c->write == zdem_out_buffer_write ? ZDEM_ERR_NO_SPACE
@@ -37,7 +37,7 @@ static zdem_status out(s2cut *c, const void *p, size_t n)
 }
 
 /* A frame the writer makes: command, tick, payload in two parts. */
-static size_t frame_head(uint8_t h[15], uint32_t cmd, int64_t tick, size_t size)
+static size_t s2cut_frame_head(uint8_t h[15], uint32_t cmd, int64_t tick, size_t size)
 {
     uint8_t *p = zdem_pb_put_varint(h, cmd);
     p = zdem_pb_put_varint(p, tick < 0 ? 0xFFFFFFFFu : (uint32_t)tick);
@@ -48,7 +48,7 @@ static size_t frame_head(uint8_t h[15], uint32_t cmd, int64_t tick, size_t size)
 /* The original's CDemoFileInfo fields other than the playback ones
  * (game info, unknown fields): spans [start, end) of its payload, handed
  * to fn, or their total size when fn is NULL. */
-static size_t fileinfo_extras(const uint8_t *p, size_t n, s2cut *c, zdem_status *st)
+static size_t s2cut_fileinfo_extras(const uint8_t *p, size_t n, s2cut *c, zdem_status *st)
 {
     const uint8_t *q = p, *end = p + n;
     size_t total = 0;
@@ -63,7 +63,7 @@ static size_t fileinfo_extras(const uint8_t *p, size_t n, s2cut *c, zdem_status 
         if ((key >> 3) > 3u) {
             total += (size_t)(q - at);
             if (c && *st == ZDEM_OK)
-                *st = out(c, at, (size_t)(q - at));
+                *st = s2cut_out(c, at, (size_t)(q - at));
         }
     }
     return total;
@@ -81,6 +81,9 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     s2cut c;
     size_t pos, next, first_game = 0, start = 0, end = 0, stop_at = 0;
     size_t spawn_new = 0, spawn_trailing = 0, spawn_len = 0, fi_at = 0, fi_len = 0;
+    const uint8_t *spawn_body = NULL;
+    size_t spawn_body_len = 0;
+    uint32_t spawn_cmd = 15u;
     size_t bytes_mid = 0, out_pos, fi_extra = 0;
     int64_t first_game_tick = 0, last_game_tick = 0, clip_last = 0;
     int have_first = 0, have_full = 0, stopped_early = 0, fault_kind = 0;
@@ -112,7 +115,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     for (pos = ZDEM_S2_HEADER_SIZE; pos < size;) {
         if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
             break;
-        if (game_frame(m.cmd)) {
+        if (s2cut_game_frame(m.cmd)) {
             if (!have_first) {
                 have_first = 1;
                 first_game = pos;
@@ -141,7 +144,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
             break;
         if (m.cmd == ZDEM_S2_DEM_STOP)
             break;
-        if (game_frame(m.cmd) && m.tick > end_tick) {
+        if (s2cut_game_frame(m.cmd) && m.tick > end_tick) {
             stopped_early = 1;
             break;
         }
@@ -180,7 +183,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     for (pos = start; pos < end;) {
         if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
             break;
-        if (game_frame(m.cmd)) {
+        if (s2cut_game_frame(m.cmd)) {
             if (!info.started) {
                 info.started = 1;
                 info.first_tick = m.tick;
@@ -202,7 +205,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
         for (pos = first_game; pos < start;) {
             if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
                 break;
-            if (!game_frame(m.cmd)) {
+            if (!s2cut_game_frame(m.cmd)) {
                 if (pos == hdr.spawngroups_offset)
                     spawn_new = ZDEM_S2_HEADER_SIZE + (first_game - ZDEM_S2_HEADER_SIZE) + bytes_mid;
                 bytes_mid += next - pos;
@@ -218,8 +221,12 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     else if (stop_at && hdr.spawngroups_offset > stop_at &&
              zdem_s2_read_frame(file, size, hdr.spawngroups_offset, &m, &next, &e) == 1 &&
              m.cmd == 15u /* DEM_SpawnGroups */) {
-        spawn_trailing = hdr.spawngroups_offset; /* after DEM_Stop: after ours */
-        spawn_len = next - hdr.spawngroups_offset;
+        /* after DEM_Stop: after ours, its payload copied, its tick the
+         * clip's last (the original's is past the clip) */
+        spawn_trailing = hdr.spawngroups_offset;
+        spawn_body = m.stored;
+        spawn_body_len = m.stored_size;
+        spawn_cmd = 15u | (m.compressed ? 64u : 0u);
     }
 
     /* the new DEM_FileInfo: the playback fields of the clip (the
@@ -264,7 +271,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     if (zdem_pb_CDemoFileInfo_encode(&nfi, fi_buf, sizeof fi_buf, &fi_enc) != ZDEM_OK)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "file info does not fit");
     if (fi)
-        fi_extra = fileinfo_extras(fi, fi_size, NULL, &st);
+        fi_extra = s2cut_fileinfo_extras(fi, fi_size, NULL, &st);
     info.playback_ticks = nfi.playback_ticks;
     info.playback_frames = nfi.playback_frames;
     info.playback_time = nfi.playback_time;
@@ -276,9 +283,10 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
         size_t sl;
         memset(&stop, 0, sizeof stop);
         sl = zdem_pb_CDemoStop_encoded_size(&stop);
-        out_pos += frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl) + sl;
+        out_pos += s2cut_frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl) + sl;
     }
     if (spawn_trailing) {
+        spawn_len = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len) + spawn_body_len;
         spawn_new = out_pos;
         out_pos += spawn_len;
     }
@@ -287,43 +295,47 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
 
     /* the clip */
     memcpy(h, "PBDEMS2", 8);
-    zdem_pb_put_le32(h + 8, (uint32_t)fi_at);
-    zdem_pb_put_le32(h + 12, (uint32_t)spawn_new);
-    st = out(&c, h, 16);
+    zdem_pb_put_fixed(h + 8, (uint32_t)fi_at, 4u);
+    zdem_pb_put_fixed(h + 12, (uint32_t)spawn_new, 4u);
+    st = s2cut_out(&c, h, 16);
     if (st == ZDEM_OK)
-        st = out(&c, file + ZDEM_S2_HEADER_SIZE, first_game - ZDEM_S2_HEADER_SIZE);
+        st = s2cut_out(&c, file + ZDEM_S2_HEADER_SIZE, first_game - ZDEM_S2_HEADER_SIZE);
     if (st == ZDEM_OK && have_full) {
         zdem_error_clear(&e);
         for (pos = first_game; st == ZDEM_OK && pos < start;) {
             if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
                 break;
-            if (!game_frame(m.cmd))
-                st = out(&c, file + pos, next - pos);
+            if (!s2cut_game_frame(m.cmd))
+                st = s2cut_out(&c, file + pos, next - pos);
             pos = next;
         }
     }
     if (st == ZDEM_OK)
-        st = out(&c, file + start, end - start);
+        st = s2cut_out(&c, file + start, end - start);
     if (st == ZDEM_OK) { /* DEM_Stop */
         zdem_pb_CDemoStop stop;
         uint8_t sb[8];
         size_t sl = 0;
         memset(&stop, 0, sizeof stop);
         (void)zdem_pb_CDemoStop_encode(&stop, sb, sizeof sb, &sl);
-        hl = frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl);
-        st = out(&c, fh, hl);
+        hl = s2cut_frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl);
+        st = s2cut_out(&c, fh, hl);
         if (st == ZDEM_OK)
-            st = out(&c, sb, sl);
+            st = s2cut_out(&c, sb, sl);
     }
-    if (st == ZDEM_OK && spawn_trailing)
-        st = out(&c, file + spawn_trailing, spawn_len);
-    if (st == ZDEM_OK) {
-        hl = frame_head(fh, ZDEM_S2_DEM_FILEINFO, clip_last, fi_len);
-        st = out(&c, fh, hl);
+    if (st == ZDEM_OK && spawn_trailing) {
+        hl = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len);
+        st = s2cut_out(&c, fh, hl);
         if (st == ZDEM_OK)
-            st = out(&c, fi_buf, fi_enc);
+            st = s2cut_out(&c, spawn_body, spawn_body_len);
+    }
+    if (st == ZDEM_OK) {
+        hl = s2cut_frame_head(fh, ZDEM_S2_DEM_FILEINFO, clip_last, fi_len);
+        st = s2cut_out(&c, fh, hl);
+        if (st == ZDEM_OK)
+            st = s2cut_out(&c, fi_buf, fi_enc);
         if (st == ZDEM_OK && fi)
-            (void)fileinfo_extras(fi, fi_size, &c, &st);
+            (void)s2cut_fileinfo_extras(fi, fi_size, &c, &st);
     }
     info.frames = 0;
     {
@@ -332,7 +344,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
         for (pos = ZDEM_S2_HEADER_SIZE; pos < end;) {
             if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
                 break;
-            if (pos < first_game || pos >= start || !game_frame(m.cmd))
+            if (pos < first_game || pos >= start || !s2cut_game_frame(m.cmd))
                 info.frames++;
             pos = next;
         }
