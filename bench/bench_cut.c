@@ -1,15 +1,17 @@
 /* Writing a clip against reading the same range (`zdem cut`): for every
  * corpus demo of a format, the middle half of its time span (ticks;
- * Quake III server time). Reading is what any reader of that range does:
+ * Quake III server time; Source 2: game frames' ticks). Reading is what
+ * any reader of that range does:
  * every message from the file's start (the state at the range's start
  * depends on all before it) to the range's end, every snapshot handed to
- * a callback. Writing is the library's cut of the same range into a
+ * a callback (Source 2: zdem_s2_state_run to the range's end, entities
+ * and events decoded). Writing is the library's cut of the same range into a
  * buffer in memory (the same reading plus the clip). Wall time, best of
  * N rounds, both in the same run; `--once --mode read|write` does one
  * pass of one side, for callgrind (bench/run.sh; `--mode none` loads the
  * demos only, the part to subtract). Numbers only.
  *
- *   bench_cut [--format quake3|teeworlds] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
+ *   bench_cut [--format quake3|teeworlds|source2] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -20,6 +22,8 @@
 #include "quake3_write.h"
 #include "teeworlds_reader.h"
 #include "teeworlds_write.h"
+#include "source2_state.h"
+#include "source2_write.h"
 #include "zdem_write.h"
 #include "bench_common.h"
 
@@ -218,6 +222,87 @@ static void tw_write(const demo *dm)
     sink += o.len;
 }
 
+/* ---------------------------------------------------------------- Source 2 */
+
+static void *s2_arena;
+static const size_t s2_arena_size = (size_t)96 << 20;
+
+static zdem_s2_state *s2_fresh(void)
+{
+    zdem_s2_config cfg;
+    zdem_s2_state *s = NULL;
+    zdem_error err;
+    zdem_s2_config_default(&cfg);
+    zdem_error_clear(&err);
+    return zdem_s2_state_init(&s, s2_arena, s2_arena_size, &cfg, &err) == ZDEM_OK ? s : NULL;
+}
+
+static void s2_load(const char *corpus)
+{
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    snprintf(dir, sizeof dir, "%s/source2", corpus);
+    d = opendir(dir);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL && n_demos < 128) {
+        char path[1400];
+        demo *dm = &demos[n_demos];
+        zdem_s2_reader r;
+        zdem_s2_outer m;
+        zdem_error err;
+        int64_t first = INT64_MIN, last = 0;
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot || strcmp(dot, ".dem") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        dm->data = bench_read_file(path, &dm->size);
+        if (!dm->data)
+            continue;
+        zdem_error_clear(&err);
+        zdem_s2_reader_init(&r, dm->data, dm->size);
+        while (zdem_s2_next(&r, &m, &err) == 1)
+            if (m.cmd == ZDEM_S2_DEM_PACKET || m.cmd == ZDEM_S2_DEM_FULLPACKET) {
+                if (first == INT64_MIN)
+                    first = m.tick;
+                last = m.tick;
+            }
+        if (first == INT64_MIN) {
+            free(dm->data);
+            continue;
+        }
+        snprintf(dm->name, sizeof dm->name, "%s", e->d_name);
+        dm->a = (int32_t)(first + (last - first) / 4);
+        dm->b = (int32_t)(last - (last - first) / 4);
+        n_demos++;
+    }
+    closedir(d);
+}
+
+static void s2_read(const demo *dm)
+{
+    zdem_s2_state *s = s2_fresh();
+    zdem_error err;
+    zdem_error_clear(&err);
+    if (s)
+        (void)zdem_s2_state_run(s, dm->data, dm->size, dm->b, &err);
+    sink += s ? (uint64_t)zdem_s2_state_tick(s) : 0u;
+}
+
+static void s2_write(const demo *dm)
+{
+    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    zdem_s2_cut_info info;
+    zdem_s2_state *s = s2_fresh();
+    zdem_error err;
+    zdem_error_clear(&err);
+    if (s)
+        (void)zdem_s2_writer_cut(s, dm->data, dm->size, dm->a, dm->b, zdem_out_buffer_write, &o,
+                                 &info, &err);
+    sink += o.len;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 int main(int argc, char **argv)
@@ -249,6 +334,13 @@ int main(int argc, char **argv)
         return 1;
     if (strcmp(format, "quake3") == 0) {
         q3_load(corpus);
+    } else if (strcmp(format, "source2") == 0) {
+        s2_arena = malloc(s2_arena_size);
+        if (!s2_arena)
+            return 1;
+        s2_load(corpus);
+        rd = s2_read;
+        wr = s2_write;
     } else if (strcmp(format, "teeworlds") == 0) {
         tw_load(corpus);
         rd = tw_read;

@@ -58,7 +58,7 @@ if command -v valgrind >/dev/null 2>&1; then
     echo
     echo "| format | read | write | write/read |"
     echo "|---|---|---|---|"
-    for f in quake3 teeworlds; do
+    for f in quake3 teeworlds source2; do
         declare -A irs=()
         for m in none read write; do
             cg=$(mktemp)
