@@ -541,6 +541,9 @@ class Gen(object):
                  "    uint32_t size;\n"
                  "    zdem_status (*decode)(const uint8_t *buf, size_t len, void *out, zdem_error *err);\n"
                  "    zdem_status (*encode)(const void *in, uint8_t *buf, size_t cap, size_t *len);\n"
+                 "    /* 1 when two structs hold the same fields and values (views by\n"
+                 "     * their bytes, floats by their bits) */\n"
+                 "    int (*equal)(const void *a, const void *b);\n"
                  "} zdem_pb_s2_encoder;\n\n"
                  "#define ZDEM_PB_S2_ENCODER_COUNT %d\n"
                  "extern const zdem_pb_s2_encoder zdem_pb_s2_encoders[ZDEM_PB_S2_ENCODER_COUNT];\n"
@@ -670,6 +673,49 @@ class Gen(object):
                  "    return ZDEM_OK;\n}\n\n" % (c, c, c, c))
         return "".join(o)
 
+    @staticmethod
+    def eq_value(f, a, b):
+        """C expression: values a and b of scalar field f are equal."""
+        if f.kind in ("float", "double"):
+            return "memcmp(&%s, &%s, sizeof %s) == 0" % (a, b, a)
+        if f.kind == "bool":
+            return "(%s != 0) == (%s != 0)" % (a, b)
+        return "%s == %s" % (a, b)
+
+    def equality(self, m):
+        """eq_<M>: the fuzz target's decode(encode(x)) == x, field by field."""
+        c = m.cname
+        o = ["static int eq_%s(const zdem_pb_%s *a, const zdem_pb_%s *b)\n{\n" % (c, c, c)]
+        body = False
+        for f in m.fields:
+            if uses_callback(f):
+                continue
+            body = True
+            n = f.name
+            if f.repeated:
+                o.append("    {\n"
+                         "        uint32_t i;\n"
+                         "        if (a->%s_count != b->%s_count)\n"
+                         "            return 0;\n"
+                         "        for (i = 0; i < a->%s_count; i++)\n"
+                         "            if (!(%s))\n"
+                         "                return 0;\n"
+                         "    }\n" % (n, n, n, self.eq_value(f, "a->%s[i]" % n, "b->%s[i]" % n)))
+                continue
+            o.append("    if (a->has_%s != b->has_%s)\n        return 0;\n" % (n, n))
+            if f.scalar:
+                cond = self.eq_value(f, "a->%s" % n, "b->%s" % n)
+            elif f.kind in ("string", "bytes"):
+                cond = ("a->%s.len == b->%s.len && (a->%s.len == 0 || "
+                        "memcmp(a->%s.ptr, b->%s.ptr, a->%s.len) == 0)" % (n, n, n, n, n, n))
+            else:
+                cond = "eq_%s(&a->%s, &b->%s)" % (f.msg.cname, n, n)
+            o.append("    if (a->has_%s && !(%s))\n        return 0;\n" % (n, cond))
+        if not body:
+            o.append("    (void)a;\n    (void)b;\n")
+        o.append("    return 1;\n}\n\n")
+        return "".join(o)
+
     def encode_c(self):
         ms = self.encoded_messages()
         o = [HEADER, "#include <string.h>\n#include \"source2_encode.h\"\n#include \"zdem_pb_write.h\"\n\n"]
@@ -680,16 +726,21 @@ class Gen(object):
         for m in ms:
             o.append(self.encoder(m))
         for m in ms:
+            o.append(self.equality(m))
+        for m in ms:
             cb = "NULL"
             o.append("static zdem_status dec_%s(const uint8_t *buf, size_t len, void *out, zdem_error *err)\n{\n"
                      "    return zdem_pb_%s_decode(buf, len, (zdem_pb_%s *)out, %s, NULL, err);\n}\n\n"
                      "static zdem_status enc_%s(const void *in, uint8_t *buf, size_t cap, size_t *len)\n{\n"
                      "    return zdem_pb_%s_encode((const zdem_pb_%s *)in, buf, cap, len);\n}\n\n"
-                     % (m.cname, m.cname, m.cname, cb, m.cname, m.cname, m.cname))
+                     "static int equal_%s(const void *a, const void *b)\n{\n"
+                     "    return eq_%s((const zdem_pb_%s *)a, (const zdem_pb_%s *)b);\n}\n\n"
+                     % (m.cname, m.cname, m.cname, cb, m.cname, m.cname, m.cname,
+                        m.cname, m.cname, m.cname, m.cname))
         o.append("const zdem_pb_s2_encoder zdem_pb_s2_encoders[ZDEM_PB_S2_ENCODER_COUNT] = {\n")
         for m in ms:
-            o.append("    { \"%s\", (uint32_t)sizeof(zdem_pb_%s), dec_%s, enc_%s },\n"
-                     % (m.full_name, m.cname, m.cname, m.cname))
+            o.append("    { \"%s\", (uint32_t)sizeof(zdem_pb_%s), dec_%s, enc_%s, equal_%s },\n"
+                     % (m.full_name, m.cname, m.cname, m.cname, m.cname))
         o.append("};\n")
         return "".join(o)
 

@@ -388,6 +388,166 @@ zdem_status zdem_pb_CDemoFileInfo_encode(const zdem_pb_CDemoFileInfo *in, uint8_
     return ZDEM_OK;
 }
 
+static int eq_CDemoStop(const zdem_pb_CDemoStop *a, const zdem_pb_CDemoStop *b)
+{
+    (void)a;
+    (void)b;
+    return 1;
+}
+
+static int eq_CDemoFileHeader(const zdem_pb_CDemoFileHeader *a, const zdem_pb_CDemoFileHeader *b)
+{
+    if (a->has_demo_file_stamp != b->has_demo_file_stamp)
+        return 0;
+    if (a->has_demo_file_stamp && !(a->demo_file_stamp.len == b->demo_file_stamp.len && (a->demo_file_stamp.len == 0 || memcmp(a->demo_file_stamp.ptr, b->demo_file_stamp.ptr, a->demo_file_stamp.len) == 0)))
+        return 0;
+    if (a->has_network_protocol != b->has_network_protocol)
+        return 0;
+    if (a->has_network_protocol && !(a->network_protocol == b->network_protocol))
+        return 0;
+    if (a->has_server_name != b->has_server_name)
+        return 0;
+    if (a->has_server_name && !(a->server_name.len == b->server_name.len && (a->server_name.len == 0 || memcmp(a->server_name.ptr, b->server_name.ptr, a->server_name.len) == 0)))
+        return 0;
+    if (a->has_client_name != b->has_client_name)
+        return 0;
+    if (a->has_client_name && !(a->client_name.len == b->client_name.len && (a->client_name.len == 0 || memcmp(a->client_name.ptr, b->client_name.ptr, a->client_name.len) == 0)))
+        return 0;
+    if (a->has_map_name != b->has_map_name)
+        return 0;
+    if (a->has_map_name && !(a->map_name.len == b->map_name.len && (a->map_name.len == 0 || memcmp(a->map_name.ptr, b->map_name.ptr, a->map_name.len) == 0)))
+        return 0;
+    if (a->has_game_directory != b->has_game_directory)
+        return 0;
+    if (a->has_game_directory && !(a->game_directory.len == b->game_directory.len && (a->game_directory.len == 0 || memcmp(a->game_directory.ptr, b->game_directory.ptr, a->game_directory.len) == 0)))
+        return 0;
+    if (a->has_fullpackets_version != b->has_fullpackets_version)
+        return 0;
+    if (a->has_fullpackets_version && !(a->fullpackets_version == b->fullpackets_version))
+        return 0;
+    if (a->has_allow_clientside_entities != b->has_allow_clientside_entities)
+        return 0;
+    if (a->has_allow_clientside_entities && !((a->allow_clientside_entities != 0) == (b->allow_clientside_entities != 0)))
+        return 0;
+    if (a->has_allow_clientside_particles != b->has_allow_clientside_particles)
+        return 0;
+    if (a->has_allow_clientside_particles && !((a->allow_clientside_particles != 0) == (b->allow_clientside_particles != 0)))
+        return 0;
+    if (a->has_addons != b->has_addons)
+        return 0;
+    if (a->has_addons && !(a->addons.len == b->addons.len && (a->addons.len == 0 || memcmp(a->addons.ptr, b->addons.ptr, a->addons.len) == 0)))
+        return 0;
+    if (a->has_demo_version_name != b->has_demo_version_name)
+        return 0;
+    if (a->has_demo_version_name && !(a->demo_version_name.len == b->demo_version_name.len && (a->demo_version_name.len == 0 || memcmp(a->demo_version_name.ptr, b->demo_version_name.ptr, a->demo_version_name.len) == 0)))
+        return 0;
+    if (a->has_demo_version_guid != b->has_demo_version_guid)
+        return 0;
+    if (a->has_demo_version_guid && !(a->demo_version_guid.len == b->demo_version_guid.len && (a->demo_version_guid.len == 0 || memcmp(a->demo_version_guid.ptr, b->demo_version_guid.ptr, a->demo_version_guid.len) == 0)))
+        return 0;
+    if (a->has_build_num != b->has_build_num)
+        return 0;
+    if (a->has_build_num && !(a->build_num == b->build_num))
+        return 0;
+    if (a->has_game != b->has_game)
+        return 0;
+    if (a->has_game && !(a->game.len == b->game.len && (a->game.len == 0 || memcmp(a->game.ptr, b->game.ptr, a->game.len) == 0)))
+        return 0;
+    if (a->has_server_start_tick != b->has_server_start_tick)
+        return 0;
+    if (a->has_server_start_tick && !(a->server_start_tick == b->server_start_tick))
+        return 0;
+    return 1;
+}
+
+static int eq_CGameInfo_CDotaGameInfo(const zdem_pb_CGameInfo_CDotaGameInfo *a, const zdem_pb_CGameInfo_CDotaGameInfo *b)
+{
+    if (a->has_match_id != b->has_match_id)
+        return 0;
+    if (a->has_match_id && !(a->match_id == b->match_id))
+        return 0;
+    if (a->has_game_mode != b->has_game_mode)
+        return 0;
+    if (a->has_game_mode && !(a->game_mode == b->game_mode))
+        return 0;
+    if (a->has_game_winner != b->has_game_winner)
+        return 0;
+    if (a->has_game_winner && !(a->game_winner == b->game_winner))
+        return 0;
+    if (a->has_leagueid != b->has_leagueid)
+        return 0;
+    if (a->has_leagueid && !(a->leagueid == b->leagueid))
+        return 0;
+    if (a->has_radiant_team_id != b->has_radiant_team_id)
+        return 0;
+    if (a->has_radiant_team_id && !(a->radiant_team_id == b->radiant_team_id))
+        return 0;
+    if (a->has_dire_team_id != b->has_dire_team_id)
+        return 0;
+    if (a->has_dire_team_id && !(a->dire_team_id == b->dire_team_id))
+        return 0;
+    if (a->has_radiant_team_tag != b->has_radiant_team_tag)
+        return 0;
+    if (a->has_radiant_team_tag && !(a->radiant_team_tag.len == b->radiant_team_tag.len && (a->radiant_team_tag.len == 0 || memcmp(a->radiant_team_tag.ptr, b->radiant_team_tag.ptr, a->radiant_team_tag.len) == 0)))
+        return 0;
+    if (a->has_dire_team_tag != b->has_dire_team_tag)
+        return 0;
+    if (a->has_dire_team_tag && !(a->dire_team_tag.len == b->dire_team_tag.len && (a->dire_team_tag.len == 0 || memcmp(a->dire_team_tag.ptr, b->dire_team_tag.ptr, a->dire_team_tag.len) == 0)))
+        return 0;
+    if (a->has_end_time != b->has_end_time)
+        return 0;
+    if (a->has_end_time && !(a->end_time == b->end_time))
+        return 0;
+    return 1;
+}
+
+static int eq_CGameInfo_CCSGameInfo(const zdem_pb_CGameInfo_CCSGameInfo *a, const zdem_pb_CGameInfo_CCSGameInfo *b)
+{
+    {
+        uint32_t i;
+        if (a->round_start_ticks_count != b->round_start_ticks_count)
+            return 0;
+        for (i = 0; i < a->round_start_ticks_count; i++)
+            if (!(a->round_start_ticks[i] == b->round_start_ticks[i]))
+                return 0;
+    }
+    return 1;
+}
+
+static int eq_CGameInfo(const zdem_pb_CGameInfo *a, const zdem_pb_CGameInfo *b)
+{
+    if (a->has_dota != b->has_dota)
+        return 0;
+    if (a->has_dota && !(eq_CGameInfo_CDotaGameInfo(&a->dota, &b->dota)))
+        return 0;
+    if (a->has_cs != b->has_cs)
+        return 0;
+    if (a->has_cs && !(eq_CGameInfo_CCSGameInfo(&a->cs, &b->cs)))
+        return 0;
+    return 1;
+}
+
+static int eq_CDemoFileInfo(const zdem_pb_CDemoFileInfo *a, const zdem_pb_CDemoFileInfo *b)
+{
+    if (a->has_playback_time != b->has_playback_time)
+        return 0;
+    if (a->has_playback_time && !(memcmp(&a->playback_time, &b->playback_time, sizeof a->playback_time) == 0))
+        return 0;
+    if (a->has_playback_ticks != b->has_playback_ticks)
+        return 0;
+    if (a->has_playback_ticks && !(a->playback_ticks == b->playback_ticks))
+        return 0;
+    if (a->has_playback_frames != b->has_playback_frames)
+        return 0;
+    if (a->has_playback_frames && !(a->playback_frames == b->playback_frames))
+        return 0;
+    if (a->has_game_info != b->has_game_info)
+        return 0;
+    if (a->has_game_info && !(eq_CGameInfo(&a->game_info, &b->game_info)))
+        return 0;
+    return 1;
+}
+
 static zdem_status dec_CDemoStop(const uint8_t *buf, size_t len, void *out, zdem_error *err)
 {
     return zdem_pb_CDemoStop_decode(buf, len, (zdem_pb_CDemoStop *)out, NULL, NULL, err);
@@ -396,6 +556,11 @@ static zdem_status dec_CDemoStop(const uint8_t *buf, size_t len, void *out, zdem
 static zdem_status enc_CDemoStop(const void *in, uint8_t *buf, size_t cap, size_t *len)
 {
     return zdem_pb_CDemoStop_encode((const zdem_pb_CDemoStop *)in, buf, cap, len);
+}
+
+static int equal_CDemoStop(const void *a, const void *b)
+{
+    return eq_CDemoStop((const zdem_pb_CDemoStop *)a, (const zdem_pb_CDemoStop *)b);
 }
 
 static zdem_status dec_CDemoFileHeader(const uint8_t *buf, size_t len, void *out, zdem_error *err)
@@ -408,6 +573,11 @@ static zdem_status enc_CDemoFileHeader(const void *in, uint8_t *buf, size_t cap,
     return zdem_pb_CDemoFileHeader_encode((const zdem_pb_CDemoFileHeader *)in, buf, cap, len);
 }
 
+static int equal_CDemoFileHeader(const void *a, const void *b)
+{
+    return eq_CDemoFileHeader((const zdem_pb_CDemoFileHeader *)a, (const zdem_pb_CDemoFileHeader *)b);
+}
+
 static zdem_status dec_CGameInfo_CDotaGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
 {
     return zdem_pb_CGameInfo_CDotaGameInfo_decode(buf, len, (zdem_pb_CGameInfo_CDotaGameInfo *)out, NULL, NULL, err);
@@ -416,6 +586,11 @@ static zdem_status dec_CGameInfo_CDotaGameInfo(const uint8_t *buf, size_t len, v
 static zdem_status enc_CGameInfo_CDotaGameInfo(const void *in, uint8_t *buf, size_t cap, size_t *len)
 {
     return zdem_pb_CGameInfo_CDotaGameInfo_encode((const zdem_pb_CGameInfo_CDotaGameInfo *)in, buf, cap, len);
+}
+
+static int equal_CGameInfo_CDotaGameInfo(const void *a, const void *b)
+{
+    return eq_CGameInfo_CDotaGameInfo((const zdem_pb_CGameInfo_CDotaGameInfo *)a, (const zdem_pb_CGameInfo_CDotaGameInfo *)b);
 }
 
 static zdem_status dec_CGameInfo_CCSGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
@@ -428,6 +603,11 @@ static zdem_status enc_CGameInfo_CCSGameInfo(const void *in, uint8_t *buf, size_
     return zdem_pb_CGameInfo_CCSGameInfo_encode((const zdem_pb_CGameInfo_CCSGameInfo *)in, buf, cap, len);
 }
 
+static int equal_CGameInfo_CCSGameInfo(const void *a, const void *b)
+{
+    return eq_CGameInfo_CCSGameInfo((const zdem_pb_CGameInfo_CCSGameInfo *)a, (const zdem_pb_CGameInfo_CCSGameInfo *)b);
+}
+
 static zdem_status dec_CGameInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
 {
     return zdem_pb_CGameInfo_decode(buf, len, (zdem_pb_CGameInfo *)out, NULL, NULL, err);
@@ -436,6 +616,11 @@ static zdem_status dec_CGameInfo(const uint8_t *buf, size_t len, void *out, zdem
 static zdem_status enc_CGameInfo(const void *in, uint8_t *buf, size_t cap, size_t *len)
 {
     return zdem_pb_CGameInfo_encode((const zdem_pb_CGameInfo *)in, buf, cap, len);
+}
+
+static int equal_CGameInfo(const void *a, const void *b)
+{
+    return eq_CGameInfo((const zdem_pb_CGameInfo *)a, (const zdem_pb_CGameInfo *)b);
 }
 
 static zdem_status dec_CDemoFileInfo(const uint8_t *buf, size_t len, void *out, zdem_error *err)
@@ -448,11 +633,16 @@ static zdem_status enc_CDemoFileInfo(const void *in, uint8_t *buf, size_t cap, s
     return zdem_pb_CDemoFileInfo_encode((const zdem_pb_CDemoFileInfo *)in, buf, cap, len);
 }
 
+static int equal_CDemoFileInfo(const void *a, const void *b)
+{
+    return eq_CDemoFileInfo((const zdem_pb_CDemoFileInfo *)a, (const zdem_pb_CDemoFileInfo *)b);
+}
+
 const zdem_pb_s2_encoder zdem_pb_s2_encoders[ZDEM_PB_S2_ENCODER_COUNT] = {
-    { "CDemoStop", (uint32_t)sizeof(zdem_pb_CDemoStop), dec_CDemoStop, enc_CDemoStop },
-    { "CDemoFileHeader", (uint32_t)sizeof(zdem_pb_CDemoFileHeader), dec_CDemoFileHeader, enc_CDemoFileHeader },
-    { "CGameInfo.CDotaGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CDotaGameInfo), dec_CGameInfo_CDotaGameInfo, enc_CGameInfo_CDotaGameInfo },
-    { "CGameInfo.CCSGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CCSGameInfo), dec_CGameInfo_CCSGameInfo, enc_CGameInfo_CCSGameInfo },
-    { "CGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo), dec_CGameInfo, enc_CGameInfo },
-    { "CDemoFileInfo", (uint32_t)sizeof(zdem_pb_CDemoFileInfo), dec_CDemoFileInfo, enc_CDemoFileInfo },
+    { "CDemoStop", (uint32_t)sizeof(zdem_pb_CDemoStop), dec_CDemoStop, enc_CDemoStop, equal_CDemoStop },
+    { "CDemoFileHeader", (uint32_t)sizeof(zdem_pb_CDemoFileHeader), dec_CDemoFileHeader, enc_CDemoFileHeader, equal_CDemoFileHeader },
+    { "CGameInfo.CDotaGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CDotaGameInfo), dec_CGameInfo_CDotaGameInfo, enc_CGameInfo_CDotaGameInfo, equal_CGameInfo_CDotaGameInfo },
+    { "CGameInfo.CCSGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo_CCSGameInfo), dec_CGameInfo_CCSGameInfo, enc_CGameInfo_CCSGameInfo, equal_CGameInfo_CCSGameInfo },
+    { "CGameInfo", (uint32_t)sizeof(zdem_pb_CGameInfo), dec_CGameInfo, enc_CGameInfo, equal_CGameInfo },
+    { "CDemoFileInfo", (uint32_t)sizeof(zdem_pb_CDemoFileInfo), dec_CDemoFileInfo, enc_CDemoFileInfo, equal_CDemoFileInfo },
 };

@@ -52,6 +52,9 @@ typedef struct zdem_pb_s2_encoder {
     uint32_t size;
     zdem_status (*decode)(const uint8_t *buf, size_t len, void *out, zdem_error *err);
     zdem_status (*encode)(const void *in, uint8_t *buf, size_t cap, size_t *len);
+    /* 1 when two structs hold the same fields and values (views by
+     * their bytes, floats by their bits) */
+    int (*equal)(const void *a, const void *b);
 } zdem_pb_s2_encoder;
 
 #define ZDEM_PB_S2_ENCODER_COUNT 6

@@ -182,6 +182,15 @@ for name in ("cs2_demofile-net-gotv-14090-cs-italy.dem", "dota2_haste-nekit-pov.
         check(got_ev == want_ev, "%s: %d events in the clip, %d read from the truncated file"
               % (what, len(got_ev), len(want_ev)))
 
+# usage errors: nothing written, exit 1
+path = os.path.join(CORPUS, "source2", "cs2_demofile-net-gotv-14090-cs-italy.dem")
+for args in (["--start", "300", "--end", "100"], ["--start-seconds", "3", "--end-seconds", "1"],
+             ["--around", "0", "--start", "1"], ["--start", "1"]):
+    out = os.path.join(tmp, "u.dem")
+    p = zdem(*(["cut", path] + args + ([] if args == ["--start", "1"] else ["-o", out])))
+    check(p.returncode == 1 and not os.path.exists(out) and p.stderr.startswith("zdem: "),
+          "cut %s: exit %d (want 1, nothing written): %s" % (" ".join(args), p.returncode, p.stderr.strip()[:200]))
+
 shutil.rmtree(tmp, ignore_errors=True)
 print("%d checks, %d failed" % (checks, fails))
 sys.exit(1 if fails else 0)

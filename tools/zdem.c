@@ -752,6 +752,9 @@ int main(int argc, char **argv)
             return usage_error("--around excludes --start, --end and their -seconds forms", NULL);
         if ((a.has_start && a.has_start_s) || (a.has_end && a.has_end_s))
             return usage_error("give an end as a tick or in seconds, not both", NULL);
+        if ((a.has_start && a.has_end && a.start > a.end) ||
+            (a.has_start_s && a.has_end_s && a.start_s > a.end_s))
+            return usage_error("the start is after the end", NULL);
     } else if (a.has_start || a.has_end || a.has_start_s || a.has_end_s || a.has_around ||
                a.before_s > 0 || a.after_s > 0) {
         return usage_error("--start, --end, --around and their options are for cut", NULL);
