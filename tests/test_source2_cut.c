@@ -15,8 +15,9 @@
  *  - no damage and no DEM_Stop missing: the clip reads clean.
  * The clip starts at the nearest DEM_FullPacket at or before start (the
  * demo's first game frame when there is none after it), so its first
- * tick is at or before start: it is not compared there, as a full packet
- * restates every entity, which the original does not. A cut of a clip
+ * tick is at or before start: a clip from a full packet is not compared
+ * at that tick, as the full packet restates every entity, which the
+ * original does not (one from the first game frame is, from the start). A cut of a clip
  * equals the cut of the original, byte for byte. A truncated original:
  * the cut returns the fault the reader gives, and its clip reads clean. */
 #include <stdint.h>
@@ -239,6 +240,7 @@ static void check_range(const char *name, const uint8_t *d, size_t n, const log 
     zdem_status st, cst;
     log clip;
     uint64_t ha = 0, hb = 0, ca = 0, cb_ = 0;
+    int64_t lo;
     size_t i, j;
     st = cut(d, n, a, b, o, &info, &err);
     ranges++;
@@ -282,12 +284,15 @@ static void check_range(const char *name, const uint8_t *d, size_t n, const log 
     if (!CHECK(hb == cb_))
         printf("  %s [%lld, %lld]: state at the clip's end (%lld) differs\n", name, (long long)a,
                (long long)b, (long long)info.last_tick);
-    /* changes and events after the first tick, and the signon's events */
+    /* changes and events after the first tick, and the signon's events;
+     * a clip from the demo's first game frame is compared from the start
+     * (its first tick included) */
+    lo = info.from_full_packet ? info.first_tick : INT64_MIN;
     for (i = 0, j = 0;;) {
-        while (i < orig->n && !((orig->r[i].tick > info.first_tick && orig->r[i].tick <= info.last_tick) ||
+        while (i < orig->n && !((orig->r[i].tick > lo && orig->r[i].tick <= info.last_tick) ||
                                 (orig->r[i].tick < 0 && orig->r[i].kind == 'V')))
             i++;
-        while (j < clip.n && !((clip.r[j].tick > info.first_tick && clip.r[j].tick <= info.last_tick) ||
+        while (j < clip.n && !((clip.r[j].tick > lo && clip.r[j].tick <= info.last_tick) ||
                                (clip.r[j].tick < 0 && clip.r[j].kind == 'V')))
             j++;
         if (i >= orig->n || j >= clip.n)
@@ -299,7 +304,7 @@ static void check_range(const char *name, const uint8_t *d, size_t n, const log 
         j++;
         compared++;
     }
-    while (i < orig->n && !(orig->r[i].tick > info.first_tick && orig->r[i].tick <= info.last_tick))
+    while (i < orig->n && !(orig->r[i].tick > lo && orig->r[i].tick <= info.last_tick))
         i++;
     if (!CHECK(i >= orig->n && j >= clip.n))
         printf("  %s [%lld, %lld]: differs at original record %zu (tick %lld %c), clip %zu of %zu (tick %lld %c)\n",
