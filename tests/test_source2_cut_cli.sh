@@ -16,7 +16,7 @@
 #    none), and the clip's events hold that line;
 #  - a truncated original: exit 2 with `zdem: FILE: offset N: what`, and
 #    the clip (written all the same) reads clean with the events the
-#    reader gives on the truncated file.
+#    reader gives on the truncated file; inside the signon, no clip at all.
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
@@ -181,6 +181,32 @@ for name in ("cs2_demofile-net-gotv-14090-cs-italy.dem", "dota2_haste-nekit-pov.
         got_ev = zdem("events", "--json", out).stdout.splitlines()
         check(got_ev == want_ev, "%s: %d events in the clip, %d read from the truncated file"
               % (what, len(got_ev), len(want_ev)))
+
+# cut short inside the signon: a clip of the signon alone, exit 2;
+# damage inside a signon frame (DEM_SendTables overwritten): no clip, no
+# file left, exit 2
+path = os.path.join(CORPUS, "source2", "cs2_demofile-net-gotv-14090-cs-italy.dem")
+orig = open(path, "rb").read()
+frames = s2craft.read_frames(orig)
+tpath, out = os.path.join(tmp, "sig.dem"), os.path.join(tmp, "sig-clip.dem")
+open(tpath, "wb").write(orig[:frames[3][0] + 2])
+p = zdem("cut", tpath, "-o", out)
+check(p.returncode == 2 and p.stderr.startswith("zdem: %s: offset " % tpath) and
+      zdem("info", out).returncode == 0 and
+      [f[1] for f in s2craft.read_frames(open(out, "rb").read())] == [f[1] for f in frames[:3]] + [DEM_STOP, DEM_FILEINFO],
+      "cut short inside the signon: exit %d (want 2, a clip of the signon): %s" % (p.returncode, p.stderr.strip()[:200]))
+os.remove(out)
+st = next(f for f in frames if f[1] == 4)  # DEM_SendTables
+bad = bytearray(orig)
+body_at = st[0]
+for _ in range(3):  # command, tick, size
+    _, body_at = s2craft._uvarint(orig, body_at)
+if check(len(st[4]) > 0 and orig[body_at:body_at + len(st[4])] == st[4], "the DEM_SendTables payload found"):
+    bad[body_at:body_at + len(st[4])] = b"\xff" * len(st[4])
+    open(tpath, "wb").write(bytes(bad))
+    p = zdem("cut", tpath, "-o", out)
+    check(p.returncode == 2 and not os.path.exists(out) and p.stderr.startswith("zdem: %s: offset " % tpath),
+          "damage in the signon: exit %d (want 2, no file): %s" % (p.returncode, p.stderr.strip()[:200]))
 
 # usage errors: nothing written, exit 1
 path = os.path.join(CORPUS, "source2", "cs2_demofile-net-gotv-14090-cs-italy.dem")

@@ -390,6 +390,8 @@ static int cut_source2(const zdem_cli_args *a, const zdem_cli_file *f,
     zdem_cli_s2_close(&run);
     if ((rc = close_out(a, &o)) != 0)
         return rc;
+    if (info.bytes == 0)
+        (void)remove(a->out); /* damage before the clip's first frame: no demo to leave */
     if (a->json) {
         printf("{\"format\":\"source2\",\"out\":");
         zdem_json_cstr(stdout, a->out);
