@@ -3,7 +3,8 @@
  * gives a synthetic demo with a full packet every 100 ticks) and at least
  * 20 ranges each (the whole file, then seeded random ones), the clip read
  * back gives what the original gives:
- *  - the whole entity state (every live entity: index, class, serial, in
+ *  - every string table (name; each entry's index, key and value) and the
+ *    whole entity state (every live entity: index, class, serial, in
  *    or out of the PVS, every property and value) at start (the clip run
  *    and the original's, each stopped there) and at the clip's last tick;
  *  - every entity change (tick, entity, kind, the changed properties'
@@ -125,13 +126,34 @@ static int prop_cb(void *user, const char *name, size_t name_len, const zdem_s2_
 
 static uint64_t tmp[1u << 16];
 
-/* Every live entity and its properties. */
+static int entry_cb(void *user, uint32_t index, const uint8_t *key, uint32_t key_len,
+                    const uint8_t *val, uint32_t val_len)
+{
+    uint64_t *h = user;
+    *h = fnv(*h, &index, sizeof index);
+    *h = fnv(*h, &key_len, sizeof key_len);
+    *h = fnv(*h, key, key ? key_len : 0);
+    *h = fnv(*h, &val_len, sizeof val_len);
+    *h = fnv(*h, val, val ? val_len : 0);
+    return 0;
+}
+
+/* Every string table (name, entries: index, key, value), every live
+ * entity and its properties. */
 static uint64_t state_hash(zdem_s2_state *s)
 {
     static uint32_t live[16384];
     uint64_t h = UINT64_C(0xcbf29ce484222325);
-    uint32_t n = zdem_s2_entities_live(s, live, 16384), i;
+    uint32_t n = zdem_s2_entities_live(s, live, 16384), i, nt = zdem_s2_string_table_count(s);
     zdem_error e;
+    for (i = 0; i < nt; i++) {
+        uint32_t len = 0;
+        const char *name = zdem_s2_string_table_name(s, i, &len);
+        h = fnv(h, name, name ? len : 0);
+        zdem_error_clear(&e);
+        CHECK_EQ_INT(zdem_s2_string_table_each(s, i, entry_cb, &h, (uint32_t *)tmp,
+                                               2u * (sizeof tmp / 8), &e), ZDEM_OK);
+    }
     for (i = 0; i < n && i < 16384; i++) {
         zdem_s2_entity ent;
         if (!zdem_s2_entity_get(s, (int32_t)live[i], &ent))
