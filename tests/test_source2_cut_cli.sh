@@ -16,7 +16,9 @@
 #    none), and the clip's events hold that line;
 #  - a truncated original: exit 2 with `zdem: FILE: offset N: what`, and
 #    the clip (written all the same) reads clean with the events the
-#    reader gives on the truncated file; inside the signon, no clip at all.
+#    reader gives on the truncated file; a damaged frame in the middle
+#    (the reader skips it): the clip ends before it; cut short inside the
+#    signon: the signon alone; damage inside a signon frame: no clip.
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
@@ -188,6 +190,30 @@ for name in ("cs2_demofile-net-gotv-14090-cs-italy.dem", "dota2_haste-nekit-pov.
 path = os.path.join(CORPUS, "source2", "cs2_demofile-net-gotv-14090-cs-italy.dem")
 orig = open(path, "rb").read()
 frames = s2craft.read_frames(orig)
+
+# a damaged game frame (its compressed payload overwritten: the reader
+# skips it and goes on): the clip ends before it, exit 2 naming it
+games = [f for f in frames if f[1] == DEM_PACKET and f[2]]
+g = games[len(games) // 2]
+at = g[0]
+for _ in range(3):
+    _, at = s2craft._uvarint(orig, at)
+bad = bytearray(orig)
+bad[at:at + len(g[4])] = b"\xfe" * len(g[4])
+tpath, out = os.path.join(tmp, "dmg.dem"), os.path.join(tmp, "dmg-clip.dem")
+open(tpath, "wb").write(bytes(bad))
+p = zdem("cut", tpath, "-o", out)
+what = "a damaged game frame at %d" % g[0]
+check(p.returncode == 2 and re.match(r"zdem: %s: offset (\d+): " % re.escape(tpath), p.stderr) and
+      g[0] <= int(re.match(r"zdem: .*?: offset (\d+): ", p.stderr).group(1)) < g[0] + 3 + len(g[4]) + 12,
+      "%s: exit %d, message %r" % (what, p.returncode, p.stderr.strip()[:200]))
+if check(os.path.exists(out), "%s: a clip" % what):
+    cf = s2craft.read_frames(open(out, "rb").read())
+    body = [f for f in cf if f[1] not in (DEM_STOP, 15, DEM_FILEINFO)] if cf[-1][1] == DEM_FILEINFO else []
+    check(len(body) == frames.index(g) and all(a[4] == b[4] for a, b in zip(frames, body)),
+          "%s: the clip is the frames before it" % what)
+    check(zdem("info", out).returncode == 0, "%s: the clip reads clean" % what)
+
 tpath, out = os.path.join(tmp, "sig.dem"), os.path.join(tmp, "sig-clip.dem")
 open(tpath, "wb").write(orig[:frames[3][0] + 2])
 p = zdem("cut", tpath, "-o", out)

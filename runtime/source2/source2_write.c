@@ -156,6 +156,16 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     s->seek_from = have_full ? start : 0;
     zdem_error_clear(&fault);
     st = zdem_s2_state_run(s, file, size, end_tick < 0 ? 0 : end_tick, &fault);
+    {
+        /* the run's result is the truncation when there is one; the clip
+         * ends before the first damage, which may come earlier (a frame
+         * or message the reader skipped and went on) */
+        const zdem_s2_warnings *w = zdem_s2_state_warnings(s);
+        if (w->damage.code != ZDEM_OK && (st == ZDEM_OK || w->damage.offset < fault.offset)) {
+            fault = w->damage;
+            st = fault.code;
+        }
+    }
     if (st != ZDEM_OK) {
         uint64_t at = fault.offset;
         if (at < start) { /* before the clip's game frames: nothing valid to write */

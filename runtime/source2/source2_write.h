@@ -25,8 +25,9 @@
  * The clip's part of the original is read through the caller's state (a
  * run as zdem_s2_state_seek makes one: the signon, then from that full
  * packet to end), so that damage in it is found: the clip then ends
- * before the damaged frame (a valid demo of the part before) and the
- * fault is returned; damage before the full packet writes nothing. */
+ * before the frame of the first damage (a frame or message the reader
+ * skipped, or the file cut short: a valid demo of the part before) and
+ * that fault is returned; damage before the full packet writes nothing. */
 #ifndef ZDEM_SOURCE2_WRITE_H
 #define ZDEM_SOURCE2_WRITE_H
 
