@@ -86,7 +86,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     uint32_t spawn_cmd = 15u;
     size_t bytes_mid = 0, out_pos, fi_extra = 0;
     int64_t first_game_tick = 0, last_game_tick = 0, clip_last = 0;
-    int have_first = 0, have_full = 0, stopped_early = 0, fault_kind = 0;
+    int have_first = 0, have_full = 0, stopped_early = 0, fault_kind = 0, damage = 0;
     int32_t packets = 0;
     const uint8_t *fi = NULL;
     size_t fi_size = 0;
@@ -161,13 +161,17 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
          * ends before the first damage, which may come earlier (a frame
          * or message the reader skipped and went on) */
         const zdem_s2_warnings *w = zdem_s2_state_warnings(s);
-        if (w->damage.code != ZDEM_OK && (st == ZDEM_OK || w->damage.offset < fault.offset)) {
+        if (w->damage.code != ZDEM_OK && (st == ZDEM_OK || w->damage.offset <= fault.offset)) {
             fault = w->damage;
             st = fault.code;
+            damage = 1;
         }
     }
     if (st != ZDEM_OK) {
-        uint64_t at = fault.offset;
+        /* damage found at a frame's end (a payload that ended too soon)
+         * belongs to that frame: the byte before it is taken, so the
+         * frame goes too (an offset in a payload names its frame's start) */
+        uint64_t at = damage && !fault.in_payload && fault.offset > 0 ? fault.offset - 1u : fault.offset;
         if (at < start) { /* before the clip's game frames: nothing valid to write */
             if (err)
                 *err = fault;
