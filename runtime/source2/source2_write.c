@@ -24,6 +24,9 @@ typedef struct s2cut {
     void *user;
     zdem_s2_cut_info *info;
     zdem_error *err;
+    int writing;        /* 0: the layout pass (sizes), 1: the writing pass */
+    size_t spawn_old;   /* the original's DEM_SpawnGroups frame offset */
+    uint32_t nframes;   /* original frames kept */
 } s2cut;
 
 static zdem_status s2cut_out(s2cut *c, const void *p, size_t n)
@@ -34,6 +37,39 @@ static zdem_status s2cut_out(s2cut *c, const void *p, size_t n)
                          0, "the output did not take the clip");
     c->info->bytes += n;
     return ZDEM_OK;
+}
+
+/* The original's frames in [from, to) that the clip keeps (game frames
+ * only when games is set; never a DEM_FileInfo: the clip's own, written
+ * last, is the one its header points at), consecutive ones in one
+ * write. *o counts the clip's bytes; the DEM_SpawnGroups frame's new
+ * offset goes to *spawn_new. */
+static zdem_status s2cut_copy(s2cut *c, size_t from, size_t to, int games, size_t *o,
+                              size_t *spawn_new)
+{
+    zdem_s2_outer m;
+    zdem_error e;
+    size_t pos, next, run = from;
+    zdem_status st = ZDEM_OK;
+    zdem_error_clear(&e);
+    for (pos = from; pos < to && st == ZDEM_OK;) {
+        if (zdem_s2_read_frame(c->file, c->size, pos, &m, &next, &e) != 1)
+            break; /* (the walks ended every range at a whole frame) */
+        if (m.cmd == ZDEM_S2_DEM_FILEINFO || (!games && s2cut_game_frame(m.cmd))) {
+            if (c->writing)
+                st = s2cut_out(c, c->file + run, pos - run);
+            run = next;
+        } else {
+            if (pos == c->spawn_old)
+                *spawn_new = *o;
+            *o += next - pos;
+            c->nframes++;
+        }
+        pos = next;
+    }
+    if (c->writing && st == ZDEM_OK)
+        st = s2cut_out(c, c->file + run, pos - run);
+    return st;
 }
 
 /* A frame the writer makes: command, tick, payload in two parts. */
@@ -84,7 +120,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     const uint8_t *spawn_body = NULL;
     size_t spawn_body_len = 0;
     uint32_t spawn_cmd = 15u;
-    size_t bytes_mid = 0, out_pos, fi_extra = 0;
+    size_t out_pos, fi_extra = 0;
     int64_t first_game_tick = 0, last_game_tick = 0, clip_last = 0;
     int have_first = 0, have_full = 0, stopped_early = 0, fault_kind = 0, damage = 0;
     int32_t packets = 0;
@@ -103,6 +139,9 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     c.user = user;
     c.info = &info;
     c.err = err;
+    c.writing = 0;
+    c.spawn_old = 0;
+    c.nframes = 0;
     zdem_error_clear(&fault);
     if (!write)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "no output");
@@ -191,8 +230,7 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
         }
     }
 
-    /* walk 3: the range's game frames (first and last tick, packets) and
-     * the spawn groups frame when it lies in the range */
+    /* walk 3: the range's game frames (first and last tick, packets) */
     zdem_error_clear(&e);
     for (pos = start; pos < end;) {
         if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
@@ -213,28 +251,13 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     info.start_offset = start;
     info.last_tick = clip_last;
 
-    /* the frames between the signon and a full packet, non-game ones */
-    if (have_full) {
-        zdem_error_clear(&e);
-        for (pos = first_game; pos < start;) {
-            if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
-                break;
-            if (!s2cut_game_frame(m.cmd)) {
-                if (pos == hdr.spawngroups_offset)
-                    spawn_new = ZDEM_S2_HEADER_SIZE + (first_game - ZDEM_S2_HEADER_SIZE) + bytes_mid;
-                bytes_mid += next - pos;
-            }
-            pos = next;
-        }
-    }
-    if (hdr.spawngroups_offset >= ZDEM_S2_HEADER_SIZE && hdr.spawngroups_offset < first_game)
-        spawn_new = hdr.spawngroups_offset;
-    else if (hdr.spawngroups_offset >= start && hdr.spawngroups_offset < end)
-        spawn_new = ZDEM_S2_HEADER_SIZE + (first_game - ZDEM_S2_HEADER_SIZE) + bytes_mid +
-                    (hdr.spawngroups_offset - start);
-    else if (stop_at && hdr.spawngroups_offset > stop_at &&
-             zdem_s2_read_frame(file, size, hdr.spawngroups_offset, &m, &next, &e) == 1 &&
-             m.cmd == 15u /* DEM_SpawnGroups */) {
+    /* the DEM_SpawnGroups frame: where the header points, if the clip
+     * keeps it (in the signon, between it and the full packet, in the
+     * range: found by the layout pass, or after DEM_Stop: rewritten) */
+    c.spawn_old = hdr.spawngroups_offset >= ZDEM_S2_HEADER_SIZE ? hdr.spawngroups_offset : 0;
+    if (stop_at && hdr.spawngroups_offset > stop_at &&
+        zdem_s2_read_frame(file, size, hdr.spawngroups_offset, &m, &next, &e) == 1 &&
+        m.cmd == 15u /* DEM_SpawnGroups */) {
         /* after DEM_Stop: after ours, its payload copied, its tick the
          * clip's last (the original's is past the clip) */
         spawn_trailing = hdr.spawngroups_offset;
@@ -290,58 +313,57 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
     info.playback_frames = nfi.playback_frames;
     info.playback_time = nfi.playback_time;
 
-    /* offsets of the frames after the range */
-    out_pos = ZDEM_S2_HEADER_SIZE + (first_game - ZDEM_S2_HEADER_SIZE) + bytes_mid + (end - start);
+    /* two passes over the same frames: the layout (the offsets the
+     * header holds), then the clip */
     {
-        zdem_pb_CDemoStop stop;
-        size_t sl;
-        memset(&stop, 0, sizeof stop);
-        sl = zdem_pb_CDemoStop_encoded_size(&stop);
-        out_pos += s2cut_frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl) + sl;
-    }
-    if (spawn_trailing) {
-        spawn_len = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len) + spawn_body_len;
-        spawn_new = out_pos;
-        out_pos += spawn_len;
-    }
-    fi_at = out_pos;
-    fi_len = fi_enc + fi_extra;
-
-    /* the clip */
-    memcpy(h, "PBDEMS2", 8);
-    zdem_pb_put_fixed(h + 8, (uint32_t)fi_at, 4u);
-    zdem_pb_put_fixed(h + 12, (uint32_t)spawn_new, 4u);
-    st = s2cut_out(&c, h, 16);
-    if (st == ZDEM_OK)
-        st = s2cut_out(&c, file + ZDEM_S2_HEADER_SIZE, first_game - ZDEM_S2_HEADER_SIZE);
-    if (st == ZDEM_OK && have_full) {
-        zdem_error_clear(&e);
-        for (pos = first_game; st == ZDEM_OK && pos < start;) {
-            if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
-                break;
-            if (!s2cut_game_frame(m.cmd))
-                st = s2cut_out(&c, file + pos, next - pos);
-            pos = next;
-        }
-    }
-    if (st == ZDEM_OK)
-        st = s2cut_out(&c, file + start, end - start);
-    if (st == ZDEM_OK) { /* DEM_Stop */
         zdem_pb_CDemoStop stop;
         uint8_t sb[8];
         size_t sl = 0;
+        int pass;
         memset(&stop, 0, sizeof stop);
         (void)zdem_pb_CDemoStop_encode(&stop, sb, sizeof sb, &sl);
-        hl = s2cut_frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl);
-        st = s2cut_out(&c, fh, hl);
-        if (st == ZDEM_OK)
-            st = s2cut_out(&c, sb, sl);
-    }
-    if (st == ZDEM_OK && spawn_trailing) {
-        hl = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len);
-        st = s2cut_out(&c, fh, hl);
-        if (st == ZDEM_OK)
-            st = s2cut_out(&c, spawn_body, spawn_body_len);
+        fi_len = fi_enc + fi_extra;
+        if (spawn_trailing)
+            spawn_len = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len) + spawn_body_len;
+        st = ZDEM_OK;
+        for (pass = 0; pass < 2 && st == ZDEM_OK; pass++) {
+            c.writing = pass;
+            c.nframes = 0;
+            out_pos = ZDEM_S2_HEADER_SIZE;
+            if (pass) {
+                memcpy(h, "PBDEMS2", 8);
+                zdem_pb_put_fixed(h + 8, (uint32_t)fi_at, 4u);
+                zdem_pb_put_fixed(h + 12, (uint32_t)spawn_new, 4u);
+                st = s2cut_out(&c, h, 16);
+            } else {
+                spawn_new = 0;
+            }
+            /* the signon, the non-game frames up to the full packet, the range */
+            if (st == ZDEM_OK)
+                st = s2cut_copy(&c, ZDEM_S2_HEADER_SIZE, first_game, 1, &out_pos, &spawn_new);
+            if (st == ZDEM_OK && have_full)
+                st = s2cut_copy(&c, first_game, start, 0, &out_pos, &spawn_new);
+            if (st == ZDEM_OK)
+                st = s2cut_copy(&c, start, end, 1, &out_pos, &spawn_new);
+            hl = s2cut_frame_head(fh, ZDEM_S2_DEM_STOP, clip_last, sl);
+            if (st == ZDEM_OK && pass) {
+                st = s2cut_out(&c, fh, hl);
+                if (st == ZDEM_OK)
+                    st = s2cut_out(&c, sb, sl);
+            }
+            out_pos += hl + sl;
+            if (spawn_trailing) {
+                spawn_new = out_pos;
+                out_pos += spawn_len;
+                if (st == ZDEM_OK && pass) {
+                    hl = s2cut_frame_head(fh, spawn_cmd, clip_last, spawn_body_len);
+                    st = s2cut_out(&c, fh, hl);
+                    if (st == ZDEM_OK)
+                        st = s2cut_out(&c, spawn_body, spawn_body_len);
+                }
+            }
+            fi_at = out_pos;
+        }
     }
     if (st == ZDEM_OK) {
         hl = s2cut_frame_head(fh, ZDEM_S2_DEM_FILEINFO, clip_last, fi_len);
@@ -351,19 +373,8 @@ zdem_status zdem_s2_writer_cut(zdem_s2_state *s, const uint8_t *file, size_t siz
         if (st == ZDEM_OK && fi)
             (void)s2cut_fileinfo_extras(fi, fi_size, &c, &st);
     }
-    info.frames = 0;
-    {
-        /* frames written: the signon, the kept ones, ours */
-        zdem_error_clear(&e);
-        for (pos = ZDEM_S2_HEADER_SIZE; pos < end;) {
-            if (zdem_s2_read_frame(file, size, pos, &m, &next, &e) != 1)
-                break;
-            if (pos < first_game || pos >= start || !s2cut_game_frame(m.cmd))
-                info.frames++;
-            pos = next;
-        }
-        info.frames += 2u + (spawn_trailing ? 1u : 0u);
-    }
+    /* frames written: the original's kept ones, ours */
+    info.frames = c.nframes + 2u + (spawn_trailing ? 1u : 0u);
     if (info_out)
         *info_out = info;
     if (st != ZDEM_OK)

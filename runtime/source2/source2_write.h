@@ -18,7 +18,9 @@
  *    DEM_Stop, and a new DEM_FileInfo: playback ticks, frames and time of
  *    the clip written by the generated encoder (generated/
  *    source2_encode.c), the original's other fields (game info) copied.
- * Frames are copied byte for byte (Snappy payloads stay compressed); the
+ * Frames are copied byte for byte (Snappy payloads stay compressed), but
+ * for any DEM_FileInfo before the end (the header must point at the
+ * first one a reader meets: the clip's own); the
  * clip therefore starts at the full packet's tick, at or before start,
  * and its entities at start are the original's.
  *
