@@ -18,16 +18,27 @@ enum zdem_tw_field_kind {
     ZDEM_TW_FIELD_REST        /* message: all remaining bytes */
 };
 
+/* What the protocol lets an int field hold (zdem_tw_field_desc.check,
+ * bits): a range min..max, or only the flag bits in max; OPTIONAL: a
+ * trailing message int a sender may leave out. 0: any value. */
+enum zdem_tw_field_check {
+    ZDEM_TW_CHECK_RANGE = 1,
+    ZDEM_TW_CHECK_FLAGS = 2,
+    ZDEM_TW_CHECK_OPTIONAL = 4
+};
+
 typedef struct zdem_tw_field_desc {
     const char *name;
     uint8_t kind;
     uint8_t ints;
+    uint8_t check;         /* enum zdem_tw_field_check bits */
+    int32_t min, max;      /* RANGE: inclusive bounds; FLAGS: max is the mask */
 } zdem_tw_field_desc;
 
 typedef struct zdem_tw_obj_desc {
     const char *name;
     int type_id;           /* -1: identified by uuid */
-    uint8_t size;          /* pre-agreed ints, 0 for extension objects */
+    uint8_t size;          /* ints, 0 for extension objects */
     const uint8_t *uuid;   /* 16 bytes, NULL for fixed ids */
     uint8_t num_fields;
     const zdem_tw_field_desc *fields;
