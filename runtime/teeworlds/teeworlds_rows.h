@@ -52,11 +52,17 @@ typedef struct zdem_tw_rows_config {
 
 size_t zdem_tw_rows_size(void);
 
-/* The i-th (object, field) pair of the schema, for listing what OBJECT
- * rows accept: object and field names, and whether the field is a string.
- * 0 past the last. */
+/* The i-th (object, field) pair of the 0.6 schema, for listing what
+ * OBJECT rows accept: object and field names, and whether the field is a
+ * string. 0 past the last. */
 int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field,
                           int *is_string);
+
+/* The same for the protocol of the demo whose first n bytes are file (its
+ * header's net version: 0.7 lists 0.7's objects; fewer than 72 bytes:
+ * 0.6). */
+int zdem_tw_rows_field_of(const uint8_t *file, size_t n, uint32_t i, const char **object,
+                          const char **field, int *is_string);
 
 /* Reads the whole demo into t (the last chunk flushed too). On damage
  * everything before it is in t and err has the file offset.
