@@ -155,8 +155,9 @@ typedef struct zdem_tw_msg_desc {
 
 
 class Names(object):
-    def __init__(self, p, schema_file, stem):
+    def __init__(self, p, schema_file, stem, s=""):
         self.p = p                  # C prefix: zdem_tw / zdem_tw7
+        self.s = s                  # file-scope statics' prefix (one amalgamation holds both)
         self.P = p.upper()          # macro prefix
         self.schema_file = schema_file
         self.stem = stem            # output file stem
@@ -165,7 +166,7 @@ class Names(object):
 def gen_protocol(spec, nm, base):
     """One protocol's header and source. base: None for the protocol whose
     header defines the shared descriptor types, else that header's name."""
-    p, P = nm.p, nm.P
+    p, P, S = nm.p, nm.P, nm.s
     ns = spec.get("uuid_namespace")
     objs = spec["objects"]
     msg_groups = [("game", 0, spec["game_messages"]), ("sys", 1, spec["system_messages"])]
@@ -241,9 +242,9 @@ def gen_protocol(spec, nm, base):
         fl = obj_fields(o)
         if "uuid" in o:
             C.append("/* %s */" % o["uuid"])
-            C.append("static const uint8_t uuid_obj_%s[16] = %s;" % (on, c_bytes(name_uuid(ns, o["uuid"]))))
+            C.append("static const uint8_t %suuid_obj_%s[16] = %s;" % (S, on, c_bytes(name_uuid(ns, o["uuid"]))))
         ndesc = sum(c for _, _, _, c, _ in fl)
-        C.append("static const zdem_tw_field_desc fields_obj_%s[%d] = {" % (on, max(1, ndesc)))
+        C.append("static const zdem_tw_field_desc %sfields_obj_%s[%d] = {" % (S, on, max(1, ndesc)))
         for fname, kind, n, cnt, chk in fl:
             for el in elements(fname, cnt):
                 C.append(field_desc(el, KIND_C[kind], n, chk))
@@ -294,9 +295,9 @@ def gen_protocol(spec, nm, base):
     for o in objs:
         on = o["name"]
         ndesc = sum(c for _, _, _, c, _ in obj_fields(o))
-        C.append('    {"%s", %d, %d, %s, %d, fields_obj_%s},' % (
+        C.append('    {"%s", %d, %d, %s, %d, %sfields_obj_%s},' % (
             on, o.get("id", -1), o.get("size", 0),
-            ("uuid_obj_%s" % on) if "uuid" in o else "NULL", ndesc, on))
+            ("%suuid_obj_%s" % (S, on)) if "uuid" in o else "NULL", ndesc, S, on))
     C.append("};\n")
     C.append("""const zdem_tw_obj_desc *%(p)s_obj_desc_by_type(int type_id)
 {
@@ -338,16 +339,16 @@ def gen_protocol(spec, nm, base):
             ndesc = sum(c for _, _, c, _ in fl)
             if "uuid" in m:
                 C.append("/* %s */" % m["uuid"])
-                C.append("static const uint8_t uuid_msg_%s[16] = %s;" % (cn, c_bytes(name_uuid(ns, m["uuid"]))))
-            C.append("static const zdem_tw_field_desc fields_msg_%s[%d] = {" % (cn, max(1, ndesc)))
+                C.append("static const uint8_t %suuid_msg_%s[16] = %s;" % (S, cn, c_bytes(name_uuid(ns, m["uuid"]))))
+            C.append("static const zdem_tw_field_desc %sfields_msg_%s[%d] = {" % (S, cn, max(1, ndesc)))
             for fname, kind, cnt, chk in fl:
                 for el in elements(fname, cnt):
                     C.append(field_desc(el, KIND_C[kind], 0, chk))
             if not fl:  # ISO C has no empty initializer
                 C.append("    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},")
             C.append("};")
-            descs.append('    {"%s", %d, %d, %s, %d, fields_msg_%s},' % (
-                mn, sys, m.get("id", 0), ("uuid_msg_%s" % cn) if "uuid" in m else "NULL", ndesc, cn))
+            descs.append('    {"%s", %d, %d, %s, %d, %sfields_msg_%s},' % (
+                mn, sys, m.get("id", 0), ("%suuid_msg_%s" % (S, cn)) if "uuid" in m else "NULL", ndesc, S, cn))
             # typed struct + decoder
             H.append("typedef struct %s_%s_%s {" % (p, grp, mn))
             if not fl:
@@ -402,7 +403,7 @@ def generate(schema_dir):
     out = {}
     for fname, nm, base in (
             ("protocol.json", Names("zdem_tw", "protocol.json", "teeworlds_proto"), None),
-            ("protocol7.json", Names("zdem_tw7", "protocol7.json", "teeworlds_proto7"),
+            ("protocol7.json", Names("zdem_tw7", "protocol7.json", "teeworlds_proto7", "p7_"),
              "teeworlds_proto.h")):
         with open(os.path.join(schema_dir, "teeworlds", fname)) as f:
             spec = json.load(f)

@@ -6,7 +6,7 @@
 
 const uint8_t zdem_tw7_static_sizes[ZDEM_TW7_NUM_STATIC_SIZES] = {0, 10, 6, 5, 3, 3, 3, 2, 4, 15, 22, 3, 4, 58, 5, 32, 2, 2, 2, 2, 3, 3, 7};
 
-static const zdem_tw_field_desc fields_obj_player_input[10] = {
+static const zdem_tw_field_desc p7_fields_obj_player_input[10] = {
     {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
     {"target_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"target_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -44,7 +44,7 @@ size_t zdem_tw7_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw7_obj
     return n < 10 ? n : 10;
 }
 
-static const zdem_tw_field_desc fields_obj_projectile[6] = {
+static const zdem_tw_field_desc p7_fields_obj_projectile[6] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -70,7 +70,7 @@ size_t zdem_tw7_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw7_obj_p
     return n < 6 ? n : 6;
 }
 
-static const zdem_tw_field_desc fields_obj_laser[5] = {
+static const zdem_tw_field_desc p7_fields_obj_laser[5] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"from_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -93,7 +93,7 @@ size_t zdem_tw7_obj_laser_decode(const int32_t *d, size_t n, zdem_tw7_obj_laser 
     return n < 5 ? n : 5;
 }
 
-static const zdem_tw_field_desc fields_obj_pickup[3] = {
+static const zdem_tw_field_desc p7_fields_obj_pickup[3] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"type", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 7},
@@ -110,7 +110,7 @@ size_t zdem_tw7_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw7_obj_picku
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_flag[3] = {
+static const zdem_tw_field_desc p7_fields_obj_flag[3] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
@@ -127,7 +127,7 @@ size_t zdem_tw7_obj_flag_decode(const int32_t *d, size_t n, zdem_tw7_obj_flag *o
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_game_data[3] = {
+static const zdem_tw_field_desc p7_fields_obj_game_data[3] = {
     {"game_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
     {"game_state_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 63},
     {"game_state_end_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
@@ -144,7 +144,7 @@ size_t zdem_tw7_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw7_obj_ga
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_game_data_team[2] = {
+static const zdem_tw_field_desc p7_fields_obj_game_data_team[2] = {
     {"teamscore_red", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"teamscore_blue", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
 };
@@ -158,7 +158,7 @@ size_t zdem_tw7_obj_game_data_team_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 2 ? n : 2;
 }
 
-static const zdem_tw_field_desc fields_obj_game_data_flag[4] = {
+static const zdem_tw_field_desc p7_fields_obj_game_data_flag[4] = {
     {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -3, 63},
     {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -3, 63},
     {"flag_drop_tick_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
@@ -178,7 +178,7 @@ size_t zdem_tw7_obj_game_data_flag_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 4 ? n : 4;
 }
 
-static const zdem_tw_field_desc fields_obj_character_core[15] = {
+static const zdem_tw_field_desc p7_fields_obj_character_core[15] = {
     {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -231,7 +231,7 @@ size_t zdem_tw7_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 15 ? n : 15;
 }
 
-static const zdem_tw_field_desc fields_obj_character[22] = {
+static const zdem_tw_field_desc p7_fields_obj_character[22] = {
     {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -305,7 +305,7 @@ size_t zdem_tw7_obj_character_decode(const int32_t *d, size_t n, zdem_tw7_obj_ch
     return n < 22 ? n : 22;
 }
 
-static const zdem_tw_field_desc fields_obj_player_info[3] = {
+static const zdem_tw_field_desc p7_fields_obj_player_info[3] = {
     {"player_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 127},
     {"score", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"latency", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -322,7 +322,7 @@ size_t zdem_tw7_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_spectator_info[4] = {
+static const zdem_tw_field_desc p7_fields_obj_spectator_info[4] = {
     {"spec_mode", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
     {"spectator_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -342,7 +342,7 @@ size_t zdem_tw7_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 4 ? n : 4;
 }
 
-static const zdem_tw_field_desc fields_obj_de_client_info[23] = {
+static const zdem_tw_field_desc p7_fields_obj_de_client_info[23] = {
     {"local", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
     {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
     {"name", ZDEM_TW_FIELD_PACKED_STR, 4, 0, 0, 0},
@@ -393,7 +393,7 @@ size_t zdem_tw7_obj_de_client_info_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 58 ? n : 58;
 }
 
-static const zdem_tw_field_desc fields_obj_de_game_info[5] = {
+static const zdem_tw_field_desc p7_fields_obj_de_game_info[5] = {
     {"game_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 15},
     {"score_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
     {"time_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
@@ -416,7 +416,7 @@ size_t zdem_tw7_obj_de_game_info_decode(const int32_t *d, size_t n, zdem_tw7_obj
     return n < 5 ? n : 5;
 }
 
-static const zdem_tw_field_desc fields_obj_de_tune_params[32] = {
+static const zdem_tw_field_desc p7_fields_obj_de_tune_params[32] = {
     {"tune_params.0", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"tune_params.1", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"tune_params.2", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
@@ -460,7 +460,7 @@ size_t zdem_tw7_obj_de_tune_params_decode(const int32_t *d, size_t n, zdem_tw7_o
     return n < 32 ? n : 32;
 }
 
-static const zdem_tw_field_desc fields_obj_event_common[2] = {
+static const zdem_tw_field_desc p7_fields_obj_event_common[2] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
 };
@@ -474,7 +474,7 @@ size_t zdem_tw7_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw7_obj
     return n < 2 ? n : 2;
 }
 
-static const zdem_tw_field_desc fields_obj_event_explosion[2] = {
+static const zdem_tw_field_desc p7_fields_obj_event_explosion[2] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
 };
@@ -488,7 +488,7 @@ size_t zdem_tw7_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw7_
     return n < 2 ? n : 2;
 }
 
-static const zdem_tw_field_desc fields_obj_event_spawn[2] = {
+static const zdem_tw_field_desc p7_fields_obj_event_spawn[2] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
 };
@@ -502,7 +502,7 @@ size_t zdem_tw7_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw7_obj_
     return n < 2 ? n : 2;
 }
 
-static const zdem_tw_field_desc fields_obj_event_hammer_hit[2] = {
+static const zdem_tw_field_desc p7_fields_obj_event_hammer_hit[2] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
 };
@@ -516,7 +516,7 @@ size_t zdem_tw7_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw7
     return n < 2 ? n : 2;
 }
 
-static const zdem_tw_field_desc fields_obj_event_death[3] = {
+static const zdem_tw_field_desc p7_fields_obj_event_death[3] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 63},
@@ -533,7 +533,7 @@ size_t zdem_tw7_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw7_obj_
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_event_sound_world[3] = {
+static const zdem_tw_field_desc p7_fields_obj_event_sound_world[3] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"sound_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 40},
@@ -550,7 +550,7 @@ size_t zdem_tw7_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw
     return n < 3 ? n : 3;
 }
 
-static const zdem_tw_field_desc fields_obj_event_damage[7] = {
+static const zdem_tw_field_desc p7_fields_obj_event_damage[7] = {
     {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
     {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 63},
@@ -579,7 +579,7 @@ size_t zdem_tw7_obj_event_damage_decode(const int32_t *d, size_t n, zdem_tw7_obj
     return n < 7 ? n : 7;
 }
 
-static const zdem_tw_field_desc fields_obj_player_info_race[1] = {
+static const zdem_tw_field_desc p7_fields_obj_player_info_race[1] = {
     {"race_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
 };
 size_t zdem_tw7_obj_player_info_race_decode(const int32_t *d, size_t n, zdem_tw7_obj_player_info_race *o)
@@ -590,7 +590,7 @@ size_t zdem_tw7_obj_player_info_race_decode(const int32_t *d, size_t n, zdem_tw7
     return n < 1 ? n : 1;
 }
 
-static const zdem_tw_field_desc fields_obj_game_data_race[3] = {
+static const zdem_tw_field_desc p7_fields_obj_game_data_race[3] = {
     {"best_time", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 2147483647},
     {"precision", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
     {"race_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 7},
@@ -608,30 +608,30 @@ size_t zdem_tw7_obj_game_data_race_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 const zdem_tw_obj_desc zdem_tw7_obj_descs[24] = {
-    {"player_input", 1, 10, NULL, 10, fields_obj_player_input},
-    {"projectile", 2, 6, NULL, 6, fields_obj_projectile},
-    {"laser", 3, 5, NULL, 5, fields_obj_laser},
-    {"pickup", 4, 3, NULL, 3, fields_obj_pickup},
-    {"flag", 5, 3, NULL, 3, fields_obj_flag},
-    {"game_data", 6, 3, NULL, 3, fields_obj_game_data},
-    {"game_data_team", 7, 2, NULL, 2, fields_obj_game_data_team},
-    {"game_data_flag", 8, 4, NULL, 4, fields_obj_game_data_flag},
-    {"character_core", 9, 15, NULL, 15, fields_obj_character_core},
-    {"character", 10, 22, NULL, 22, fields_obj_character},
-    {"player_info", 11, 3, NULL, 3, fields_obj_player_info},
-    {"spectator_info", 12, 4, NULL, 4, fields_obj_spectator_info},
-    {"de_client_info", 13, 58, NULL, 23, fields_obj_de_client_info},
-    {"de_game_info", 14, 5, NULL, 5, fields_obj_de_game_info},
-    {"de_tune_params", 15, 32, NULL, 32, fields_obj_de_tune_params},
-    {"event_common", 16, 2, NULL, 2, fields_obj_event_common},
-    {"event_explosion", 17, 2, NULL, 2, fields_obj_event_explosion},
-    {"event_spawn", 18, 2, NULL, 2, fields_obj_event_spawn},
-    {"event_hammer_hit", 19, 2, NULL, 2, fields_obj_event_hammer_hit},
-    {"event_death", 20, 3, NULL, 3, fields_obj_event_death},
-    {"event_sound_world", 21, 3, NULL, 3, fields_obj_event_sound_world},
-    {"event_damage", 22, 7, NULL, 7, fields_obj_event_damage},
-    {"player_info_race", 23, 1, NULL, 1, fields_obj_player_info_race},
-    {"game_data_race", 24, 3, NULL, 3, fields_obj_game_data_race},
+    {"player_input", 1, 10, NULL, 10, p7_fields_obj_player_input},
+    {"projectile", 2, 6, NULL, 6, p7_fields_obj_projectile},
+    {"laser", 3, 5, NULL, 5, p7_fields_obj_laser},
+    {"pickup", 4, 3, NULL, 3, p7_fields_obj_pickup},
+    {"flag", 5, 3, NULL, 3, p7_fields_obj_flag},
+    {"game_data", 6, 3, NULL, 3, p7_fields_obj_game_data},
+    {"game_data_team", 7, 2, NULL, 2, p7_fields_obj_game_data_team},
+    {"game_data_flag", 8, 4, NULL, 4, p7_fields_obj_game_data_flag},
+    {"character_core", 9, 15, NULL, 15, p7_fields_obj_character_core},
+    {"character", 10, 22, NULL, 22, p7_fields_obj_character},
+    {"player_info", 11, 3, NULL, 3, p7_fields_obj_player_info},
+    {"spectator_info", 12, 4, NULL, 4, p7_fields_obj_spectator_info},
+    {"de_client_info", 13, 58, NULL, 23, p7_fields_obj_de_client_info},
+    {"de_game_info", 14, 5, NULL, 5, p7_fields_obj_de_game_info},
+    {"de_tune_params", 15, 32, NULL, 32, p7_fields_obj_de_tune_params},
+    {"event_common", 16, 2, NULL, 2, p7_fields_obj_event_common},
+    {"event_explosion", 17, 2, NULL, 2, p7_fields_obj_event_explosion},
+    {"event_spawn", 18, 2, NULL, 2, p7_fields_obj_event_spawn},
+    {"event_hammer_hit", 19, 2, NULL, 2, p7_fields_obj_event_hammer_hit},
+    {"event_death", 20, 3, NULL, 3, p7_fields_obj_event_death},
+    {"event_sound_world", 21, 3, NULL, 3, p7_fields_obj_event_sound_world},
+    {"event_damage", 22, 7, NULL, 7, p7_fields_obj_event_damage},
+    {"player_info_race", 23, 1, NULL, 1, p7_fields_obj_player_info_race},
+    {"game_data_race", 24, 3, NULL, 3, p7_fields_obj_game_data_race},
 };
 
 const zdem_tw_obj_desc *zdem_tw7_obj_desc_by_type(int type_id)
@@ -643,7 +643,7 @@ const zdem_tw_obj_desc *zdem_tw7_obj_desc_by_type(int type_id)
     return NULL;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_motd[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_motd[1] = {
     {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_motd *out)
@@ -655,7 +655,7 @@ zdem_status zdem_tw7_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_broadcast[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_broadcast[1] = {
     {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_broadcast_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_broadcast *out)
@@ -667,7 +667,7 @@ zdem_status zdem_tw7_game_sv_broadcast_decode(const uint8_t *body, size_t n, zde
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_chat[4] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_chat[4] = {
     {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"target_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
@@ -685,7 +685,7 @@ zdem_status zdem_tw7_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_team[4] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_team[4] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
     {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
@@ -703,7 +703,7 @@ zdem_status zdem_tw7_game_sv_team_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_kill_msg[4] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_kill_msg[4] = {
     {"killer", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -2, 63},
     {"victim", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -3, 5},
@@ -721,7 +721,7 @@ zdem_status zdem_tw7_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_tune_params[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_tune_params[1] = {
     {"params", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_tune_params_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_tune_params *out)
@@ -733,7 +733,7 @@ zdem_status zdem_tw7_game_sv_tune_params_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_extra_projectile[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_extra_projectile[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_extra_projectile_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_extra_projectile *out)
@@ -745,7 +745,7 @@ zdem_status zdem_tw7_game_sv_extra_projectile_decode(const uint8_t *body, size_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_ready_to_enter[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_ready_to_enter[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_ready_to_enter *out)
@@ -756,7 +756,7 @@ zdem_status zdem_tw7_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_weapon_pickup[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_weapon_pickup[1] = {
     {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 5},
 };
 zdem_status zdem_tw7_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_weapon_pickup *out)
@@ -768,7 +768,7 @@ zdem_status zdem_tw7_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n,
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_emoticon[2] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_emoticon[2] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 15},
 };
@@ -782,7 +782,7 @@ zdem_status zdem_tw7_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_clear_options[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_clear_options[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_clear_options *out)
@@ -793,7 +793,7 @@ zdem_status zdem_tw7_game_sv_vote_clear_options_decode(const uint8_t *body, size
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_option_list_add[2] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_list_add[2] = {
     {"num_options", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"descriptions", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
@@ -807,7 +807,7 @@ zdem_status zdem_tw7_game_sv_vote_option_list_add_decode(const uint8_t *body, si
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_option_add[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_add[1] = {
     {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_option_add_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_option_add *out)
@@ -819,7 +819,7 @@ zdem_status zdem_tw7_game_sv_vote_option_add_decode(const uint8_t *body, size_t 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_option_remove[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_remove[1] = {
     {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_option_remove_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_option_remove *out)
@@ -831,7 +831,7 @@ zdem_status zdem_tw7_game_sv_vote_option_remove_decode(const uint8_t *body, size
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_set[5] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_set[5] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"type", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 6},
     {"timeout", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 60},
@@ -851,7 +851,7 @@ zdem_status zdem_tw7_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_vote_status[4] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_status[4] = {
     {"yes", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
     {"no", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
     {"pass", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
@@ -869,7 +869,7 @@ zdem_status zdem_tw7_game_sv_vote_status_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_server_settings[6] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_server_settings[6] = {
     {"kick_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
     {"kick_min", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
     {"spec_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
@@ -891,7 +891,7 @@ zdem_status zdem_tw7_game_sv_server_settings_decode(const uint8_t *body, size_t 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_client_info[25] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_client_info[25] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"local", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
     {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
@@ -940,7 +940,7 @@ zdem_status zdem_tw7_game_sv_client_info_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_game_info[5] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_game_info[5] = {
     {"game_flags", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_FLAGS, 0, 15},
     {"score_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
     {"time_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
@@ -960,7 +960,7 @@ zdem_status zdem_tw7_game_sv_game_info_decode(const uint8_t *body, size_t n, zde
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_client_drop[3] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_client_drop[3] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
@@ -976,7 +976,7 @@ zdem_status zdem_tw7_game_sv_client_drop_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_game_msg[2] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_game_msg[2] = {
     {"game_msg_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 10},
     {"params", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
@@ -990,7 +990,7 @@ zdem_status zdem_tw7_game_sv_game_msg_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_de_client_enter[3] = {
+static const zdem_tw_field_desc p7_fields_msg_game_de_client_enter[3] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
@@ -1006,7 +1006,7 @@ zdem_status zdem_tw7_game_de_client_enter_decode(const uint8_t *body, size_t n, 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_de_client_leave[3] = {
+static const zdem_tw_field_desc p7_fields_msg_game_de_client_leave[3] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1022,7 +1022,7 @@ zdem_status zdem_tw7_game_de_client_leave_decode(const uint8_t *body, size_t n, 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_say[3] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_say[3] = {
     {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
     {"target", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
     {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1038,7 +1038,7 @@ zdem_status zdem_tw7_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw7_
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_set_team[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_set_team[1] = {
     {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
 };
 zdem_status zdem_tw7_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_set_team *out)
@@ -1050,7 +1050,7 @@ zdem_status zdem_tw7_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_set_spectator_mode[2] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_set_spectator_mode[2] = {
     {"spec_mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
     {"spectator_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
 };
@@ -1064,7 +1064,7 @@ zdem_status zdem_tw7_game_cl_set_spectator_mode_decode(const uint8_t *body, size
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_start_info[21] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_start_info[21] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"country", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1105,7 +1105,7 @@ zdem_status zdem_tw7_game_cl_start_info_decode(const uint8_t *body, size_t n, zd
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_kill[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_kill[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_kill *out)
@@ -1116,7 +1116,7 @@ zdem_status zdem_tw7_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_ready_change[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_ready_change[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_ready_change_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_ready_change *out)
@@ -1127,7 +1127,7 @@ zdem_status zdem_tw7_game_cl_ready_change_decode(const uint8_t *body, size_t n, 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_emoticon[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_emoticon[1] = {
     {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 15},
 };
 zdem_status zdem_tw7_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_emoticon *out)
@@ -1139,7 +1139,7 @@ zdem_status zdem_tw7_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_vote[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_vote[1] = {
     {"vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
 };
 zdem_status zdem_tw7_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_vote *out)
@@ -1151,7 +1151,7 @@ zdem_status zdem_tw7_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_call_vote[4] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_call_vote[4] = {
     {"type", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"value", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1169,7 +1169,7 @@ zdem_status zdem_tw7_game_cl_call_vote_decode(const uint8_t *body, size_t n, zde
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_skin_change[19] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_skin_change[19] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1206,7 +1206,7 @@ zdem_status zdem_tw7_game_sv_skin_change_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_skin_change[18] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_skin_change[18] = {
     {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1241,7 +1241,7 @@ zdem_status zdem_tw7_game_cl_skin_change_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_race_finish[5] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_race_finish[5] = {
     {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
     {"time", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 2147483647},
     {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1262,7 +1262,7 @@ zdem_status zdem_tw7_game_sv_race_finish_decode(const uint8_t *body, size_t n, z
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_checkpoint[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_checkpoint[1] = {
     {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_checkpoint_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_checkpoint *out)
@@ -1274,7 +1274,7 @@ zdem_status zdem_tw7_game_sv_checkpoint_decode(const uint8_t *body, size_t n, zd
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_command_info[3] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_command_info[3] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"args_format", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"help_text", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1290,7 +1290,7 @@ zdem_status zdem_tw7_game_sv_command_info_decode(const uint8_t *body, size_t n, 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_sv_command_info_remove[1] = {
+static const zdem_tw_field_desc p7_fields_msg_game_sv_command_info_remove[1] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_command_info_remove_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_command_info_remove *out)
@@ -1302,7 +1302,7 @@ zdem_status zdem_tw7_game_sv_command_info_remove_decode(const uint8_t *body, siz
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_game_cl_command[2] = {
+static const zdem_tw_field_desc p7_fields_msg_game_cl_command[2] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"arguments", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
@@ -1316,7 +1316,7 @@ zdem_status zdem_tw7_game_cl_command_decode(const uint8_t *body, size_t n, zdem_
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_info[3] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_info[3] = {
     {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"client_version", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_OPTIONAL, 0, 0},
@@ -1333,7 +1333,7 @@ zdem_status zdem_tw7_sys_info_decode(const uint8_t *body, size_t n, zdem_tw7_sys
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_map_change[6] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_map_change[6] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"size", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1355,7 +1355,7 @@ zdem_status zdem_tw7_sys_map_change_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_map_data[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_map_data[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw7_sys_map_data *out)
@@ -1367,7 +1367,7 @@ zdem_status zdem_tw7_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_server_info[12] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_server_info[12] = {
     {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"hostname", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1401,7 +1401,7 @@ zdem_status zdem_tw7_sys_server_info_decode(const uint8_t *body, size_t n, zdem_
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_con_ready[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_con_ready[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sys_con_ready *out)
@@ -1412,7 +1412,7 @@ zdem_status zdem_tw7_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_snap[6] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_snap[6] = {
     {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"num_parts", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1434,7 +1434,7 @@ zdem_status zdem_tw7_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw7_sys
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_snap_empty[2] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_snap_empty[2] = {
     {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
@@ -1448,7 +1448,7 @@ zdem_status zdem_tw7_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_snap_single[4] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_snap_single[4] = {
     {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1466,7 +1466,7 @@ zdem_status zdem_tw7_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_snap_small[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_snap_small[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_tw7_sys_snap_small *out)
@@ -1478,7 +1478,7 @@ zdem_status zdem_tw7_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_input_timing[2] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_input_timing[2] = {
     {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"time_left", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
@@ -1492,7 +1492,7 @@ zdem_status zdem_tw7_sys_input_timing_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_auth_on[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth_on[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_on_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth_on *out)
@@ -1503,7 +1503,7 @@ zdem_status zdem_tw7_sys_rcon_auth_on_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_auth_off[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth_off[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_off_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth_off *out)
@@ -1514,7 +1514,7 @@ zdem_status zdem_tw7_sys_rcon_auth_off_decode(const uint8_t *body, size_t n, zde
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_line[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_line[1] = {
     {"line", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_line *out)
@@ -1526,7 +1526,7 @@ zdem_status zdem_tw7_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_add[3] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd_add[3] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"help", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
     {"params", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
@@ -1542,7 +1542,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_rem[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd_rem[1] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_cmd_rem *out)
@@ -1554,7 +1554,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_auth_challenge[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_auth_challenge[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_challenge_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_challenge *out)
@@ -1566,7 +1566,7 @@ zdem_status zdem_tw7_sys_auth_challenge_decode(const uint8_t *body, size_t n, zd
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_auth_result[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_auth_result[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_result_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_result *out)
@@ -1578,7 +1578,7 @@ zdem_status zdem_tw7_sys_auth_result_decode(const uint8_t *body, size_t n, zdem_
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_ready[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_ready[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ready *out)
@@ -1589,7 +1589,7 @@ zdem_status zdem_tw7_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sy
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_enter_game[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_enter_game[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw7_sys_enter_game *out)
@@ -1600,7 +1600,7 @@ zdem_status zdem_tw7_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_input[4] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_input[4] = {
     {"ack_snapshot", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
     {"input_size", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
@@ -1618,7 +1618,7 @@ zdem_status zdem_tw7_sys_input_decode(const uint8_t *body, size_t n, zdem_tw7_sy
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_cmd[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd[1] = {
     {"cmd", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_cmd *out)
@@ -1630,7 +1630,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw7
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_rcon_auth[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth[1] = {
     {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth *out)
@@ -1642,7 +1642,7 @@ zdem_status zdem_tw7_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_request_map_data[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_request_map_data[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_request_map_data_decode(const uint8_t *body, size_t n, zdem_tw7_sys_request_map_data *out)
@@ -1653,7 +1653,7 @@ zdem_status zdem_tw7_sys_request_map_data_decode(const uint8_t *body, size_t n, 
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_auth_start[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_auth_start[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_start_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_start *out)
@@ -1665,7 +1665,7 @@ zdem_status zdem_tw7_sys_auth_start_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_auth_response[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_auth_response[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_response_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_response *out)
@@ -1677,7 +1677,7 @@ zdem_status zdem_tw7_sys_auth_response_decode(const uint8_t *body, size_t n, zde
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_ping[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_ping[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ping *out)
@@ -1688,7 +1688,7 @@ zdem_status zdem_tw7_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw7_sys
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_ping_reply[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_ping_reply[1] = {
     {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ping_reply *out)
@@ -1699,7 +1699,7 @@ zdem_status zdem_tw7_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_t
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_error[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_error[1] = {
     {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_error_decode(const uint8_t *body, size_t n, zdem_tw7_sys_error *out)
@@ -1711,7 +1711,7 @@ zdem_status zdem_tw7_sys_error_decode(const uint8_t *body, size_t n, zdem_tw7_sy
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_maplist_entry_add[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_maplist_entry_add[1] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_maplist_entry_add_decode(const uint8_t *body, size_t n, zdem_tw7_sys_maplist_entry_add *out)
@@ -1723,7 +1723,7 @@ zdem_status zdem_tw7_sys_maplist_entry_add_decode(const uint8_t *body, size_t n,
     return u.error ? ZDEM_ERR_TRUNCATED : ZDEM_OK;
 }
 
-static const zdem_tw_field_desc fields_msg_sys_maplist_entry_rem[1] = {
+static const zdem_tw_field_desc p7_fields_msg_sys_maplist_entry_rem[1] = {
     {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_maplist_entry_rem_decode(const uint8_t *body, size_t n, zdem_tw7_sys_maplist_entry_rem *out)
@@ -1736,75 +1736,75 @@ zdem_status zdem_tw7_sys_maplist_entry_rem_decode(const uint8_t *body, size_t n,
 }
 
 const zdem_tw_msg_desc zdem_tw7_msg_descs[69] = {
-    {"sv_motd", 0, 1, NULL, 1, fields_msg_game_sv_motd},
-    {"sv_broadcast", 0, 2, NULL, 1, fields_msg_game_sv_broadcast},
-    {"sv_chat", 0, 3, NULL, 4, fields_msg_game_sv_chat},
-    {"sv_team", 0, 4, NULL, 4, fields_msg_game_sv_team},
-    {"sv_kill_msg", 0, 5, NULL, 4, fields_msg_game_sv_kill_msg},
-    {"sv_tune_params", 0, 6, NULL, 1, fields_msg_game_sv_tune_params},
-    {"sv_extra_projectile", 0, 7, NULL, 1, fields_msg_game_sv_extra_projectile},
-    {"sv_ready_to_enter", 0, 8, NULL, 0, fields_msg_game_sv_ready_to_enter},
-    {"sv_weapon_pickup", 0, 9, NULL, 1, fields_msg_game_sv_weapon_pickup},
-    {"sv_emoticon", 0, 10, NULL, 2, fields_msg_game_sv_emoticon},
-    {"sv_vote_clear_options", 0, 11, NULL, 0, fields_msg_game_sv_vote_clear_options},
-    {"sv_vote_option_list_add", 0, 12, NULL, 2, fields_msg_game_sv_vote_option_list_add},
-    {"sv_vote_option_add", 0, 13, NULL, 1, fields_msg_game_sv_vote_option_add},
-    {"sv_vote_option_remove", 0, 14, NULL, 1, fields_msg_game_sv_vote_option_remove},
-    {"sv_vote_set", 0, 15, NULL, 5, fields_msg_game_sv_vote_set},
-    {"sv_vote_status", 0, 16, NULL, 4, fields_msg_game_sv_vote_status},
-    {"sv_server_settings", 0, 17, NULL, 6, fields_msg_game_sv_server_settings},
-    {"sv_client_info", 0, 18, NULL, 25, fields_msg_game_sv_client_info},
-    {"sv_game_info", 0, 19, NULL, 5, fields_msg_game_sv_game_info},
-    {"sv_client_drop", 0, 20, NULL, 3, fields_msg_game_sv_client_drop},
-    {"sv_game_msg", 0, 21, NULL, 2, fields_msg_game_sv_game_msg},
-    {"de_client_enter", 0, 22, NULL, 3, fields_msg_game_de_client_enter},
-    {"de_client_leave", 0, 23, NULL, 3, fields_msg_game_de_client_leave},
-    {"cl_say", 0, 24, NULL, 3, fields_msg_game_cl_say},
-    {"cl_set_team", 0, 25, NULL, 1, fields_msg_game_cl_set_team},
-    {"cl_set_spectator_mode", 0, 26, NULL, 2, fields_msg_game_cl_set_spectator_mode},
-    {"cl_start_info", 0, 27, NULL, 21, fields_msg_game_cl_start_info},
-    {"cl_kill", 0, 28, NULL, 0, fields_msg_game_cl_kill},
-    {"cl_ready_change", 0, 29, NULL, 0, fields_msg_game_cl_ready_change},
-    {"cl_emoticon", 0, 30, NULL, 1, fields_msg_game_cl_emoticon},
-    {"cl_vote", 0, 31, NULL, 1, fields_msg_game_cl_vote},
-    {"cl_call_vote", 0, 32, NULL, 4, fields_msg_game_cl_call_vote},
-    {"sv_skin_change", 0, 33, NULL, 19, fields_msg_game_sv_skin_change},
-    {"cl_skin_change", 0, 34, NULL, 18, fields_msg_game_cl_skin_change},
-    {"sv_race_finish", 0, 35, NULL, 5, fields_msg_game_sv_race_finish},
-    {"sv_checkpoint", 0, 36, NULL, 1, fields_msg_game_sv_checkpoint},
-    {"sv_command_info", 0, 37, NULL, 3, fields_msg_game_sv_command_info},
-    {"sv_command_info_remove", 0, 38, NULL, 1, fields_msg_game_sv_command_info_remove},
-    {"cl_command", 0, 39, NULL, 2, fields_msg_game_cl_command},
-    {"info", 1, 1, NULL, 3, fields_msg_sys_info},
-    {"map_change", 1, 2, NULL, 6, fields_msg_sys_map_change},
-    {"map_data", 1, 3, NULL, 1, fields_msg_sys_map_data},
-    {"server_info", 1, 4, NULL, 12, fields_msg_sys_server_info},
-    {"con_ready", 1, 5, NULL, 0, fields_msg_sys_con_ready},
-    {"snap", 1, 6, NULL, 6, fields_msg_sys_snap},
-    {"snap_empty", 1, 7, NULL, 2, fields_msg_sys_snap_empty},
-    {"snap_single", 1, 8, NULL, 4, fields_msg_sys_snap_single},
-    {"snap_small", 1, 9, NULL, 1, fields_msg_sys_snap_small},
-    {"input_timing", 1, 10, NULL, 2, fields_msg_sys_input_timing},
-    {"rcon_auth_on", 1, 11, NULL, 0, fields_msg_sys_rcon_auth_on},
-    {"rcon_auth_off", 1, 12, NULL, 0, fields_msg_sys_rcon_auth_off},
-    {"rcon_line", 1, 13, NULL, 1, fields_msg_sys_rcon_line},
-    {"rcon_cmd_add", 1, 14, NULL, 3, fields_msg_sys_rcon_cmd_add},
-    {"rcon_cmd_rem", 1, 15, NULL, 1, fields_msg_sys_rcon_cmd_rem},
-    {"auth_challenge", 1, 16, NULL, 1, fields_msg_sys_auth_challenge},
-    {"auth_result", 1, 17, NULL, 1, fields_msg_sys_auth_result},
-    {"ready", 1, 18, NULL, 0, fields_msg_sys_ready},
-    {"enter_game", 1, 19, NULL, 0, fields_msg_sys_enter_game},
-    {"input", 1, 20, NULL, 4, fields_msg_sys_input},
-    {"rcon_cmd", 1, 21, NULL, 1, fields_msg_sys_rcon_cmd},
-    {"rcon_auth", 1, 22, NULL, 1, fields_msg_sys_rcon_auth},
-    {"request_map_data", 1, 23, NULL, 0, fields_msg_sys_request_map_data},
-    {"auth_start", 1, 24, NULL, 1, fields_msg_sys_auth_start},
-    {"auth_response", 1, 25, NULL, 1, fields_msg_sys_auth_response},
-    {"ping", 1, 26, NULL, 0, fields_msg_sys_ping},
-    {"ping_reply", 1, 27, NULL, 0, fields_msg_sys_ping_reply},
-    {"error", 1, 28, NULL, 1, fields_msg_sys_error},
-    {"maplist_entry_add", 1, 29, NULL, 1, fields_msg_sys_maplist_entry_add},
-    {"maplist_entry_rem", 1, 30, NULL, 1, fields_msg_sys_maplist_entry_rem},
+    {"sv_motd", 0, 1, NULL, 1, p7_fields_msg_game_sv_motd},
+    {"sv_broadcast", 0, 2, NULL, 1, p7_fields_msg_game_sv_broadcast},
+    {"sv_chat", 0, 3, NULL, 4, p7_fields_msg_game_sv_chat},
+    {"sv_team", 0, 4, NULL, 4, p7_fields_msg_game_sv_team},
+    {"sv_kill_msg", 0, 5, NULL, 4, p7_fields_msg_game_sv_kill_msg},
+    {"sv_tune_params", 0, 6, NULL, 1, p7_fields_msg_game_sv_tune_params},
+    {"sv_extra_projectile", 0, 7, NULL, 1, p7_fields_msg_game_sv_extra_projectile},
+    {"sv_ready_to_enter", 0, 8, NULL, 0, p7_fields_msg_game_sv_ready_to_enter},
+    {"sv_weapon_pickup", 0, 9, NULL, 1, p7_fields_msg_game_sv_weapon_pickup},
+    {"sv_emoticon", 0, 10, NULL, 2, p7_fields_msg_game_sv_emoticon},
+    {"sv_vote_clear_options", 0, 11, NULL, 0, p7_fields_msg_game_sv_vote_clear_options},
+    {"sv_vote_option_list_add", 0, 12, NULL, 2, p7_fields_msg_game_sv_vote_option_list_add},
+    {"sv_vote_option_add", 0, 13, NULL, 1, p7_fields_msg_game_sv_vote_option_add},
+    {"sv_vote_option_remove", 0, 14, NULL, 1, p7_fields_msg_game_sv_vote_option_remove},
+    {"sv_vote_set", 0, 15, NULL, 5, p7_fields_msg_game_sv_vote_set},
+    {"sv_vote_status", 0, 16, NULL, 4, p7_fields_msg_game_sv_vote_status},
+    {"sv_server_settings", 0, 17, NULL, 6, p7_fields_msg_game_sv_server_settings},
+    {"sv_client_info", 0, 18, NULL, 25, p7_fields_msg_game_sv_client_info},
+    {"sv_game_info", 0, 19, NULL, 5, p7_fields_msg_game_sv_game_info},
+    {"sv_client_drop", 0, 20, NULL, 3, p7_fields_msg_game_sv_client_drop},
+    {"sv_game_msg", 0, 21, NULL, 2, p7_fields_msg_game_sv_game_msg},
+    {"de_client_enter", 0, 22, NULL, 3, p7_fields_msg_game_de_client_enter},
+    {"de_client_leave", 0, 23, NULL, 3, p7_fields_msg_game_de_client_leave},
+    {"cl_say", 0, 24, NULL, 3, p7_fields_msg_game_cl_say},
+    {"cl_set_team", 0, 25, NULL, 1, p7_fields_msg_game_cl_set_team},
+    {"cl_set_spectator_mode", 0, 26, NULL, 2, p7_fields_msg_game_cl_set_spectator_mode},
+    {"cl_start_info", 0, 27, NULL, 21, p7_fields_msg_game_cl_start_info},
+    {"cl_kill", 0, 28, NULL, 0, p7_fields_msg_game_cl_kill},
+    {"cl_ready_change", 0, 29, NULL, 0, p7_fields_msg_game_cl_ready_change},
+    {"cl_emoticon", 0, 30, NULL, 1, p7_fields_msg_game_cl_emoticon},
+    {"cl_vote", 0, 31, NULL, 1, p7_fields_msg_game_cl_vote},
+    {"cl_call_vote", 0, 32, NULL, 4, p7_fields_msg_game_cl_call_vote},
+    {"sv_skin_change", 0, 33, NULL, 19, p7_fields_msg_game_sv_skin_change},
+    {"cl_skin_change", 0, 34, NULL, 18, p7_fields_msg_game_cl_skin_change},
+    {"sv_race_finish", 0, 35, NULL, 5, p7_fields_msg_game_sv_race_finish},
+    {"sv_checkpoint", 0, 36, NULL, 1, p7_fields_msg_game_sv_checkpoint},
+    {"sv_command_info", 0, 37, NULL, 3, p7_fields_msg_game_sv_command_info},
+    {"sv_command_info_remove", 0, 38, NULL, 1, p7_fields_msg_game_sv_command_info_remove},
+    {"cl_command", 0, 39, NULL, 2, p7_fields_msg_game_cl_command},
+    {"info", 1, 1, NULL, 3, p7_fields_msg_sys_info},
+    {"map_change", 1, 2, NULL, 6, p7_fields_msg_sys_map_change},
+    {"map_data", 1, 3, NULL, 1, p7_fields_msg_sys_map_data},
+    {"server_info", 1, 4, NULL, 12, p7_fields_msg_sys_server_info},
+    {"con_ready", 1, 5, NULL, 0, p7_fields_msg_sys_con_ready},
+    {"snap", 1, 6, NULL, 6, p7_fields_msg_sys_snap},
+    {"snap_empty", 1, 7, NULL, 2, p7_fields_msg_sys_snap_empty},
+    {"snap_single", 1, 8, NULL, 4, p7_fields_msg_sys_snap_single},
+    {"snap_small", 1, 9, NULL, 1, p7_fields_msg_sys_snap_small},
+    {"input_timing", 1, 10, NULL, 2, p7_fields_msg_sys_input_timing},
+    {"rcon_auth_on", 1, 11, NULL, 0, p7_fields_msg_sys_rcon_auth_on},
+    {"rcon_auth_off", 1, 12, NULL, 0, p7_fields_msg_sys_rcon_auth_off},
+    {"rcon_line", 1, 13, NULL, 1, p7_fields_msg_sys_rcon_line},
+    {"rcon_cmd_add", 1, 14, NULL, 3, p7_fields_msg_sys_rcon_cmd_add},
+    {"rcon_cmd_rem", 1, 15, NULL, 1, p7_fields_msg_sys_rcon_cmd_rem},
+    {"auth_challenge", 1, 16, NULL, 1, p7_fields_msg_sys_auth_challenge},
+    {"auth_result", 1, 17, NULL, 1, p7_fields_msg_sys_auth_result},
+    {"ready", 1, 18, NULL, 0, p7_fields_msg_sys_ready},
+    {"enter_game", 1, 19, NULL, 0, p7_fields_msg_sys_enter_game},
+    {"input", 1, 20, NULL, 4, p7_fields_msg_sys_input},
+    {"rcon_cmd", 1, 21, NULL, 1, p7_fields_msg_sys_rcon_cmd},
+    {"rcon_auth", 1, 22, NULL, 1, p7_fields_msg_sys_rcon_auth},
+    {"request_map_data", 1, 23, NULL, 0, p7_fields_msg_sys_request_map_data},
+    {"auth_start", 1, 24, NULL, 1, p7_fields_msg_sys_auth_start},
+    {"auth_response", 1, 25, NULL, 1, p7_fields_msg_sys_auth_response},
+    {"ping", 1, 26, NULL, 0, p7_fields_msg_sys_ping},
+    {"ping_reply", 1, 27, NULL, 0, p7_fields_msg_sys_ping_reply},
+    {"error", 1, 28, NULL, 1, p7_fields_msg_sys_error},
+    {"maplist_entry_add", 1, 29, NULL, 1, p7_fields_msg_sys_maplist_entry_add},
+    {"maplist_entry_rem", 1, 30, NULL, 1, p7_fields_msg_sys_maplist_entry_rem},
 };
 
 const zdem_tw_msg_desc *zdem_tw7_msg_desc_find(int sys, int id, const uint8_t *uuid)
