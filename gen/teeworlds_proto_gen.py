@@ -102,10 +102,21 @@ def elements(name, count):
     return [name] if count == 1 else ["%s.%d" % (name, k) for k in range(count)]
 
 
-def field_desc(fname, kind_c, ints, chk):
+def field_desc(fname, kind_c, ints, chk, ranges):
     if chk is None:
-        return '    {"%s", %s, %d, 0, 0, 0},' % (fname, kind_c, ints)
-    return '    {"%s", %s, %d, %s, %d, %d},' % (fname, kind_c, ints, chk[0], chk[1], chk[2])
+        return '    {"%s", %s, %d, 0, 0},' % (fname, kind_c, ints)
+    return '    {"%s", %s, %d, %s, %d},' % (fname, kind_c, ints, chk[0], ranges[(chk[1], chk[2])])
+
+
+def all_checks(spec):
+    """Every (min, max) a field of spec is checked against."""
+    out = set()
+    for o in spec["objects"]:
+        out.update((c[1], c[2]) for _, _, _, _, c in obj_fields(o) if c)
+    for grp in ("game_messages", "system_messages"):
+        for m in spec[grp]:
+            out.update((c[1], c[2]) for _, _, _, c in msg_fields(m) if c)
+    return out
 
 
 KIND_C = {"int": "ZDEM_TW_FIELD_INT", "str": "ZDEM_TW_FIELD_PACKED_STR",
@@ -127,12 +138,17 @@ enum zdem_tw_field_check {
     ZDEM_TW_CHECK_OPTIONAL = 4
 };
 
+/* A field's bounds: RANGE min..max (inclusive); FLAGS: max is the mask. */
+typedef struct zdem_tw_range {
+    int32_t min, max;
+} zdem_tw_range;
+
 typedef struct zdem_tw_field_desc {
     const char *name;
     uint8_t kind;
     uint8_t ints;
     uint8_t check;         /* enum zdem_tw_field_check bits */
-    int32_t min, max;      /* RANGE: inclusive bounds; FLAGS: max is the mask */
+    uint8_t range;         /* its bounds: zdem_tw_ranges[range] (one table, 8 bytes a field) */
 } zdem_tw_field_desc;
 
 typedef struct zdem_tw_obj_desc {
@@ -163,9 +179,10 @@ class Names(object):
         self.stem = stem            # output file stem
 
 
-def gen_protocol(spec, nm, base):
+def gen_protocol(spec, nm, base, ranges):
     """One protocol's header and source. base: None for the protocol whose
-    header defines the shared descriptor types, else that header's name."""
+    header defines the shared descriptor types (and the ranges table of
+    both), else that header's name. ranges: (min, max) -> index."""
     p, P, S = nm.p, nm.P, nm.s
     ns = spec.get("uuid_namespace")
     objs = spec["objects"]
@@ -203,6 +220,9 @@ def gen_protocol(spec, nm, base):
     if base is not None and spec.get("net_version"):
         H.append("/* The demo header's net version of this protocol. */")
         H.append('#define %s_NET_VERSION "%s"\n' % (P, spec["net_version"]))
+    if base is None:
+        H.append("/* The bounds fields are checked against, of every protocol. */")
+        H.append("extern const zdem_tw_range zdem_tw_ranges[%d];\n" % len(ranges))
     H.append("#define %s_NUM_STATIC_SIZES %d" % (P, nstatic))
     H.append("/* Pre-agreed item sizes (ints) by type id; 0: size is sent. */")
     H.append("extern const uint8_t %s_static_sizes[%s_NUM_STATIC_SIZES];" % (p, P))
@@ -235,6 +255,11 @@ def gen_protocol(spec, nm, base):
 """ % (nm.schema_file, nm.stem))
     C.append("const uint8_t %s_static_sizes[%s_NUM_STATIC_SIZES] = {%s};\n"
              % (p, P, ", ".join(str(s) for s in sizes)))
+    if base is None:
+        C.append("const zdem_tw_range zdem_tw_ranges[%d] = {" % len(ranges))
+        for (lo, hi), i in sorted(ranges.items(), key=lambda x: x[1]):
+            C.append("    {%s, %d}," % ("-2147483647 - 1" if lo == INT32_MIN else str(lo), hi))
+        C.append("};\n")
 
     # objects: uuids, fields, structs, decoders
     for o in objs:
@@ -247,9 +272,9 @@ def gen_protocol(spec, nm, base):
         C.append("static const zdem_tw_field_desc %sfields_obj_%s[%d] = {" % (S, on, max(1, ndesc)))
         for fname, kind, n, cnt, chk in fl:
             for el in elements(fname, cnt):
-                C.append(field_desc(el, KIND_C[kind], n, chk))
+                C.append(field_desc(el, KIND_C[kind], n, chk, ranges))
         if not fl:  # ISO C has no empty initializer: one unused zero entry
-            C.append("    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},")
+            C.append("    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},")
         C.append("};")
         total = sum(n * c for _, _, n, c, _ in fl)
         H.append("/* %s: %s */" % (on, "type %d, %d ints" % (o["id"], o["size"]) if "id" in o
@@ -343,9 +368,9 @@ def gen_protocol(spec, nm, base):
             C.append("static const zdem_tw_field_desc %sfields_msg_%s[%d] = {" % (S, cn, max(1, ndesc)))
             for fname, kind, cnt, chk in fl:
                 for el in elements(fname, cnt):
-                    C.append(field_desc(el, KIND_C[kind], 0, chk))
+                    C.append(field_desc(el, KIND_C[kind], 0, chk, ranges))
             if not fl:  # ISO C has no empty initializer
-                C.append("    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},")
+                C.append("    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},")
             C.append("};")
             descs.append('    {"%s", %d, %d, %s, %d, %sfields_msg_%s},' % (
                 mn, sys, m.get("id", 0), ("%suuid_msg_%s" % (S, cn)) if "uuid" in m else "NULL", ndesc, S, cn))
@@ -401,13 +426,24 @@ def gen_protocol(spec, nm, base):
 
 def generate(schema_dir):
     out = {}
-    for fname, nm, base in (
-            ("protocol.json", Names("zdem_tw", "protocol.json", "teeworlds_proto"), None),
-            ("protocol7.json", Names("zdem_tw7", "protocol7.json", "teeworlds_proto7", "p7_"),
-             "teeworlds_proto.h")):
+    protos = (("protocol.json", Names("zdem_tw", "protocol.json", "teeworlds_proto"), None),
+              ("protocol7.json", Names("zdem_tw7", "protocol7.json", "teeworlds_proto7", "p7_"),
+               "teeworlds_proto.h"))
+    specs = {}
+    for fname, _, _ in protos:
         with open(os.path.join(schema_dir, "teeworlds", fname)) as f:
-            spec = json.load(f)
-        h, c = gen_protocol(spec, nm, base)
+            specs[fname] = json.load(f)
+    # one table of bounds for both: index 0 is no check
+    checks = set()
+    for spec in specs.values():
+        checks |= all_checks(spec)
+    ranges = {(0, 0): 0}
+    for r in sorted(checks - {(0, 0)}):
+        ranges[r] = len(ranges)
+    assert len(ranges) < 256
+    for fname, nm, base in protos:
+        spec = specs[fname]
+        h, c = gen_protocol(spec, nm, base, ranges)
         out[nm.stem + ".h"] = h
         out[nm.stem + ".c"] = c
     return out

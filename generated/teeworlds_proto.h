@@ -27,12 +27,17 @@ enum zdem_tw_field_check {
     ZDEM_TW_CHECK_OPTIONAL = 4
 };
 
+/* A field's bounds: RANGE min..max (inclusive); FLAGS: max is the mask. */
+typedef struct zdem_tw_range {
+    int32_t min, max;
+} zdem_tw_range;
+
 typedef struct zdem_tw_field_desc {
     const char *name;
     uint8_t kind;
     uint8_t ints;
     uint8_t check;         /* enum zdem_tw_field_check bits */
-    int32_t min, max;      /* RANGE: inclusive bounds; FLAGS: max is the mask */
+    uint8_t range;         /* its bounds: zdem_tw_ranges[range] (one table, 8 bytes a field) */
 } zdem_tw_field_desc;
 
 typedef struct zdem_tw_obj_desc {
@@ -52,6 +57,9 @@ typedef struct zdem_tw_msg_desc {
     uint8_t num_fields;
     const zdem_tw_field_desc *fields;
 } zdem_tw_msg_desc;
+
+/* The bounds fields are checked against, of every protocol. */
+extern const zdem_tw_range zdem_tw_ranges[23];
 
 #define ZDEM_TW_NUM_STATIC_SIZES 21
 /* Pre-agreed item sizes (ints) by type id; 0: size is sent. */

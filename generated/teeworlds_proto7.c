@@ -7,16 +7,16 @@
 const uint8_t zdem_tw7_static_sizes[ZDEM_TW7_NUM_STATIC_SIZES] = {0, 10, 6, 5, 3, 3, 3, 2, 4, 15, 22, 3, 4, 58, 5, 32, 2, 2, 2, 2, 3, 3, 7};
 
 static const zdem_tw_field_desc p7_fields_obj_player_input[10] = {
-    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"target_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"target_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"jump", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"fire", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"player_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 127},
-    {"wanted_weapon", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 5},
-    {"next_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"prev_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 4},
+    {"target_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"target_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jump", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"fire", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 21},
+    {"wanted_weapon", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 10},
+    {"next_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"prev_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw7_obj_player_input *o)
 {
@@ -45,12 +45,12 @@ size_t zdem_tw7_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw7_obj
 }
 
 static const zdem_tw_field_desc p7_fields_obj_projectile[6] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"type", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 5},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 10},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw7_obj_projectile *o)
 {
@@ -71,11 +71,11 @@ size_t zdem_tw7_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw7_obj_p
 }
 
 static const zdem_tw_field_desc p7_fields_obj_laser[5] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"from_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"from_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_laser_decode(const int32_t *d, size_t n, zdem_tw7_obj_laser *o)
 {
@@ -94,9 +94,9 @@ size_t zdem_tw7_obj_laser_decode(const int32_t *d, size_t n, zdem_tw7_obj_laser 
 }
 
 static const zdem_tw_field_desc p7_fields_obj_pickup[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"type", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 7},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 12},
 };
 size_t zdem_tw7_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw7_obj_pickup *o)
 {
@@ -111,9 +111,9 @@ size_t zdem_tw7_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw7_obj_picku
 }
 
 static const zdem_tw_field_desc p7_fields_obj_flag[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
 };
 size_t zdem_tw7_obj_flag_decode(const int32_t *d, size_t n, zdem_tw7_obj_flag *o)
 {
@@ -128,9 +128,9 @@ size_t zdem_tw7_obj_flag_decode(const int32_t *d, size_t n, zdem_tw7_obj_flag *o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_game_data[3] = {
-    {"game_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"game_state_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 63},
-    {"game_state_end_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"game_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"game_state_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 19},
+    {"game_state_end_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw7_obj_game_data *o)
 {
@@ -145,8 +145,8 @@ size_t zdem_tw7_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw7_obj_ga
 }
 
 static const zdem_tw_field_desc p7_fields_obj_game_data_team[2] = {
-    {"teamscore_red", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"teamscore_blue", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"teamscore_red", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"teamscore_blue", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_game_data_team_decode(const int32_t *d, size_t n, zdem_tw7_obj_game_data_team *o)
 {
@@ -159,10 +159,10 @@ size_t zdem_tw7_obj_game_data_team_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_game_data_flag[4] = {
-    {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -3, 63},
-    {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -3, 63},
-    {"flag_drop_tick_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"flag_drop_tick_blue", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 2},
+    {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 2},
+    {"flag_drop_tick_red", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"flag_drop_tick_blue", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_game_data_flag_decode(const int32_t *d, size_t n, zdem_tw7_obj_game_data_flag *o)
 {
@@ -179,21 +179,21 @@ size_t zdem_tw7_obj_game_data_flag_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_character_core[15] = {
-    {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"jumped", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"hooked_player", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"hook_state", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 5},
-    {"hook_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 4},
+    {"jumped", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 9},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 6},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 5},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw7_obj_character_core *o)
 {
@@ -232,28 +232,28 @@ size_t zdem_tw7_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_character[22] = {
-    {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"jumped", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"hooked_player", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"hook_state", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 5},
-    {"hook_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"health", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 10},
-    {"armor", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 10},
-    {"ammo_count", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"weapon", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 5},
-    {"emote", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 5},
-    {"attack_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"triggered_events", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 31},
+    {"tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"direction", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 4},
+    {"jumped", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 9},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 6},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 5},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"health", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 14},
+    {"armor", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 14},
+    {"ammo_count", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"weapon", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 5},
+    {"emote", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 10},
+    {"attack_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"triggered_events", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 16},
 };
 size_t zdem_tw7_obj_character_decode(const int32_t *d, size_t n, zdem_tw7_obj_character *o)
 {
@@ -306,9 +306,9 @@ size_t zdem_tw7_obj_character_decode(const int32_t *d, size_t n, zdem_tw7_obj_ch
 }
 
 static const zdem_tw_field_desc p7_fields_obj_player_info[3] = {
-    {"player_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 127},
-    {"score", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"latency", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 21},
+    {"score", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"latency", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_player_info *o)
 {
@@ -323,10 +323,10 @@ size_t zdem_tw7_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_
 }
 
 static const zdem_tw_field_desc p7_fields_obj_spectator_info[4] = {
-    {"spec_mode", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"spectator_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"spec_mode", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 9},
+    {"spectator_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 6},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_spectator_info *o)
 {
@@ -343,29 +343,29 @@ size_t zdem_tw7_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_de_client_info[23] = {
-    {"local", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"name", ZDEM_TW_FIELD_PACKED_STR, 4, 0, 0, 0},
-    {"clan", ZDEM_TW_FIELD_PACKED_STR, 3, 0, 0, 0},
-    {"country", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_names.0", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"skin_part_names.1", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"skin_part_names.2", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"skin_part_names.3", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"skin_part_names.4", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"skin_part_names.5", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0, 0},
-    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"local", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"team", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 4},
+    {"name", ZDEM_TW_FIELD_PACKED_STR, 4, 0, 0},
+    {"clan", ZDEM_TW_FIELD_PACKED_STR, 3, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_names.0", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"skin_part_names.1", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"skin_part_names.2", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"skin_part_names.3", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"skin_part_names.4", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"skin_part_names.5", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
+    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_de_client_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_de_client_info *o)
 {
@@ -394,11 +394,11 @@ size_t zdem_tw7_obj_de_client_info_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_de_game_info[5] = {
-    {"game_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 15},
-    {"score_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"time_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"match_num", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"match_current", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"game_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 15},
+    {"score_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"time_limit", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"match_num", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
+    {"match_current", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_de_game_info_decode(const int32_t *d, size_t n, zdem_tw7_obj_de_game_info *o)
 {
@@ -417,38 +417,38 @@ size_t zdem_tw7_obj_de_game_info_decode(const int32_t *d, size_t n, zdem_tw7_obj
 }
 
 static const zdem_tw_field_desc p7_fields_obj_de_tune_params[32] = {
-    {"tune_params.0", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.1", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.2", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.3", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.4", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.5", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.6", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.7", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.8", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.9", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.10", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.11", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.12", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.13", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.14", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.15", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.16", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.17", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.18", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.19", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.20", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.21", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.22", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.23", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.24", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.25", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.26", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.27", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.28", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.29", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.30", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"tune_params.31", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"tune_params.0", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.1", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.2", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.3", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.4", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.5", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.6", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.7", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.8", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.9", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.10", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.11", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.12", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.13", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.14", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.15", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.16", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.17", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.18", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.19", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.20", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.21", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.22", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.23", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.24", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.25", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.26", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.27", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.28", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.29", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.30", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_params.31", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_de_tune_params_decode(const int32_t *d, size_t n, zdem_tw7_obj_de_tune_params *o)
 {
@@ -461,8 +461,8 @@ size_t zdem_tw7_obj_de_tune_params_decode(const int32_t *d, size_t n, zdem_tw7_o
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_common[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_common *o)
 {
@@ -475,8 +475,8 @@ size_t zdem_tw7_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw7_obj
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_explosion[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_explosion *o)
 {
@@ -489,8 +489,8 @@ size_t zdem_tw7_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw7_
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_spawn[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_spawn *o)
 {
@@ -503,8 +503,8 @@ size_t zdem_tw7_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw7_obj_
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_hammer_hit[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw7_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_hammer_hit *o)
 {
@@ -517,9 +517,9 @@ size_t zdem_tw7_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_death[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 63},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 19},
 };
 size_t zdem_tw7_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_death *o)
 {
@@ -534,9 +534,9 @@ size_t zdem_tw7_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw7_obj_
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_sound_world[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"sound_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 40},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"sound_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 17},
 };
 size_t zdem_tw7_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_sound_world *o)
 {
@@ -551,13 +551,13 @@ size_t zdem_tw7_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc p7_fields_obj_event_damage[7] = {
-    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0, 0},
-    {"health_amount", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 9},
-    {"armor_amount", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 9},
-    {"self", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 19},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"health_amount", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 13},
+    {"armor_amount", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 13},
+    {"self", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 8},
 };
 size_t zdem_tw7_obj_event_damage_decode(const int32_t *d, size_t n, zdem_tw7_obj_event_damage *o)
 {
@@ -580,7 +580,7 @@ size_t zdem_tw7_obj_event_damage_decode(const int32_t *d, size_t n, zdem_tw7_obj
 }
 
 static const zdem_tw_field_desc p7_fields_obj_player_info_race[1] = {
-    {"race_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"race_start_tick", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 22},
 };
 size_t zdem_tw7_obj_player_info_race_decode(const int32_t *d, size_t n, zdem_tw7_obj_player_info_race *o)
 {
@@ -591,9 +591,9 @@ size_t zdem_tw7_obj_player_info_race_decode(const int32_t *d, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_obj_game_data_race[3] = {
-    {"best_time", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, -1, 2147483647},
-    {"precision", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"race_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 0, 7},
+    {"best_time", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 7},
+    {"precision", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_RANGE, 9},
+    {"race_flags", ZDEM_TW_FIELD_INT, 1, ZDEM_TW_CHECK_FLAGS, 12},
 };
 size_t zdem_tw7_obj_game_data_race_decode(const int32_t *d, size_t n, zdem_tw7_obj_game_data_race *o)
 {
@@ -644,7 +644,7 @@ const zdem_tw_obj_desc *zdem_tw7_obj_desc_by_type(int type_id)
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_motd[1] = {
-    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_motd *out)
 {
@@ -656,7 +656,7 @@ zdem_status zdem_tw7_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_broadcast[1] = {
-    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_broadcast_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_broadcast *out)
 {
@@ -668,10 +668,10 @@ zdem_status zdem_tw7_game_sv_broadcast_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_chat[4] = {
-    {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"target_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 9},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"target_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_chat *out)
 {
@@ -686,10 +686,10 @@ zdem_status zdem_tw7_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_team[4] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"cooldown_tick", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 4},
+    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"cooldown_tick", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 22},
 };
 zdem_status zdem_tw7_game_sv_team_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_team *out)
 {
@@ -704,10 +704,10 @@ zdem_status zdem_tw7_game_sv_team_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_kill_msg[4] = {
-    {"killer", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -2, 63},
-    {"victim", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -3, 5},
-    {"mode_special", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"killer", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 3},
+    {"victim", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 1},
+    {"mode_special", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_kill_msg *out)
 {
@@ -722,7 +722,7 @@ zdem_status zdem_tw7_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_tune_params[1] = {
-    {"params", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"params", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_tune_params_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_tune_params *out)
 {
@@ -734,7 +734,7 @@ zdem_status zdem_tw7_game_sv_tune_params_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_extra_projectile[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_extra_projectile_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_extra_projectile *out)
 {
@@ -746,7 +746,7 @@ zdem_status zdem_tw7_game_sv_extra_projectile_decode(const uint8_t *body, size_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_ready_to_enter[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_ready_to_enter *out)
 {
@@ -757,7 +757,7 @@ zdem_status zdem_tw7_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_weapon_pickup[1] = {
-    {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 5},
+    {"weapon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 10},
 };
 zdem_status zdem_tw7_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_weapon_pickup *out)
 {
@@ -769,8 +769,8 @@ zdem_status zdem_tw7_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n,
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_emoticon[2] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 15},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 15},
 };
 zdem_status zdem_tw7_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_emoticon *out)
 {
@@ -783,7 +783,7 @@ zdem_status zdem_tw7_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_clear_options[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_clear_options *out)
 {
@@ -794,8 +794,8 @@ zdem_status zdem_tw7_game_sv_vote_clear_options_decode(const uint8_t *body, size
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_list_add[2] = {
-    {"num_options", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"descriptions", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"num_options", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"descriptions", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_option_list_add_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_option_list_add *out)
 {
@@ -808,7 +808,7 @@ zdem_status zdem_tw7_game_sv_vote_option_list_add_decode(const uint8_t *body, si
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_add[1] = {
-    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_option_add_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_option_add *out)
 {
@@ -820,7 +820,7 @@ zdem_status zdem_tw7_game_sv_vote_option_add_decode(const uint8_t *body, size_t 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_option_remove[1] = {
-    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_option_remove_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_option_remove *out)
 {
@@ -832,11 +832,11 @@ zdem_status zdem_tw7_game_sv_vote_option_remove_decode(const uint8_t *body, size
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_set[5] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"type", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 6},
-    {"timeout", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 60},
-    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"type", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 11},
+    {"timeout", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 18},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_set *out)
 {
@@ -852,10 +852,10 @@ zdem_status zdem_tw7_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_vote_status[4] = {
-    {"yes", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
-    {"no", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
-    {"pass", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
-    {"total", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
+    {"yes", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
+    {"no", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
+    {"pass", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
+    {"total", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
 };
 zdem_status zdem_tw7_game_sv_vote_status_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_vote_status *out)
 {
@@ -870,12 +870,12 @@ zdem_status zdem_tw7_game_sv_vote_status_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_server_settings[6] = {
-    {"kick_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"kick_min", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
-    {"spec_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"team_lock", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"team_balance", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"player_slots", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 64},
+    {"kick_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"kick_min", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
+    {"spec_vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"team_lock", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"team_balance", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"player_slots", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 20},
 };
 zdem_status zdem_tw7_game_sv_server_settings_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_server_settings *out)
 {
@@ -892,31 +892,31 @@ zdem_status zdem_tw7_game_sv_server_settings_decode(const uint8_t *body, size_t 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_client_info[25] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"local", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"local", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 4},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
 };
 zdem_status zdem_tw7_game_sv_client_info_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_client_info *out)
 {
@@ -941,11 +941,11 @@ zdem_status zdem_tw7_game_sv_client_info_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_game_info[5] = {
-    {"game_flags", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_FLAGS, 0, 15},
-    {"score_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"time_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"match_num", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
-    {"match_current", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 2147483647},
+    {"game_flags", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_FLAGS, 15},
+    {"score_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 22},
+    {"time_limit", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 22},
+    {"match_num", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 22},
+    {"match_current", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 22},
 };
 zdem_status zdem_tw7_game_sv_game_info_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_game_info *out)
 {
@@ -961,9 +961,9 @@ zdem_status zdem_tw7_game_sv_game_info_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_client_drop[3] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"silent", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
 };
 zdem_status zdem_tw7_game_sv_client_drop_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_client_drop *out)
 {
@@ -977,8 +977,8 @@ zdem_status zdem_tw7_game_sv_client_drop_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_game_msg[2] = {
-    {"game_msg_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 10},
-    {"params", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"game_msg_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 14},
+    {"params", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_game_msg_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_game_msg *out)
 {
@@ -991,9 +991,9 @@ zdem_status zdem_tw7_game_sv_game_msg_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_de_client_enter[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 4},
 };
 zdem_status zdem_tw7_game_de_client_enter_decode(const uint8_t *body, size_t n, zdem_tw7_game_de_client_enter *out)
 {
@@ -1007,9 +1007,9 @@ zdem_status zdem_tw7_game_de_client_enter_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_de_client_leave[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_de_client_leave_decode(const uint8_t *body, size_t n, zdem_tw7_game_de_client_leave *out)
 {
@@ -1023,9 +1023,9 @@ zdem_status zdem_tw7_game_de_client_leave_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_say[3] = {
-    {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"target", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
-    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 9},
+    {"target", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_say *out)
 {
@@ -1039,7 +1039,7 @@ zdem_status zdem_tw7_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw7_
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_set_team[1] = {
-    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
+    {"team", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 4},
 };
 zdem_status zdem_tw7_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_set_team *out)
 {
@@ -1051,8 +1051,8 @@ zdem_status zdem_tw7_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_set_spectator_mode[2] = {
-    {"spec_mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 3},
-    {"spectator_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 63},
+    {"spec_mode", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 9},
+    {"spectator_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 6},
 };
 zdem_status zdem_tw7_game_cl_set_spectator_mode_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_set_spectator_mode *out)
 {
@@ -1065,27 +1065,27 @@ zdem_status zdem_tw7_game_cl_set_spectator_mode_decode(const uint8_t *body, size
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_start_info[21] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_start_info_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_start_info *out)
 {
@@ -1106,7 +1106,7 @@ zdem_status zdem_tw7_game_cl_start_info_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_kill[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_kill *out)
 {
@@ -1117,7 +1117,7 @@ zdem_status zdem_tw7_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_ready_change[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_ready_change_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_ready_change *out)
 {
@@ -1128,7 +1128,7 @@ zdem_status zdem_tw7_game_cl_ready_change_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_emoticon[1] = {
-    {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 15},
+    {"emoticon", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 15},
 };
 zdem_status zdem_tw7_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_emoticon *out)
 {
@@ -1140,7 +1140,7 @@ zdem_status zdem_tw7_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_vote[1] = {
-    {"vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 1},
+    {"vote", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 4},
 };
 zdem_status zdem_tw7_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_vote *out)
 {
@@ -1152,10 +1152,10 @@ zdem_status zdem_tw7_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_call_vote[4] = {
-    {"type", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"value", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"force", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
+    {"type", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"value", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"force", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
 };
 zdem_status zdem_tw7_game_cl_call_vote_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_call_vote *out)
 {
@@ -1170,25 +1170,25 @@ zdem_status zdem_tw7_game_cl_call_vote_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_skin_change[19] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_skin_change_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_skin_change *out)
 {
@@ -1207,24 +1207,24 @@ zdem_status zdem_tw7_game_sv_skin_change_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_skin_change[18] = {
-    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"skin_part_names.0", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.1", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.2", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.3", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.4", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"skin_part_names.5", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_colors.0", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.1", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.2", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.3", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.4", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"use_custom_colors.5", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"skin_part_colors.0", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.1", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.2", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.3", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.4", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin_part_colors.5", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_skin_change_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_skin_change *out)
 {
@@ -1242,11 +1242,11 @@ zdem_status zdem_tw7_game_cl_skin_change_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_race_finish[5] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 63},
-    {"time", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, -1, 2147483647},
-    {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"record_personal", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 0, 1},
-    {"record_server", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE|ZDEM_TW_CHECK_OPTIONAL, 0, 1},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 19},
+    {"time", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 7},
+    {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"record_personal", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE, 8},
+    {"record_server", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_RANGE|ZDEM_TW_CHECK_OPTIONAL, 8},
 };
 zdem_status zdem_tw7_game_sv_race_finish_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_race_finish *out)
 {
@@ -1263,7 +1263,7 @@ zdem_status zdem_tw7_game_sv_race_finish_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_checkpoint[1] = {
-    {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_checkpoint_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_checkpoint *out)
 {
@@ -1275,9 +1275,9 @@ zdem_status zdem_tw7_game_sv_checkpoint_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_command_info[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"args_format", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"help_text", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"args_format", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"help_text", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_command_info_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_command_info *out)
 {
@@ -1291,7 +1291,7 @@ zdem_status zdem_tw7_game_sv_command_info_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_sv_command_info_remove[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_sv_command_info_remove_decode(const uint8_t *body, size_t n, zdem_tw7_game_sv_command_info_remove *out)
 {
@@ -1303,8 +1303,8 @@ zdem_status zdem_tw7_game_sv_command_info_remove_decode(const uint8_t *body, siz
 }
 
 static const zdem_tw_field_desc p7_fields_msg_game_cl_command[2] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"arguments", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"arguments", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_game_cl_command_decode(const uint8_t *body, size_t n, zdem_tw7_game_cl_command *out)
 {
@@ -1317,9 +1317,9 @@ zdem_status zdem_tw7_game_cl_command_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_info[3] = {
-    {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"client_version", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_OPTIONAL, 0, 0},
+    {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"client_version", ZDEM_TW_FIELD_INT, 0, ZDEM_TW_CHECK_OPTIONAL, 0},
 };
 zdem_status zdem_tw7_sys_info_decode(const uint8_t *body, size_t n, zdem_tw7_sys_info *out)
 {
@@ -1334,12 +1334,12 @@ zdem_status zdem_tw7_sys_info_decode(const uint8_t *body, size_t n, zdem_tw7_sys
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_map_change[6] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"size", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"num_response_chunks_per_request", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"chunk_size", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"sha256", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"size", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"num_response_chunks_per_request", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"chunk_size", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"sha256", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_map_change_decode(const uint8_t *body, size_t n, zdem_tw7_sys_map_change *out)
 {
@@ -1356,7 +1356,7 @@ zdem_status zdem_tw7_sys_map_change_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_map_data[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw7_sys_map_data *out)
 {
@@ -1368,18 +1368,18 @@ zdem_status zdem_tw7_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_server_info[12] = {
-    {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"hostname", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"map", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"game_type", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"flags", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"skill_level", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"num_players", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"max_players", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"num_clients", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"max_clients", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"clients", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"hostname", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"map", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"game_type", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skill_level", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"num_players", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"max_players", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"num_clients", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"max_clients", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"clients", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_server_info_decode(const uint8_t *body, size_t n, zdem_tw7_sys_server_info *out)
 {
@@ -1402,7 +1402,7 @@ zdem_status zdem_tw7_sys_server_info_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_con_ready[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sys_con_ready *out)
 {
@@ -1413,12 +1413,12 @@ zdem_status zdem_tw7_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_snap[6] = {
-    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"num_parts", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"part", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"num_parts", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"part", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw7_sys_snap *out)
 {
@@ -1435,8 +1435,8 @@ zdem_status zdem_tw7_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw7_sys
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_snap_empty[2] = {
-    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_tw7_sys_snap_empty *out)
 {
@@ -1449,10 +1449,10 @@ zdem_status zdem_tw7_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_snap_single[4] = {
-    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_tw7_sys_snap_single *out)
 {
@@ -1467,7 +1467,7 @@ zdem_status zdem_tw7_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_snap_small[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_tw7_sys_snap_small *out)
 {
@@ -1479,8 +1479,8 @@ zdem_status zdem_tw7_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_input_timing[2] = {
-    {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"time_left", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"time_left", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_input_timing_decode(const uint8_t *body, size_t n, zdem_tw7_sys_input_timing *out)
 {
@@ -1493,7 +1493,7 @@ zdem_status zdem_tw7_sys_input_timing_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth_on[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_on_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth_on *out)
 {
@@ -1504,7 +1504,7 @@ zdem_status zdem_tw7_sys_rcon_auth_on_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth_off[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_off_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth_off *out)
 {
@@ -1515,7 +1515,7 @@ zdem_status zdem_tw7_sys_rcon_auth_off_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_line[1] = {
-    {"line", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"line", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_line *out)
 {
@@ -1527,9 +1527,9 @@ zdem_status zdem_tw7_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd_add[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"help", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
-    {"params", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"help", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"params", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_cmd_add *out)
 {
@@ -1543,7 +1543,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd_rem[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_cmd_rem *out)
 {
@@ -1555,7 +1555,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_auth_challenge[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_challenge_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_challenge *out)
 {
@@ -1567,7 +1567,7 @@ zdem_status zdem_tw7_sys_auth_challenge_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_auth_result[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_result_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_result *out)
 {
@@ -1579,7 +1579,7 @@ zdem_status zdem_tw7_sys_auth_result_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_ready[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ready *out)
 {
@@ -1590,7 +1590,7 @@ zdem_status zdem_tw7_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw7_sy
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_enter_game[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw7_sys_enter_game *out)
 {
@@ -1601,10 +1601,10 @@ zdem_status zdem_tw7_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_input[4] = {
-    {"ack_snapshot", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"input_size", ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
-    {"input", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"ack_snapshot", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"input_size", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"input", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_input_decode(const uint8_t *body, size_t n, zdem_tw7_sys_input *out)
 {
@@ -1619,7 +1619,7 @@ zdem_status zdem_tw7_sys_input_decode(const uint8_t *body, size_t n, zdem_tw7_sy
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_cmd[1] = {
-    {"cmd", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"cmd", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_cmd *out)
 {
@@ -1631,7 +1631,7 @@ zdem_status zdem_tw7_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw7
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_rcon_auth[1] = {
-    {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw7_sys_rcon_auth *out)
 {
@@ -1643,7 +1643,7 @@ zdem_status zdem_tw7_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_request_map_data[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_request_map_data_decode(const uint8_t *body, size_t n, zdem_tw7_sys_request_map_data *out)
 {
@@ -1654,7 +1654,7 @@ zdem_status zdem_tw7_sys_request_map_data_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_auth_start[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_start_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_start *out)
 {
@@ -1666,7 +1666,7 @@ zdem_status zdem_tw7_sys_auth_start_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_auth_response[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_auth_response_decode(const uint8_t *body, size_t n, zdem_tw7_sys_auth_response *out)
 {
@@ -1678,7 +1678,7 @@ zdem_status zdem_tw7_sys_auth_response_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_ping[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ping *out)
 {
@@ -1689,7 +1689,7 @@ zdem_status zdem_tw7_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw7_sys
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_ping_reply[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0, 0, 0, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw7_sys_ping_reply *out)
 {
@@ -1700,7 +1700,7 @@ zdem_status zdem_tw7_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_error[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_error_decode(const uint8_t *body, size_t n, zdem_tw7_sys_error *out)
 {
@@ -1712,7 +1712,7 @@ zdem_status zdem_tw7_sys_error_decode(const uint8_t *body, size_t n, zdem_tw7_sy
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_maplist_entry_add[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_maplist_entry_add_decode(const uint8_t *body, size_t n, zdem_tw7_sys_maplist_entry_add *out)
 {
@@ -1724,7 +1724,7 @@ zdem_status zdem_tw7_sys_maplist_entry_add_decode(const uint8_t *body, size_t n,
 }
 
 static const zdem_tw_field_desc p7_fields_msg_sys_maplist_entry_rem[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw7_sys_maplist_entry_rem_decode(const uint8_t *body, size_t n, zdem_tw7_sys_maplist_entry_rem *out)
 {

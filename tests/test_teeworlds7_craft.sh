@@ -168,6 +168,15 @@ check(rc == 0 and info["warnings"] == {"net version not known (read as the 0.6 p
       "0.7 read with the 0.6 table: info reports both (%r)" % info["warnings"])
 print("0.7 demo under net version 'craft 1.0': read as 0.6 to the end, %d mismatches counted" % want_mismatch)
 
+# values outside the 0.7 ranges: every item and message holding one counted
+path, facts = craft("bad.demo", bad=True)
+rc, out, _ = run(["info", "--json", path])
+info = json.loads(out)
+check(rc == 0 and facts["mismatches"] > 100 and
+      info["warnings"] == {"snapshot items or messages that do not fit the protocol": facts["mismatches"]},
+      "out of range: %d items and messages counted (%r)" % (facts["mismatches"], info["warnings"]))
+check(info["chat"] == facts["info"]["chat"] + 1, "out of range: the chat message is still counted")
+
 # a 0.6 demo with an unknown hash: the warning, no mismatch
 d6 = twcraft.Demo(net_version=b"0.6 0000000000000000")
 d6.tick_marker(50, keyframe=True)

@@ -172,7 +172,7 @@ def client_info(cid, team, local):
     return d
 
 
-def state(s, tick, types):
+def state(s, tick, types, bad=False):
     """The snapshot at step s: {key: data}, and the order its items were
     first written in (the writer keeps the first appearance)."""
     st = {}
@@ -202,6 +202,8 @@ def state(s, tick, types):
                       s % 4, -1 if s % 10 else 1 - cid, s % 10 == 0 and 2 or 0, 0, 32 * cid, 64, 0, 0,
                       10 - s % 11, (s // 7) % 11, 10 - s % 10, s % 6 - (1 if s % 13 == 0 else 0),
                       s % 6, tick - 4, s % 32])
+        if bad and cid == 0:
+            st[(10 << 16) | 0][15] = 12  # health over 10
     for cid in (0, 1, 2) + ((3,) if 76 <= s < 100 else ()):
         put(11, cid, [(s + cid) & 0x7F, 3 * cid + s // 10, 20 + cid + s % 5])
         team = PLAYERS[cid][2] if not (cid == 2 and s >= 90) else 0
@@ -226,7 +228,7 @@ def state(s, tick, types):
     return st
 
 
-def messages(s, ddnet):
+def messages(s, ddnet, bad=False):
     """[(Msg, event dict or None)] the recording holds at step s."""
     out = []
 
@@ -240,6 +242,8 @@ def messages(s, ddnet):
         chat(1, 0, -1, "hello from alpha")
     if s == 12:
         chat(2, 1, -1, "team only")
+    if s == 13 and bad:  # mode 9: no chat mode has that number
+        out.append((Msg(3).i(9).i(0).i(-1).s("bad mode"), None))
     if s == 14:
         chat(3, 0, 1, "psst")
     if s == 18:
@@ -285,14 +289,16 @@ def messages(s, ddnet):
     return out
 
 
-def build(version=4, net_version=NET_VERSION, ddnet=False, types=None, steps=120):
+def build(version=4, net_version=NET_VERSION, ddnet=False, types=None, steps=120, bad=False):
+    """bad: values outside the protocol's ranges (character 0's health 12,
+    a chat of mode 9); facts["mismatches"] counts what a reader must flag."""
     all_types = set(range(1, 25)) | {UNKNOWN_TYPE, EXT_TYPE}
     types = all_types if types is None else set(types)
     map_data = b"craft7 map: not a real map, only bytes to hash " * 20
     tick0, step_ticks = 1000, 2
     last_tick = tick0 + step_ticks * (steps - 1)
     d = Demo7(version, net_version, map_data, (last_tick - tick0) // 50)
-    facts = {"events": [], "snapshots": [], "characters": []}
+    facts = {"events": [], "snapshots": [], "characters": [], "mismatches": 0}
     players = {}  # as a reader knows them: id -> dict
     counts = {"snapshot": 0, "message": 0, "delta": 0, "tick": 0, "keyframes": 0, "chat": 0, "kills": 0}
     index = 0
@@ -304,14 +310,17 @@ def build(version=4, net_version=NET_VERSION, ddnet=False, types=None, steps=120
         counts["tick"] += 1
         counts["keyframes"] += key
         index += 1
-        st = state(s, tick, types)
+        st = state(s, tick, types, bad)
         order = [k for k in order if k in st] + sorted(k for k in st if k not in order)
         wrote = None
+        ch0 = (10 << 16) | 0
         if key:
             d.full_snapshot([(k, st[k]) for k in order])
             wrote = "snapshot"
+            facts["mismatches"] += bad and ch0 in st
         elif d.delta07(prev, st, order):
             wrote = "delta"
+            facts["mismatches"] += bad and ch0 in st and st[ch0] != prev.get(ch0)
         if wrote:
             counts[wrote] += 1
             facts["snapshots"].append("%d %d %s %d" % (index, tick, wrote, len(st)))
@@ -330,11 +339,12 @@ def build(version=4, net_version=NET_VERSION, ddnet=False, types=None, steps=120
                                                 "health": c[15], "armor": c[16], "weapon": c[18],
                                                 "triggered_events": c[21]})
             prev = st
-        for m, ev in messages(s, ddnet):
+        for m, ev in messages(s, ddnet, bad):
             d.message(m)
             counts["message"] += 1
             index += 1
             if ev is None:
+                facts["mismatches"] += bad and s == 13
                 continue
             e = {"type": ev["type"], "tick": tick}
             e.update(ev)

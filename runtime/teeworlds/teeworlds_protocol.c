@@ -134,10 +134,11 @@ const zdem_tw_msg_desc *zdem_tw_protocol_msg(const zdem_tw_protocol *p, int sys,
 
 static int value_ok(const zdem_tw_field_desc *f, int32_t v)
 {
+    const zdem_tw_range *r = &zdem_tw_ranges[f->range];
     if (f->check & ZDEM_TW_CHECK_RANGE)
-        return v >= f->min && v <= f->max;
+        return v >= r->min && v <= r->max;
     if (f->check & ZDEM_TW_CHECK_FLAGS)
-        return ((uint32_t)v & ~(uint32_t)f->max) == 0;
+        return ((uint32_t)v & ~(uint32_t)r->max) == 0;
     return 1;
 }
 
