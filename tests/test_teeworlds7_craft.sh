@@ -139,6 +139,9 @@ info = json.loads(out)
 check(rc == 0 and info["warnings"] == {"net version not known (read as the 0.7 protocol)": 1},
       "0.7 with another hash: one warning (%r)" % info["warnings"])
 check(info["players"] == facts["info"]["players"], "0.7 with another hash: the players")
+rc, out, err = run(["events", "--json", path])
+check(rc == 0 and err == "zdem: %s: warning: net version '0.7 0123456789abcdef' not known: read as the 0.7 "
+      "protocol\n" % path, "0.7 with another hash: events says it once on stderr (%r)" % err)
 rc, out, _ = run(["events", "--json", path])
 check([json.loads(l) for l in out.splitlines()] == facts["events"], "0.7 with another hash: the events")
 
@@ -175,6 +178,11 @@ info = json.loads(out)
 check(rc == 0 and facts["mismatches"] > 100 and
       info["warnings"] == {"snapshot items or messages that do not fit the protocol": facts["mismatches"]},
       "out of range: %d items and messages counted (%r)" % (facts["mismatches"], info["warnings"]))
+rc, out, err = run(["dump", path])
+first = next(l for l in out.splitlines() if " snapshot " in l).split()[1]  # the first full snapshot's offset
+check(rc == 0 and err == "zdem: %s: offset %s: warning: %d snapshot items or messages that do not fit the 0.7 "
+      "protocol (the first: a snapshot item)\n" % (path, first, facts["mismatches"]),
+      "out of range: one stderr line with the count and the first chunk (%r)" % err)
 check(info["chat"] == facts["info"]["chat"] + 1, "out of range: the chat message is still counted")
 
 # a 0.6 demo with an unknown hash: the warning, no mismatch

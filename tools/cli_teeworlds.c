@@ -214,17 +214,32 @@ static int map_piece(void *user, const uint8_t *p, size_t n)
 }
 
 /* Once the chunks are read: an unknown net version (read with the closest
- * protocol) and what did not fit the protocol. */
+ * protocol) and what did not fit the protocol, counted for info and, for
+ * the other commands, one stderr line each (before any error line). */
+static const char *warn_path; /* NULL: info (its output says it) */
+
 static void protocol_warnings(void)
 {
     if (!rd.proto)
         return;
-    if (!rd.proto_known)
+    if (!rd.proto_known) {
         add_warning(rd.proto->version == 7 ? "net version not known (read as the 0.7 protocol)"
                                            : "net version not known (read as the 0.6 protocol)",
                     1);
-    if (rd.mismatches)
+        if (warn_path)
+            fprintf(stderr, "zdem: %s: warning: net version '%.*s' not known: read as the %s protocol\n",
+                    warn_path, (int)rd.info.net_version.n, (const char *)rd.info.net_version.p,
+                    rd.proto->name);
+    }
+    if (rd.mismatches) {
         add_warning("snapshot items or messages that do not fit the protocol", rd.mismatches);
+        if (warn_path)
+            fprintf(stderr, "zdem: %s: offset %llu: warning: %lu snapshot items or messages that do "
+                            "not fit the %s protocol (the first: %s)\n",
+                    warn_path, (unsigned long long)rd.first_mismatch.offset,
+                    (unsigned long)rd.mismatches, rd.proto->name,
+                    rd.first_mismatch.msg ? rd.first_mismatch.msg : "?");
+    }
 }
 
 /* The chunks of the opened file, each to fn (a nonzero return stops). */
@@ -779,6 +794,7 @@ static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     small = a->small;
+    warn_path = strcmp(a->command, "info") == 0 ? NULL : f->path;
     if (strcmp(a->command, "info") == 0)
         return cmd_info(a, f);
     if (strcmp(a->command, "events") == 0)

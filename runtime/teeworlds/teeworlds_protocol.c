@@ -230,7 +230,6 @@ void zdem_tw_reader_check(zdem_tw_reader *r, const zdem_tw_event *ev)
     if (found && r->mismatches == 0)
         zdem_fail(&r->first_mismatch, ZDEM_ERR_CORRUPT, ev->chunk.offset,
                   ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE
-                      ? "a message that does not fit the protocol"
-                      : "snapshot items that do not fit the protocol");
+                      ? "a message" : "a snapshot item");
     r->mismatches += found;
 }
