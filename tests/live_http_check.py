@@ -359,7 +359,7 @@ print("lines: %d (directory reading: %d); %d of %d delta fragments were withheld
 if lat:
     print("for information, not checked: a line came after its fragment was published by "
           "median %.0f ms, max %.0f ms" % (1000 * lat[len(lat) // 2], 1000 * lat[-1]))
-print("server: %d fragments, %d answers 404 before they existed, dropped %s (resumed with a range: %s), "
+print("server: %d fragments, %d answers 404 before they were published, dropped %s (resumed with a range: %s), "
       "stalled %s" % (len(frags), four04, sorted(dropped), drop_range, stall_on))
 if fails:
     sys.exit(1)
