@@ -6,17 +6,43 @@
 
 const uint8_t zdem_tw_static_sizes[ZDEM_TW_NUM_STATIC_SIZES] = {0, 10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3, 2, 2, 2, 2, 3, 3, 3, 3};
 
+const zdem_tw_range zdem_tw_ranges[23] = {
+    {0, 0},
+    {-3, 5},
+    {-3, 63},
+    {-2, 63},
+    {-1, 1},
+    {-1, 5},
+    {-1, 63},
+    {-1, 2147483647},
+    {0, 1},
+    {0, 3},
+    {0, 5},
+    {0, 6},
+    {0, 7},
+    {0, 9},
+    {0, 10},
+    {0, 15},
+    {0, 31},
+    {0, 40},
+    {0, 60},
+    {0, 63},
+    {0, 64},
+    {0, 127},
+    {0, 2147483647},
+};
+
 static const zdem_tw_field_desc fields_obj_player_input[10] = {
-    {"direction", ZDEM_TW_FIELD_INT, 1},
-    {"target_x", ZDEM_TW_FIELD_INT, 1},
-    {"target_y", ZDEM_TW_FIELD_INT, 1},
-    {"jump", ZDEM_TW_FIELD_INT, 1},
-    {"fire", ZDEM_TW_FIELD_INT, 1},
-    {"hook", ZDEM_TW_FIELD_INT, 1},
-    {"player_flags", ZDEM_TW_FIELD_INT, 1},
-    {"wanted_weapon", ZDEM_TW_FIELD_INT, 1},
-    {"next_weapon", ZDEM_TW_FIELD_INT, 1},
-    {"prev_weapon", ZDEM_TW_FIELD_INT, 1},
+    {"direction", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"target_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"target_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jump", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"fire", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"wanted_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"next_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"prev_weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw_obj_player_input *o)
 {
@@ -45,12 +71,12 @@ size_t zdem_tw_obj_player_input_decode(const int32_t *d, size_t n, zdem_tw_obj_p
 }
 
 static const zdem_tw_field_desc fields_obj_projectile[6] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1},
-    {"type", ZDEM_TW_FIELD_INT, 1},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw_obj_projectile *o)
 {
@@ -71,11 +97,11 @@ size_t zdem_tw_obj_projectile_decode(const int32_t *d, size_t n, zdem_tw_obj_pro
 }
 
 static const zdem_tw_field_desc fields_obj_laser[5] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"from_x", ZDEM_TW_FIELD_INT, 1},
-    {"from_y", ZDEM_TW_FIELD_INT, 1},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_laser *o)
 {
@@ -94,10 +120,10 @@ size_t zdem_tw_obj_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_laser *o
 }
 
 static const zdem_tw_field_desc fields_obj_pickup[4] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"type", ZDEM_TW_FIELD_INT, 1},
-    {"subtype", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"subtype", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_pickup *o)
 {
@@ -114,9 +140,9 @@ size_t zdem_tw_obj_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_pickup 
 }
 
 static const zdem_tw_field_desc fields_obj_flag[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"team", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"team", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_flag_decode(const int32_t *d, size_t n, zdem_tw_obj_flag *o)
 {
@@ -131,14 +157,14 @@ size_t zdem_tw_obj_flag_decode(const int32_t *d, size_t n, zdem_tw_obj_flag *o)
 }
 
 static const zdem_tw_field_desc fields_obj_game_info[8] = {
-    {"game_flags", ZDEM_TW_FIELD_INT, 1},
-    {"game_state_flags", ZDEM_TW_FIELD_INT, 1},
-    {"round_start_tick", ZDEM_TW_FIELD_INT, 1},
-    {"warmup_timer", ZDEM_TW_FIELD_INT, 1},
-    {"score_limit", ZDEM_TW_FIELD_INT, 1},
-    {"time_limit", ZDEM_TW_FIELD_INT, 1},
-    {"round_num", ZDEM_TW_FIELD_INT, 1},
-    {"round_current", ZDEM_TW_FIELD_INT, 1},
+    {"game_flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"game_state_flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"round_start_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"warmup_timer", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"score_limit", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"time_limit", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"round_num", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"round_current", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_game_info_decode(const int32_t *d, size_t n, zdem_tw_obj_game_info *o)
 {
@@ -163,10 +189,10 @@ size_t zdem_tw_obj_game_info_decode(const int32_t *d, size_t n, zdem_tw_obj_game
 }
 
 static const zdem_tw_field_desc fields_obj_game_data[4] = {
-    {"teamscore_red", ZDEM_TW_FIELD_INT, 1},
-    {"teamscore_blue", ZDEM_TW_FIELD_INT, 1},
-    {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1},
-    {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1},
+    {"teamscore_red", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"teamscore_blue", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flag_carrier_red", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flag_carrier_blue", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw_obj_game_data *o)
 {
@@ -183,21 +209,21 @@ size_t zdem_tw_obj_game_data_decode(const int32_t *d, size_t n, zdem_tw_obj_game
 }
 
 static const zdem_tw_field_desc fields_obj_character_core[15] = {
-    {"tick", ZDEM_TW_FIELD_INT, 1},
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1},
-    {"angle", ZDEM_TW_FIELD_INT, 1},
-    {"direction", ZDEM_TW_FIELD_INT, 1},
-    {"jumped", ZDEM_TW_FIELD_INT, 1},
-    {"hooked_player", ZDEM_TW_FIELD_INT, 1},
-    {"hook_state", ZDEM_TW_FIELD_INT, 1},
-    {"hook_tick", ZDEM_TW_FIELD_INT, 1},
-    {"hook_x", ZDEM_TW_FIELD_INT, 1},
-    {"hook_y", ZDEM_TW_FIELD_INT, 1},
-    {"hook_dx", ZDEM_TW_FIELD_INT, 1},
-    {"hook_dy", ZDEM_TW_FIELD_INT, 1},
+    {"tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"direction", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jumped", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw_obj_character_core *o)
 {
@@ -236,28 +262,28 @@ size_t zdem_tw_obj_character_core_decode(const int32_t *d, size_t n, zdem_tw_obj
 }
 
 static const zdem_tw_field_desc fields_obj_character[22] = {
-    {"tick", ZDEM_TW_FIELD_INT, 1},
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1},
-    {"angle", ZDEM_TW_FIELD_INT, 1},
-    {"direction", ZDEM_TW_FIELD_INT, 1},
-    {"jumped", ZDEM_TW_FIELD_INT, 1},
-    {"hooked_player", ZDEM_TW_FIELD_INT, 1},
-    {"hook_state", ZDEM_TW_FIELD_INT, 1},
-    {"hook_tick", ZDEM_TW_FIELD_INT, 1},
-    {"hook_x", ZDEM_TW_FIELD_INT, 1},
-    {"hook_y", ZDEM_TW_FIELD_INT, 1},
-    {"hook_dx", ZDEM_TW_FIELD_INT, 1},
-    {"hook_dy", ZDEM_TW_FIELD_INT, 1},
-    {"player_flags", ZDEM_TW_FIELD_INT, 1},
-    {"health", ZDEM_TW_FIELD_INT, 1},
-    {"armor", ZDEM_TW_FIELD_INT, 1},
-    {"ammo_count", ZDEM_TW_FIELD_INT, 1},
-    {"weapon", ZDEM_TW_FIELD_INT, 1},
-    {"emote", ZDEM_TW_FIELD_INT, 1},
-    {"attack_tick", ZDEM_TW_FIELD_INT, 1},
+    {"tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"direction", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jumped", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hooked_player", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_state", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dx", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"hook_dy", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"player_flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"health", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"armor", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"ammo_count", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"weapon", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"emote", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"attack_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_character_decode(const int32_t *d, size_t n, zdem_tw_obj_character *o)
 {
@@ -310,11 +336,11 @@ size_t zdem_tw_obj_character_decode(const int32_t *d, size_t n, zdem_tw_obj_char
 }
 
 static const zdem_tw_field_desc fields_obj_player_info[5] = {
-    {"local", ZDEM_TW_FIELD_INT, 1},
-    {"client_id", ZDEM_TW_FIELD_INT, 1},
-    {"team", ZDEM_TW_FIELD_INT, 1},
-    {"score", ZDEM_TW_FIELD_INT, 1},
-    {"latency", ZDEM_TW_FIELD_INT, 1},
+    {"local", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"team", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"score", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"latency", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw_obj_player_info *o)
 {
@@ -333,13 +359,13 @@ size_t zdem_tw_obj_player_info_decode(const int32_t *d, size_t n, zdem_tw_obj_pl
 }
 
 static const zdem_tw_field_desc fields_obj_client_info[7] = {
-    {"name", ZDEM_TW_FIELD_PACKED_STR, 4},
-    {"clan", ZDEM_TW_FIELD_PACKED_STR, 3},
-    {"country", ZDEM_TW_FIELD_INT, 1},
-    {"skin", ZDEM_TW_FIELD_PACKED_STR, 6},
-    {"use_custom_color", ZDEM_TW_FIELD_INT, 1},
-    {"color_body", ZDEM_TW_FIELD_INT, 1},
-    {"color_feet", ZDEM_TW_FIELD_INT, 1},
+    {"name", ZDEM_TW_FIELD_PACKED_STR, 4, 0, 0},
+    {"clan", ZDEM_TW_FIELD_PACKED_STR, 3, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"skin", ZDEM_TW_FIELD_PACKED_STR, 6, 0, 0},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"color_body", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"color_feet", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_client_info_decode(const int32_t *d, size_t n, zdem_tw_obj_client_info *o)
 {
@@ -362,9 +388,9 @@ size_t zdem_tw_obj_client_info_decode(const int32_t *d, size_t n, zdem_tw_obj_cl
 }
 
 static const zdem_tw_field_desc fields_obj_spectator_info[3] = {
-    {"spectator_id", ZDEM_TW_FIELD_INT, 1},
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"spectator_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw_obj_spectator_info *o)
 {
@@ -379,8 +405,8 @@ size_t zdem_tw_obj_spectator_info_decode(const int32_t *d, size_t n, zdem_tw_obj
 }
 
 static const zdem_tw_field_desc fields_obj_event_common[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw_obj_event_common *o)
 {
@@ -393,8 +419,8 @@ size_t zdem_tw_obj_event_common_decode(const int32_t *d, size_t n, zdem_tw_obj_e
 }
 
 static const zdem_tw_field_desc fields_obj_event_explosion[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw_obj_event_explosion *o)
 {
@@ -407,8 +433,8 @@ size_t zdem_tw_obj_event_explosion_decode(const int32_t *d, size_t n, zdem_tw_ob
 }
 
 static const zdem_tw_field_desc fields_obj_event_spawn[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw_obj_event_spawn *o)
 {
@@ -421,8 +447,8 @@ size_t zdem_tw_obj_event_spawn_decode(const int32_t *d, size_t n, zdem_tw_obj_ev
 }
 
 static const zdem_tw_field_desc fields_obj_event_hammer_hit[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw_obj_event_hammer_hit *o)
 {
@@ -435,9 +461,9 @@ size_t zdem_tw_obj_event_hammer_hit_decode(const int32_t *d, size_t n, zdem_tw_o
 }
 
 static const zdem_tw_field_desc fields_obj_event_death[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"client_id", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw_obj_event_death *o)
 {
@@ -452,9 +478,9 @@ size_t zdem_tw_obj_event_death_decode(const int32_t *d, size_t n, zdem_tw_obj_ev
 }
 
 static const zdem_tw_field_desc fields_obj_event_sound_global[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"sound_id", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"sound_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_sound_global_decode(const int32_t *d, size_t n, zdem_tw_obj_event_sound_global *o)
 {
@@ -469,9 +495,9 @@ size_t zdem_tw_obj_event_sound_global_decode(const int32_t *d, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_obj_event_sound_world[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"sound_id", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"sound_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw_obj_event_sound_world *o)
 {
@@ -486,9 +512,9 @@ size_t zdem_tw_obj_event_sound_world_decode(const int32_t *d, size_t n, zdem_tw_
 }
 
 static const zdem_tw_field_desc fields_obj_event_damage_ind[3] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"angle", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"angle", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_event_damage_ind_decode(const int32_t *d, size_t n, zdem_tw_obj_event_damage_ind *o)
 {
@@ -505,16 +531,16 @@ size_t zdem_tw_obj_event_damage_ind_decode(const int32_t *d, size_t n, zdem_tw_o
 /* character@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_character[16] = {0x76, 0xce, 0x45, 0x5b, 0xf9, 0xeb, 0x3a, 0x48, 0xad, 0xd7, 0xe0, 0x4b, 0x94, 0x1d, 0x04, 0x5c};
 static const zdem_tw_field_desc fields_obj_ddnet_character[10] = {
-    {"flags", ZDEM_TW_FIELD_INT, 1},
-    {"freeze_end", ZDEM_TW_FIELD_INT, 1},
-    {"jumps", ZDEM_TW_FIELD_INT, 1},
-    {"tele_checkpoint", ZDEM_TW_FIELD_INT, 1},
-    {"strong_weak_id", ZDEM_TW_FIELD_INT, 1},
-    {"jumped_total", ZDEM_TW_FIELD_INT, 1},
-    {"ninja_activation_tick", ZDEM_TW_FIELD_INT, 1},
-    {"freeze_start", ZDEM_TW_FIELD_INT, 1},
-    {"target_x", ZDEM_TW_FIELD_INT, 1},
-    {"target_y", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"freeze_end", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jumps", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tele_checkpoint", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"strong_weak_id", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"jumped_total", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"ninja_activation_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"freeze_start", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"target_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"target_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_ddnet_character_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_character *o)
 {
@@ -545,8 +571,8 @@ size_t zdem_tw_obj_ddnet_character_decode(const int32_t *d, size_t n, zdem_tw_ob
 /* player@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_player[16] = {0x22, 0xca, 0x93, 0x8d, 0x13, 0x80, 0x3e, 0x2b, 0x9e, 0x7b, 0xd2, 0x55, 0x8e, 0xa6, 0xbe, 0x11};
 static const zdem_tw_field_desc fields_obj_ddnet_player[2] = {
-    {"flags", ZDEM_TW_FIELD_INT, 1},
-    {"auth_level", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"auth_level", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_ddnet_player_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_player *o)
 {
@@ -561,9 +587,9 @@ size_t zdem_tw_obj_ddnet_player_decode(const int32_t *d, size_t n, zdem_tw_obj_d
 /* gameinfo@netobj.ddnet.tw */
 static const uint8_t uuid_obj_game_info_ex[16] = {0x93, 0x3d, 0xea, 0x6a, 0xda, 0x79, 0x30, 0xea, 0xa9, 0x8f, 0x8a, 0xf0, 0x36, 0x89, 0xa9, 0x45};
 static const zdem_tw_field_desc fields_obj_game_info_ex[3] = {
-    {"flags", ZDEM_TW_FIELD_INT, 1},
-    {"version", ZDEM_TW_FIELD_INT, 1},
-    {"flags2", ZDEM_TW_FIELD_INT, 1},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"version", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flags2", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_game_info_ex_decode(const int32_t *d, size_t n, zdem_tw_obj_game_info_ex *o)
 {
@@ -580,16 +606,16 @@ size_t zdem_tw_obj_game_info_ex_decode(const int32_t *d, size_t n, zdem_tw_obj_g
 /* projectile@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_projectile[16] = {0x0e, 0x6d, 0xb8, 0x5c, 0x2b, 0x61, 0x38, 0x6f, 0xbb, 0xf2, 0xd0, 0xd0, 0x47, 0x1b, 0x92, 0x72};
 static const zdem_tw_field_desc fields_obj_ddnet_projectile[10] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"vel_x", ZDEM_TW_FIELD_INT, 1},
-    {"vel_y", ZDEM_TW_FIELD_INT, 1},
-    {"type", ZDEM_TW_FIELD_INT, 1},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1},
-    {"owner", ZDEM_TW_FIELD_INT, 1},
-    {"switch_number", ZDEM_TW_FIELD_INT, 1},
-    {"tune_zone", ZDEM_TW_FIELD_INT, 1},
-    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"vel_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"owner", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"tune_zone", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_ddnet_projectile_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_projectile *o)
 {
@@ -620,16 +646,16 @@ size_t zdem_tw_obj_ddnet_projectile_decode(const int32_t *d, size_t n, zdem_tw_o
 /* laser@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_laser[16] = {0x29, 0xde, 0x68, 0xa2, 0x69, 0x28, 0x31, 0xb8, 0x83, 0x60, 0xa2, 0x30, 0x7e, 0x0d, 0x84, 0x4f};
 static const zdem_tw_field_desc fields_obj_ddnet_laser[10] = {
-    {"to_x", ZDEM_TW_FIELD_INT, 1},
-    {"to_y", ZDEM_TW_FIELD_INT, 1},
-    {"from_x", ZDEM_TW_FIELD_INT, 1},
-    {"from_y", ZDEM_TW_FIELD_INT, 1},
-    {"start_tick", ZDEM_TW_FIELD_INT, 1},
-    {"owner", ZDEM_TW_FIELD_INT, 1},
-    {"type", ZDEM_TW_FIELD_INT, 1},
-    {"switch_number", ZDEM_TW_FIELD_INT, 1},
-    {"subtype", ZDEM_TW_FIELD_INT, 1},
-    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"to_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"to_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"from_y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"start_tick", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"owner", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"subtype", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_ddnet_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_laser *o)
 {
@@ -660,12 +686,12 @@ size_t zdem_tw_obj_ddnet_laser_decode(const int32_t *d, size_t n, zdem_tw_obj_dd
 /* pickup@netobj.ddnet.tw */
 static const uint8_t uuid_obj_ddnet_pickup[16] = {0xea, 0x5e, 0x4a, 0x51, 0x58, 0xfb, 0x36, 0x84, 0x96, 0xe4, 0xe0, 0xd2, 0x67, 0xf4, 0xca, 0x65};
 static const zdem_tw_field_desc fields_obj_ddnet_pickup[6] = {
-    {"x", ZDEM_TW_FIELD_INT, 1},
-    {"y", ZDEM_TW_FIELD_INT, 1},
-    {"type", ZDEM_TW_FIELD_INT, 1},
-    {"subtype", ZDEM_TW_FIELD_INT, 1},
-    {"switch_number", ZDEM_TW_FIELD_INT, 1},
-    {"flags", ZDEM_TW_FIELD_INT, 1},
+    {"x", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"type", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"subtype", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"switch_number", ZDEM_TW_FIELD_INT, 1, 0, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_ddnet_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_ddnet_pickup *o)
 {
@@ -688,7 +714,7 @@ size_t zdem_tw_obj_ddnet_pickup_decode(const int32_t *d, size_t n, zdem_tw_obj_d
 /* switch-state@netobj.ddnet.tw */
 static const uint8_t uuid_obj_switch_state[16] = {0xec, 0x15, 0xe6, 0x69, 0xce, 0x11, 0x33, 0x67, 0xae, 0x8e, 0xb9, 0x0e, 0x5b, 0x27, 0xb9, 0xd5};
 static const zdem_tw_field_desc fields_obj_switch_state[1] = {
-    {"highest_switch_number", ZDEM_TW_FIELD_INT, 1},
+    {"highest_switch_number", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_switch_state_decode(const int32_t *d, size_t n, zdem_tw_obj_switch_state *o)
 {
@@ -701,7 +727,7 @@ size_t zdem_tw_obj_switch_state_decode(const int32_t *d, size_t n, zdem_tw_obj_s
 /* my-own-object@heinrich5991.de */
 static const uint8_t uuid_obj_my_own_object[16] = {0x0d, 0xc7, 0x7a, 0x02, 0xbf, 0xee, 0x3a, 0x53, 0xac, 0x8e, 0x0b, 0xb0, 0x24, 0x1b, 0xd7, 0x22};
 static const zdem_tw_field_desc fields_obj_my_own_object[1] = {
-    {"test", ZDEM_TW_FIELD_INT, 1},
+    {"test", ZDEM_TW_FIELD_INT, 1, 0, 0},
 };
 size_t zdem_tw_obj_my_own_object_decode(const int32_t *d, size_t n, zdem_tw_obj_my_own_object *o)
 {
@@ -761,7 +787,7 @@ const zdem_tw_obj_desc *zdem_tw_obj_desc_by_uuid(const uint8_t uuid[16])
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_motd[1] = {
-    {"message", ZDEM_TW_FIELD_STRING, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_motd *out)
 {
@@ -773,7 +799,7 @@ zdem_status zdem_tw_game_sv_motd_decode(const uint8_t *body, size_t n, zdem_tw_g
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_broadcast[1] = {
-    {"message", ZDEM_TW_FIELD_STRING, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_broadcast_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_broadcast *out)
 {
@@ -785,9 +811,9 @@ zdem_status zdem_tw_game_sv_broadcast_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_chat[3] = {
-    {"team", ZDEM_TW_FIELD_INT, 0},
-    {"client_id", ZDEM_TW_FIELD_INT, 0},
-    {"message", ZDEM_TW_FIELD_STRING, 0},
+    {"team", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_chat *out)
 {
@@ -801,10 +827,10 @@ zdem_status zdem_tw_game_sv_chat_decode(const uint8_t *body, size_t n, zdem_tw_g
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_kill_msg[4] = {
-    {"killer", ZDEM_TW_FIELD_INT, 0},
-    {"victim", ZDEM_TW_FIELD_INT, 0},
-    {"weapon", ZDEM_TW_FIELD_INT, 0},
-    {"mode_special", ZDEM_TW_FIELD_INT, 0},
+    {"killer", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"victim", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"weapon", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"mode_special", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_kill_msg *out)
 {
@@ -819,7 +845,7 @@ zdem_status zdem_tw_game_sv_kill_msg_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_sound_global[1] = {
-    {"sound_id", ZDEM_TW_FIELD_INT, 0},
+    {"sound_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_sound_global_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_sound_global *out)
 {
@@ -831,7 +857,7 @@ zdem_status zdem_tw_game_sv_sound_global_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_tune_params[1] = {
-    {"params", ZDEM_TW_FIELD_REST, 0},
+    {"params", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_tune_params_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_tune_params *out)
 {
@@ -843,7 +869,7 @@ zdem_status zdem_tw_game_sv_tune_params_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_extra_projectile[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_extra_projectile_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_extra_projectile *out)
 {
@@ -855,7 +881,7 @@ zdem_status zdem_tw_game_sv_extra_projectile_decode(const uint8_t *body, size_t 
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_ready_to_enter[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ready_to_enter *out)
 {
@@ -866,7 +892,7 @@ zdem_status zdem_tw_game_sv_ready_to_enter_decode(const uint8_t *body, size_t n,
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_weapon_pickup[1] = {
-    {"weapon", ZDEM_TW_FIELD_INT, 0},
+    {"weapon", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_weapon_pickup *out)
 {
@@ -878,8 +904,8 @@ zdem_status zdem_tw_game_sv_weapon_pickup_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_emoticon[2] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0},
-    {"emoticon", ZDEM_TW_FIELD_INT, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"emoticon", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_emoticon *out)
 {
@@ -892,7 +918,7 @@ zdem_status zdem_tw_game_sv_emoticon_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_clear_options[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_clear_options_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_clear_options *out)
 {
@@ -903,22 +929,22 @@ zdem_status zdem_tw_game_sv_vote_clear_options_decode(const uint8_t *body, size_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_option_list_add[16] = {
-    {"num_options", ZDEM_TW_FIELD_INT, 0},
-    {"description0", ZDEM_TW_FIELD_STRING, 0},
-    {"description1", ZDEM_TW_FIELD_STRING, 0},
-    {"description2", ZDEM_TW_FIELD_STRING, 0},
-    {"description3", ZDEM_TW_FIELD_STRING, 0},
-    {"description4", ZDEM_TW_FIELD_STRING, 0},
-    {"description5", ZDEM_TW_FIELD_STRING, 0},
-    {"description6", ZDEM_TW_FIELD_STRING, 0},
-    {"description7", ZDEM_TW_FIELD_STRING, 0},
-    {"description8", ZDEM_TW_FIELD_STRING, 0},
-    {"description9", ZDEM_TW_FIELD_STRING, 0},
-    {"description10", ZDEM_TW_FIELD_STRING, 0},
-    {"description11", ZDEM_TW_FIELD_STRING, 0},
-    {"description12", ZDEM_TW_FIELD_STRING, 0},
-    {"description13", ZDEM_TW_FIELD_STRING, 0},
-    {"description14", ZDEM_TW_FIELD_STRING, 0},
+    {"num_options", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"description0", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description1", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description2", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description3", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description4", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description5", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description6", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description7", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description8", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description9", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description10", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description11", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description12", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description13", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"description14", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_option_list_add_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_list_add *out)
 {
@@ -945,7 +971,7 @@ zdem_status zdem_tw_game_sv_vote_option_list_add_decode(const uint8_t *body, siz
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_option_add[1] = {
-    {"description", ZDEM_TW_FIELD_STRING, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_option_add_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_add *out)
 {
@@ -957,7 +983,7 @@ zdem_status zdem_tw_game_sv_vote_option_add_decode(const uint8_t *body, size_t n
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_option_remove[1] = {
-    {"description", ZDEM_TW_FIELD_STRING, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_option_remove_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_option_remove *out)
 {
@@ -969,9 +995,9 @@ zdem_status zdem_tw_game_sv_vote_option_remove_decode(const uint8_t *body, size_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_set[3] = {
-    {"timeout", ZDEM_TW_FIELD_INT, 0},
-    {"description", ZDEM_TW_FIELD_STRING, 0},
-    {"reason", ZDEM_TW_FIELD_STRING, 0},
+    {"timeout", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"description", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_set *out)
 {
@@ -985,10 +1011,10 @@ zdem_status zdem_tw_game_sv_vote_set_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_vote_status[4] = {
-    {"yes", ZDEM_TW_FIELD_INT, 0},
-    {"no", ZDEM_TW_FIELD_INT, 0},
-    {"pass", ZDEM_TW_FIELD_INT, 0},
-    {"total", ZDEM_TW_FIELD_INT, 0},
+    {"yes", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"no", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"pass", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"total", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_vote_status_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_vote_status *out)
 {
@@ -1003,8 +1029,8 @@ zdem_status zdem_tw_game_sv_vote_status_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_say[2] = {
-    {"team", ZDEM_TW_FIELD_INT, 0},
-    {"message", ZDEM_TW_FIELD_STRING, 0},
+    {"team", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"message", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_say *out)
 {
@@ -1017,7 +1043,7 @@ zdem_status zdem_tw_game_cl_say_decode(const uint8_t *body, size_t n, zdem_tw_ga
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_set_team[1] = {
-    {"team", ZDEM_TW_FIELD_INT, 0},
+    {"team", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_set_team *out)
 {
@@ -1029,7 +1055,7 @@ zdem_status zdem_tw_game_cl_set_team_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_set_spectator_mode[1] = {
-    {"spectator_id", ZDEM_TW_FIELD_INT, 0},
+    {"spectator_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_set_spectator_mode_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_set_spectator_mode *out)
 {
@@ -1041,13 +1067,13 @@ zdem_status zdem_tw_game_cl_set_spectator_mode_decode(const uint8_t *body, size_
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_start_info[7] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"clan", ZDEM_TW_FIELD_STRING, 0},
-    {"country", ZDEM_TW_FIELD_INT, 0},
-    {"skin", ZDEM_TW_FIELD_STRING, 0},
-    {"use_custom_color", ZDEM_TW_FIELD_INT, 0},
-    {"color_body", ZDEM_TW_FIELD_INT, 0},
-    {"color_feet", ZDEM_TW_FIELD_INT, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"color_body", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"color_feet", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_start_info_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_start_info *out)
 {
@@ -1065,13 +1091,13 @@ zdem_status zdem_tw_game_cl_start_info_decode(const uint8_t *body, size_t n, zde
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_change_info[7] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"clan", ZDEM_TW_FIELD_STRING, 0},
-    {"country", ZDEM_TW_FIELD_INT, 0},
-    {"skin", ZDEM_TW_FIELD_STRING, 0},
-    {"use_custom_color", ZDEM_TW_FIELD_INT, 0},
-    {"color_body", ZDEM_TW_FIELD_INT, 0},
-    {"color_feet", ZDEM_TW_FIELD_INT, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"clan", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"country", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"skin", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"use_custom_color", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"color_body", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"color_feet", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_change_info_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_change_info *out)
 {
@@ -1089,7 +1115,7 @@ zdem_status zdem_tw_game_cl_change_info_decode(const uint8_t *body, size_t n, zd
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_kill[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_kill *out)
 {
@@ -1100,7 +1126,7 @@ zdem_status zdem_tw_game_cl_kill_decode(const uint8_t *body, size_t n, zdem_tw_g
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_emoticon[1] = {
-    {"emoticon", ZDEM_TW_FIELD_INT, 0},
+    {"emoticon", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_emoticon *out)
 {
@@ -1112,7 +1138,7 @@ zdem_status zdem_tw_game_cl_emoticon_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_vote[1] = {
-    {"vote", ZDEM_TW_FIELD_INT, 0},
+    {"vote", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_vote *out)
 {
@@ -1124,9 +1150,9 @@ zdem_status zdem_tw_game_cl_vote_decode(const uint8_t *body, size_t n, zdem_tw_g
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_call_vote[3] = {
-    {"type", ZDEM_TW_FIELD_STRING, 0},
-    {"value", ZDEM_TW_FIELD_STRING, 0},
-    {"reason", ZDEM_TW_FIELD_STRING, 0},
+    {"type", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"value", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"reason", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_call_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_call_vote *out)
 {
@@ -1140,7 +1166,7 @@ zdem_status zdem_tw_game_cl_call_vote_decode(const uint8_t *body, size_t n, zdem
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_is_ddnet_legacy[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_is_ddnet_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_is_ddnet_legacy *out)
 {
@@ -1152,9 +1178,9 @@ zdem_status zdem_tw_game_cl_is_ddnet_legacy_decode(const uint8_t *body, size_t n
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_ddrace_time_legacy[3] = {
-    {"time", ZDEM_TW_FIELD_INT, 0},
-    {"check", ZDEM_TW_FIELD_INT, 0},
-    {"finish", ZDEM_TW_FIELD_INT, 0},
+    {"time", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"check", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"finish", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_ddrace_time_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ddrace_time_legacy *out)
 {
@@ -1168,8 +1194,8 @@ zdem_status zdem_tw_game_sv_ddrace_time_legacy_decode(const uint8_t *body, size_
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_record_legacy[2] = {
-    {"server_time_best", ZDEM_TW_FIELD_INT, 0},
-    {"player_time_best", ZDEM_TW_FIELD_INT, 0},
+    {"server_time_best", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"player_time_best", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_record_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_record_legacy *out)
 {
@@ -1182,7 +1208,7 @@ zdem_status zdem_tw_game_sv_record_legacy_decode(const uint8_t *body, size_t n, 
 }
 
 static const zdem_tw_field_desc fields_msg_game_unused[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_unused_decode(const uint8_t *body, size_t n, zdem_tw_game_unused *out)
 {
@@ -1194,7 +1220,7 @@ zdem_status zdem_tw_game_unused_decode(const uint8_t *body, size_t n, zdem_tw_ga
 }
 
 static const zdem_tw_field_desc fields_msg_game_sv_teams_state_legacy[1] = {
-    {"teams", ZDEM_TW_FIELD_REST, 0},
+    {"teams", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_teams_state_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_teams_state_legacy *out)
 {
@@ -1206,7 +1232,7 @@ zdem_status zdem_tw_game_sv_teams_state_legacy_decode(const uint8_t *body, size_
 }
 
 static const zdem_tw_field_desc fields_msg_game_cl_show_others_legacy[1] = {
-    {"show", ZDEM_TW_FIELD_INT, 0},
+    {"show", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_show_others_legacy_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_others_legacy *out)
 {
@@ -1220,7 +1246,7 @@ zdem_status zdem_tw_game_cl_show_others_legacy_decode(const uint8_t *body, size_
 /* teamsstate@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_teams_state[16] = {0xa0, 0x91, 0x96, 0x1a, 0x95, 0xe8, 0x37, 0x44, 0xbb, 0x60, 0x5e, 0xac, 0x9b, 0xd5, 0x63, 0xc6};
 static const zdem_tw_field_desc fields_msg_game_sv_teams_state[1] = {
-    {"teams", ZDEM_TW_FIELD_REST, 0},
+    {"teams", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_teams_state_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_teams_state *out)
 {
@@ -1234,9 +1260,9 @@ zdem_status zdem_tw_game_sv_teams_state_decode(const uint8_t *body, size_t n, zd
 /* ddrace-time@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_ddrace_time[16] = {0x5d, 0xde, 0x8b, 0x3c, 0x6f, 0x6f, 0x37, 0xac, 0xa7, 0x2a, 0xbb, 0x34, 0x1f, 0xe7, 0x6d, 0xe5};
 static const zdem_tw_field_desc fields_msg_game_sv_ddrace_time[3] = {
-    {"time", ZDEM_TW_FIELD_INT, 0},
-    {"check", ZDEM_TW_FIELD_INT, 0},
-    {"finish", ZDEM_TW_FIELD_INT, 0},
+    {"time", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"check", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"finish", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_ddrace_time_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_ddrace_time *out)
 {
@@ -1252,8 +1278,8 @@ zdem_status zdem_tw_game_sv_ddrace_time_decode(const uint8_t *body, size_t n, zd
 /* record@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_record[16] = {0x80, 0x4f, 0x14, 0x9f, 0x9b, 0x53, 0x3b, 0x0a, 0x89, 0x7f, 0x59, 0x66, 0x3a, 0x1c, 0x4e, 0xb9};
 static const zdem_tw_field_desc fields_msg_game_sv_record[2] = {
-    {"server_time_best", ZDEM_TW_FIELD_INT, 0},
-    {"player_time_best", ZDEM_TW_FIELD_INT, 0},
+    {"server_time_best", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"player_time_best", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_record_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_record *out)
 {
@@ -1268,8 +1294,8 @@ zdem_status zdem_tw_game_sv_record_decode(const uint8_t *body, size_t n, zdem_tw
 /* killmsgteam@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_sv_kill_msg_team[16] = {0xee, 0x61, 0x0b, 0x6f, 0x90, 0x9f, 0x31, 0x1e, 0x93, 0xf7, 0x11, 0xa9, 0x5f, 0x55, 0xa0, 0x86};
 static const zdem_tw_field_desc fields_msg_game_sv_kill_msg_team[2] = {
-    {"team", ZDEM_TW_FIELD_INT, 0},
-    {"first", ZDEM_TW_FIELD_INT, 0},
+    {"team", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"first", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_kill_msg_team_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_kill_msg_team *out)
 {
@@ -1284,7 +1310,7 @@ zdem_status zdem_tw_game_sv_kill_msg_team_decode(const uint8_t *body, size_t n, 
 /* showothers@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_cl_show_others[16] = {0x7f, 0x26, 0x4c, 0xdd, 0x71, 0xa2, 0x39, 0x62, 0xbb, 0xce, 0x0f, 0x94, 0xbb, 0xd8, 0x19, 0x13};
 static const zdem_tw_field_desc fields_msg_game_cl_show_others[1] = {
-    {"show", ZDEM_TW_FIELD_INT, 0},
+    {"show", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_show_others_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_others *out)
 {
@@ -1298,8 +1324,8 @@ zdem_status zdem_tw_game_cl_show_others_decode(const uint8_t *body, size_t n, zd
 /* show-distance@netmsg.ddnet.tw */
 static const uint8_t uuid_msg_game_cl_show_distance[16] = {0x53, 0xbb, 0x28, 0xaf, 0x42, 0x52, 0x3a, 0xc9, 0x8f, 0xd3, 0x6c, 0xcb, 0xc2, 0xa6, 0x03, 0xe3};
 static const zdem_tw_field_desc fields_msg_game_cl_show_distance[2] = {
-    {"x", ZDEM_TW_FIELD_INT, 0},
-    {"y", ZDEM_TW_FIELD_INT, 0},
+    {"x", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"y", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_cl_show_distance_decode(const uint8_t *body, size_t n, zdem_tw_game_cl_show_distance *out)
 {
@@ -1314,7 +1340,7 @@ zdem_status zdem_tw_game_cl_show_distance_decode(const uint8_t *body, size_t n, 
 /* yourvote@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_your_vote[16] = {0xbf, 0xd7, 0xf0, 0xfc, 0x16, 0xd5, 0x3e, 0x10, 0x80, 0x15, 0xa7, 0x83, 0x80, 0xf1, 0x38, 0x70};
 static const zdem_tw_field_desc fields_msg_game_sv_your_vote[1] = {
-    {"voted", ZDEM_TW_FIELD_INT, 0},
+    {"voted", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_your_vote_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_your_vote *out)
 {
@@ -1328,11 +1354,11 @@ zdem_status zdem_tw_game_sv_your_vote_decode(const uint8_t *body, size_t n, zdem
 /* racefinish@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_race_finish[16] = {0xc9, 0x15, 0xba, 0x68, 0x0a, 0x49, 0x33, 0x24, 0x91, 0x5a, 0x7a, 0x62, 0x20, 0xce, 0xcf, 0x33};
 static const zdem_tw_field_desc fields_msg_game_sv_race_finish[5] = {
-    {"client_id", ZDEM_TW_FIELD_INT, 0},
-    {"time", ZDEM_TW_FIELD_INT, 0},
-    {"diff", ZDEM_TW_FIELD_INT, 0},
-    {"record_personal", ZDEM_TW_FIELD_INT, 0},
-    {"record_server", ZDEM_TW_FIELD_INT, 0},
+    {"client_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"time", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"diff", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"record_personal", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"record_server", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_race_finish_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_race_finish *out)
 {
@@ -1350,9 +1376,9 @@ zdem_status zdem_tw_game_sv_race_finish_decode(const uint8_t *body, size_t n, zd
 /* commandinfo@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_command_info[16] = {0x90, 0x77, 0x8f, 0x65, 0x1b, 0x8f, 0x32, 0x2a, 0x97, 0x13, 0xcf, 0x74, 0x1a, 0xa4, 0x4a, 0x05};
 static const zdem_tw_field_desc fields_msg_game_sv_command_info[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"args_format", ZDEM_TW_FIELD_STRING, 0},
-    {"help_text", ZDEM_TW_FIELD_STRING, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"args_format", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"help_text", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_command_info_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_command_info *out)
 {
@@ -1368,7 +1394,7 @@ zdem_status zdem_tw_game_sv_command_info_decode(const uint8_t *body, size_t n, z
 /* commandinfo-remove@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_command_info_remove[16] = {0xeb, 0x2e, 0x77, 0xce, 0xe9, 0xa2, 0x35, 0xaa, 0x94, 0xbe, 0x23, 0x5f, 0x52, 0x3a, 0xc1, 0xaa};
 static const zdem_tw_field_desc fields_msg_game_sv_command_info_remove[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_command_info_remove_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_command_info_remove *out)
 {
@@ -1382,7 +1408,7 @@ zdem_status zdem_tw_game_sv_command_info_remove_decode(const uint8_t *body, size
 /* change-info-cooldown@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_change_info_cooldown[16] = {0x74, 0x6c, 0xb5, 0x4c, 0x6b, 0x2b, 0x39, 0xa7, 0x8c, 0xd8, 0x7c, 0x7a, 0x1c, 0x6c, 0x30, 0x09};
 static const zdem_tw_field_desc fields_msg_game_sv_change_info_cooldown[1] = {
-    {"wait_until", ZDEM_TW_FIELD_INT, 0},
+    {"wait_until", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_change_info_cooldown_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_change_info_cooldown *out)
 {
@@ -1396,7 +1422,7 @@ zdem_status zdem_tw_game_sv_change_info_cooldown_decode(const uint8_t *body, siz
 /* map-sound-global@netmsg.ddnet.org */
 static const uint8_t uuid_msg_game_sv_map_sound_global[16] = {0x66, 0x9c, 0x97, 0x41, 0x69, 0x5a, 0x36, 0x9b, 0x85, 0x6c, 0xa2, 0x54, 0xf6, 0xb7, 0xf0, 0xcb};
 static const zdem_tw_field_desc fields_msg_game_sv_map_sound_global[1] = {
-    {"sound_id", ZDEM_TW_FIELD_INT, 0},
+    {"sound_id", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_map_sound_global_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_map_sound_global *out)
 {
@@ -1410,7 +1436,7 @@ zdem_status zdem_tw_game_sv_map_sound_global_decode(const uint8_t *body, size_t 
 /* my-own-message@heinrich5991.de */
 static const uint8_t uuid_msg_game_sv_my_own_message[16] = {0x12, 0x31, 0xe4, 0x84, 0xf6, 0x07, 0x37, 0x22, 0xa8, 0x9a, 0xbd, 0x85, 0xdb, 0x46, 0xf5, 0xd2};
 static const zdem_tw_field_desc fields_msg_game_sv_my_own_message[1] = {
-    {"test", ZDEM_TW_FIELD_INT, 0},
+    {"test", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_game_sv_my_own_message_decode(const uint8_t *body, size_t n, zdem_tw_game_sv_my_own_message *out)
 {
@@ -1422,8 +1448,8 @@ zdem_status zdem_tw_game_sv_my_own_message_decode(const uint8_t *body, size_t n,
 }
 
 static const zdem_tw_field_desc fields_msg_sys_info[2] = {
-    {"version", ZDEM_TW_FIELD_STRING, 0},
-    {"password", ZDEM_TW_FIELD_STRING, 0},
+    {"version", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"password", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_info_decode(const uint8_t *body, size_t n, zdem_tw_sys_info *out)
 {
@@ -1436,9 +1462,9 @@ zdem_status zdem_tw_sys_info_decode(const uint8_t *body, size_t n, zdem_tw_sys_i
 }
 
 static const zdem_tw_field_desc fields_msg_sys_map_change[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"crc", ZDEM_TW_FIELD_INT, 0},
-    {"size", ZDEM_TW_FIELD_INT, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"crc", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"size", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_map_change_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_change *out)
 {
@@ -1452,7 +1478,7 @@ zdem_status zdem_tw_sys_map_change_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_msg_sys_map_data[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_data *out)
 {
@@ -1464,7 +1490,7 @@ zdem_status zdem_tw_sys_map_data_decode(const uint8_t *body, size_t n, zdem_tw_s
 }
 
 static const zdem_tw_field_desc fields_msg_sys_con_ready[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_con_ready *out)
 {
@@ -1475,7 +1501,7 @@ zdem_status zdem_tw_sys_con_ready_decode(const uint8_t *body, size_t n, zdem_tw_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_snap[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap *out)
 {
@@ -1487,8 +1513,8 @@ zdem_status zdem_tw_sys_snap_decode(const uint8_t *body, size_t n, zdem_tw_sys_s
 }
 
 static const zdem_tw_field_desc fields_msg_sys_snap_empty[2] = {
-    {"tick", ZDEM_TW_FIELD_INT, 0},
-    {"delta_tick", ZDEM_TW_FIELD_INT, 0},
+    {"tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"delta_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_empty *out)
 {
@@ -1501,7 +1527,7 @@ zdem_status zdem_tw_sys_snap_empty_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_msg_sys_snap_single[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_single *out)
 {
@@ -1513,7 +1539,7 @@ zdem_status zdem_tw_sys_snap_single_decode(const uint8_t *body, size_t n, zdem_t
 }
 
 static const zdem_tw_field_desc fields_msg_sys_snap_small[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_tw_sys_snap_small *out)
 {
@@ -1525,8 +1551,8 @@ zdem_status zdem_tw_sys_snap_small_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_msg_sys_input_timing[2] = {
-    {"intended_tick", ZDEM_TW_FIELD_INT, 0},
-    {"time_left", ZDEM_TW_FIELD_INT, 0},
+    {"intended_tick", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"time_left", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_input_timing_decode(const uint8_t *body, size_t n, zdem_tw_sys_input_timing *out)
 {
@@ -1539,7 +1565,7 @@ zdem_status zdem_tw_sys_input_timing_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_auth_status[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_auth_status_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_auth_status *out)
 {
@@ -1551,7 +1577,7 @@ zdem_status zdem_tw_sys_rcon_auth_status_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_line[1] = {
-    {"line", ZDEM_TW_FIELD_STRING, 0},
+    {"line", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_line *out)
 {
@@ -1563,7 +1589,7 @@ zdem_status zdem_tw_sys_rcon_line_decode(const uint8_t *body, size_t n, zdem_tw_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ready[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_ready *out)
 {
@@ -1574,7 +1600,7 @@ zdem_status zdem_tw_sys_ready_decode(const uint8_t *body, size_t n, zdem_tw_sys_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_enter_game[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw_sys_enter_game *out)
 {
@@ -1585,7 +1611,7 @@ zdem_status zdem_tw_sys_enter_game_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_msg_sys_input[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_input_decode(const uint8_t *body, size_t n, zdem_tw_sys_input *out)
 {
@@ -1597,7 +1623,7 @@ zdem_status zdem_tw_sys_input_decode(const uint8_t *body, size_t n, zdem_tw_sys_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_cmd[1] = {
-    {"cmd", ZDEM_TW_FIELD_STRING, 0},
+    {"cmd", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd *out)
 {
@@ -1609,7 +1635,7 @@ zdem_status zdem_tw_sys_rcon_cmd_decode(const uint8_t *body, size_t n, zdem_tw_s
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_auth[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_auth *out)
 {
@@ -1621,7 +1647,7 @@ zdem_status zdem_tw_sys_rcon_auth_decode(const uint8_t *body, size_t n, zdem_tw_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_request_map_data[1] = {
-    {"chunk", ZDEM_TW_FIELD_INT, 0},
+    {"chunk", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_request_map_data_decode(const uint8_t *body, size_t n, zdem_tw_sys_request_map_data *out)
 {
@@ -1633,7 +1659,7 @@ zdem_status zdem_tw_sys_request_map_data_decode(const uint8_t *body, size_t n, z
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ping[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping *out)
 {
@@ -1644,7 +1670,7 @@ zdem_status zdem_tw_sys_ping_decode(const uint8_t *body, size_t n, zdem_tw_sys_p
 }
 
 static const zdem_tw_field_desc fields_msg_sys_ping_reply[1] = {
-    {0, ZDEM_TW_FIELD_INT, 0},
+    {0, ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping_reply *out)
 {
@@ -1655,9 +1681,9 @@ zdem_status zdem_tw_sys_ping_reply_decode(const uint8_t *body, size_t n, zdem_tw
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_add[3] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"help", ZDEM_TW_FIELD_STRING, 0},
-    {"params", ZDEM_TW_FIELD_STRING, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"help", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"params", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd_add *out)
 {
@@ -1671,7 +1697,7 @@ zdem_status zdem_tw_sys_rcon_cmd_add_decode(const uint8_t *body, size_t n, zdem_
 }
 
 static const zdem_tw_field_desc fields_msg_sys_rcon_cmd_rem[1] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_cmd_rem *out)
 {
@@ -1685,7 +1711,7 @@ zdem_status zdem_tw_sys_rcon_cmd_rem_decode(const uint8_t *body, size_t n, zdem_
 /* what-is@ddnet.tw */
 static const uint8_t uuid_msg_sys_what_is[16] = {0x24, 0x5e, 0x50, 0x97, 0x9f, 0xe0, 0x39, 0xd6, 0xbf, 0x7d, 0x9a, 0x29, 0xe1, 0x69, 0x1e, 0x4c};
 static const zdem_tw_field_desc fields_msg_sys_what_is[1] = {
-    {"uuid", ZDEM_TW_FIELD_REST, 0},
+    {"uuid", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_what_is_decode(const uint8_t *body, size_t n, zdem_tw_sys_what_is *out)
 {
@@ -1699,7 +1725,7 @@ zdem_status zdem_tw_sys_what_is_decode(const uint8_t *body, size_t n, zdem_tw_sy
 /* it-is@ddnet.tw */
 static const uint8_t uuid_msg_sys_it_is[16] = {0x69, 0x54, 0x84, 0x7e, 0x2e, 0x87, 0x36, 0x03, 0xb5, 0x62, 0x36, 0xda, 0x29, 0xed, 0x1a, 0xca};
 static const zdem_tw_field_desc fields_msg_sys_it_is[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_it_is_decode(const uint8_t *body, size_t n, zdem_tw_sys_it_is *out)
 {
@@ -1713,7 +1739,7 @@ zdem_status zdem_tw_sys_it_is_decode(const uint8_t *body, size_t n, zdem_tw_sys_
 /* i-dont-know@ddnet.tw */
 static const uint8_t uuid_msg_sys_i_dont_know[16] = {0x41, 0x69, 0x11, 0xb5, 0x79, 0x73, 0x33, 0xbf, 0x8d, 0x52, 0x7b, 0xf0, 0x1e, 0x51, 0x9c, 0xf0};
 static const zdem_tw_field_desc fields_msg_sys_i_dont_know[1] = {
-    {"uuid", ZDEM_TW_FIELD_REST, 0},
+    {"uuid", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_i_dont_know_decode(const uint8_t *body, size_t n, zdem_tw_sys_i_dont_know *out)
 {
@@ -1727,7 +1753,7 @@ zdem_status zdem_tw_sys_i_dont_know_decode(const uint8_t *body, size_t n, zdem_t
 /* rcon-type@ddnet.tw */
 static const uint8_t uuid_msg_sys_rcon_type[16] = {0x12, 0x81, 0x0e, 0x1f, 0xa1, 0xdb, 0x33, 0x78, 0xb4, 0xfb, 0x16, 0x4e, 0xd6, 0x50, 0x59, 0x26};
 static const zdem_tw_field_desc fields_msg_sys_rcon_type[1] = {
-    {"username_required", ZDEM_TW_FIELD_INT, 0},
+    {"username_required", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_rcon_type_decode(const uint8_t *body, size_t n, zdem_tw_sys_rcon_type *out)
 {
@@ -1741,8 +1767,8 @@ zdem_status zdem_tw_sys_rcon_type_decode(const uint8_t *body, size_t n, zdem_tw_
 /* map-details@ddnet.tw */
 static const uint8_t uuid_msg_sys_map_details[16] = {0xf9, 0x11, 0x7b, 0x3c, 0x80, 0x39, 0x34, 0x16, 0x9f, 0xc0, 0xae, 0xf2, 0xbc, 0xb7, 0x5c, 0x03};
 static const zdem_tw_field_desc fields_msg_sys_map_details[2] = {
-    {"name", ZDEM_TW_FIELD_STRING, 0},
-    {"sha256", ZDEM_TW_FIELD_REST, 0},
+    {"name", ZDEM_TW_FIELD_STRING, 0, 0, 0},
+    {"sha256", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_map_details_decode(const uint8_t *body, size_t n, zdem_tw_sys_map_details *out)
 {
@@ -1757,8 +1783,8 @@ zdem_status zdem_tw_sys_map_details_decode(const uint8_t *body, size_t n, zdem_t
 /* capabilities@ddnet.tw */
 static const uint8_t uuid_msg_sys_capabilities[16] = {0xf6, 0x21, 0xa5, 0xa1, 0xf5, 0x85, 0x37, 0x75, 0x8e, 0x73, 0x41, 0xbe, 0xee, 0x79, 0xf2, 0xb2};
 static const zdem_tw_field_desc fields_msg_sys_capabilities[2] = {
-    {"version", ZDEM_TW_FIELD_INT, 0},
-    {"flags", ZDEM_TW_FIELD_INT, 0},
+    {"version", ZDEM_TW_FIELD_INT, 0, 0, 0},
+    {"flags", ZDEM_TW_FIELD_INT, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_capabilities_decode(const uint8_t *body, size_t n, zdem_tw_sys_capabilities *out)
 {
@@ -1773,7 +1799,7 @@ zdem_status zdem_tw_sys_capabilities_decode(const uint8_t *body, size_t n, zdem_
 /* client-version@ddnet.tw */
 static const uint8_t uuid_msg_sys_client_version[16] = {0x82, 0x69, 0xf8, 0xda, 0xa0, 0x14, 0x39, 0xa1, 0x9c, 0xdc, 0x5d, 0x49, 0x3d, 0x6b, 0xc3, 0x54};
 static const zdem_tw_field_desc fields_msg_sys_client_version[1] = {
-    {"data", ZDEM_TW_FIELD_REST, 0},
+    {"data", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_client_version_decode(const uint8_t *body, size_t n, zdem_tw_sys_client_version *out)
 {
@@ -1787,7 +1813,7 @@ zdem_status zdem_tw_sys_client_version_decode(const uint8_t *body, size_t n, zde
 /* ping@ddnet.tw */
 static const uint8_t uuid_msg_sys_ping_ex[16] = {0xbc, 0xb4, 0x3b, 0xf5, 0x42, 0x7c, 0x36, 0xd8, 0xb5, 0xb8, 0x79, 0x75, 0xc8, 0xc0, 0x6a, 0xa1};
 static const zdem_tw_field_desc fields_msg_sys_ping_ex[1] = {
-    {"id", ZDEM_TW_FIELD_REST, 0},
+    {"id", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_ping_ex_decode(const uint8_t *body, size_t n, zdem_tw_sys_ping_ex *out)
 {
@@ -1801,7 +1827,7 @@ zdem_status zdem_tw_sys_ping_ex_decode(const uint8_t *body, size_t n, zdem_tw_sy
 /* pong@ddnet.tw */
 static const uint8_t uuid_msg_sys_pong_ex[16] = {0xd8, 0x29, 0x55, 0x30, 0x14, 0xa7, 0x3a, 0x0a, 0xb0, 0x2e, 0xb2, 0xce, 0xe0, 0x8d, 0x20, 0x33};
 static const zdem_tw_field_desc fields_msg_sys_pong_ex[1] = {
-    {"id", ZDEM_TW_FIELD_REST, 0},
+    {"id", ZDEM_TW_FIELD_REST, 0, 0, 0},
 };
 zdem_status zdem_tw_sys_pong_ex_decode(const uint8_t *body, size_t n, zdem_tw_sys_pong_ex *out)
 {

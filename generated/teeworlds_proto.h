@@ -18,16 +18,32 @@ enum zdem_tw_field_kind {
     ZDEM_TW_FIELD_REST        /* message: all remaining bytes */
 };
 
+/* What the protocol lets an int field hold (zdem_tw_field_desc.check,
+ * bits): a range min..max, or only the flag bits in max; OPTIONAL: a
+ * trailing message int a sender may leave out. 0: any value. */
+enum zdem_tw_field_check {
+    ZDEM_TW_CHECK_RANGE = 1,
+    ZDEM_TW_CHECK_FLAGS = 2,
+    ZDEM_TW_CHECK_OPTIONAL = 4
+};
+
+/* A field's bounds: RANGE min..max (inclusive); FLAGS: max is the mask. */
+typedef struct zdem_tw_range {
+    int32_t min, max;
+} zdem_tw_range;
+
 typedef struct zdem_tw_field_desc {
     const char *name;
     uint8_t kind;
     uint8_t ints;
+    uint8_t check;         /* enum zdem_tw_field_check bits */
+    uint8_t range;         /* its bounds: zdem_tw_ranges[range] (one table, 8 bytes a field) */
 } zdem_tw_field_desc;
 
 typedef struct zdem_tw_obj_desc {
     const char *name;
     int type_id;           /* -1: identified by uuid */
-    uint8_t size;          /* pre-agreed ints, 0 for extension objects */
+    uint8_t size;          /* ints, 0 for extension objects */
     const uint8_t *uuid;   /* 16 bytes, NULL for fixed ids */
     uint8_t num_fields;
     const zdem_tw_field_desc *fields;
@@ -41,6 +57,9 @@ typedef struct zdem_tw_msg_desc {
     uint8_t num_fields;
     const zdem_tw_field_desc *fields;
 } zdem_tw_msg_desc;
+
+/* The bounds fields are checked against, of every protocol. */
+extern const zdem_tw_range zdem_tw_ranges[23];
 
 #define ZDEM_TW_NUM_STATIC_SIZES 21
 /* Pre-agreed item sizes (ints) by type id; 0: size is sent. */

@@ -7,6 +7,7 @@
 # "error" member. Cut points: inside the header, inside the Teeworlds map,
 # inside a message/chunk, exactly at a boundary, just before / inside the
 # Quake III end marker; plus bit flips, empty, 1-byte and header-only files.
+# Teeworlds: three corpus demos (0.6/DDNet) and two crafted 0.7 ones.
 # Quake III skips a damaged message and goes on (issue 12): each skip is a
 # stderr warning line and counted in info; the verdict names the first
 # fault. Crafted damaged messages (unknown command byte, area mask over 32
@@ -435,7 +436,8 @@ def tw_dump_prefix(full, ends, cut, json_form):
     return "".join(l for l, e in zip(lines, ends) if e <= cut)
 
 def tw_file(name, flips=6):
-    src = os.path.join(CORPUS, "teeworlds", name)
+    src = name if os.path.isabs(name) else os.path.join(CORPUS, "teeworlds", name)
+    name = os.path.basename(src)
     data = open(src, "rb").read()
     rc, out, _ = run(["info", "--json", src])
     info = json.loads(out)
@@ -581,6 +583,14 @@ try:
     for name in ("ddnet_webviewer-goat-yeyou3.demo", "ddnet_demo-edit-test2-pepeg-v5.demo",
                  "ddnet_demo-edit-clip-fng.demo"):
         tw_file(name)
+    # Teeworlds 0.7: crafted (tests/tw07craft.py) v4 and DDNet's v6; a flip
+    # may put a value out of its 0.7 range first: a warning line before
+    # the verdict
+    import tw07craft
+    warnings_ok = True
+    for label, kw in (("craft7-v4.demo", {}), ("craft7-v6.demo", {"version": 6, "ddnet": True})):
+        tw_file(os.path.join(os.path.dirname(write(label, tw07craft.build(**kw)[0])), label), flips=4)
+    warnings_ok = False
     zdem_tw_tiny()
 finally:
     code = T.finish()

@@ -1,8 +1,10 @@
 #!/bin/bash
 # `zdem events --follow` on a demo still being written, one of each family
-# (tests/live_follow_check.py): written in random pieces with pauses as its
-# recorder writes it, the lines equal the whole file's, each out within one
-# poll interval of its bytes, and zdem stops by itself at the format's end.
+# (tests/live_follow_check.py): written in random pieces as its recorder
+# writes it, the lines equal the whole file's, and streamed: the next piece
+# is written only once the lines the file so far yields are on zdem's stdout
+# (an order, not a clock; only a hang bound); zdem stops by itself at the
+# format's end; a cut recording ends after --idle-timeout, saying so.
 set -u
 PY=${ZDEM_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3

@@ -7,7 +7,7 @@
 #     `zdem info --json` and EXPECTED.md;
 #  2. Teeworlds demos with the RAM region linked at exactly 128 KiB, stack
 #     included, the reader at ZDEM_TW_LIMITS_SMALL: the same facts, no
-#     limit hit;
+#     limit hit (two crafted 0.7 demos too, held to their writer's facts);
 #  2b. every Quake III demo that fits ZDEM_Q3_LIMITS_SMALL (the host's
 #     `zdem --small` names no limit) and reads clean, in 128 KiB of RAM
 #     (stack included), whole file and push input without a gathering
@@ -58,6 +58,16 @@ S2_DEMOS=$(ls "$CORPUS"/source2/*.dem)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-mcu.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
+# Teeworlds 0.7, crafted (tests/tw07craft.py; its facts stand in for
+# EXPECTED.md): 0.7.5's v4 and DDNet's v6, in the 128 KiB run too.
+mkdir -p "$WORK/tw07"
+for v in 4 6; do
+    "$PY" "$SRC/tests/tw07craft.py" demo "$WORK/tw07/craft7-v$v.demo" --version $v \
+        $([ $v = 6 ] && echo --ddnet) --facts "$WORK/tw07/craft7-v$v.demo.json"
+    TW_SMALL="$TW_SMALL
+$WORK/tw07/craft7-v$v.demo"
+done
+
 # Host facts (the CLI may not know every format yet: compare.py then
 # falls back to EXPECTED.md for that one).
 mkdir -p "$WORK/host"
@@ -104,7 +114,7 @@ if run_fw mps2-an386 "$WORK/tw128k"; then
     grep -q '"ram":131072,' "$WORK/tw128k/run.out" || { echo "FAIL: RAM is not 128 KiB"; rc=1; }
     # shellcheck disable=SC2086
     "$PY" "$SRC/tests/mcu/compare.py" "$WORK/tw128k/run.out" "$CORPUS" "$CORPUS/EXPECTED.md" \
-        $TW_SMALL --host "$WORK/host" || rc=1
+        $TW_SMALL --host "$WORK/host" --facts "$WORK/tw07" || rc=1
 else
     rc=1
 fi

@@ -98,7 +98,7 @@ def huffman_encode(data):
 
 
 class Demo(object):
-    def __init__(self, version=5, map_name=b"twcraft", net_version=b"0.6 626fce9a778ab4fe",
+    def __init__(self, version=5, map_name=b"twcraft", net_version=b"0.6 626fce9a778df4d4",
                  map_data=b""):
         self.version = version
         self.facts = {"snapshots": 0, "deltas": 0, "items": None}

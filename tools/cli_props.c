@@ -82,22 +82,35 @@ int zdem_cli_teeworlds_props(const zdem_cli_args *a, const zdem_cli_file *f)
     const char *obj, *field, *want = a->class_name;
     uint32_t i;
     int str, found = 0;
+    uint8_t head[8 + 64];
+    const uint8_t *h = f->data;
+    size_t hn = f->size;
+    if (!f->data) { /* standard input: the header names the protocol */
+        hn = 0;
+        while (hn < sizeof head) {
+            size_t got = zdem_cli_read(f, head + hn, sizeof head - hn);
+            if (!got)
+                break;
+            hn += got;
+        }
+        h = head;
+    }
     if (want && strcmp(want, "player") == 0)
         want = "player_info";
-    for (i = 0; want && zdem_tw_rows_field_at(i, &obj, &field, &str); i++)
+    for (i = 0; want && zdem_tw_rows_field_of(h, hn, i, &obj, &field, &str); i++)
         found |= strcmp(obj, want) == 0;
     if (want && !found) { /* the closest object names */
         const char *names[64];
         size_t n = 0;
         names[n++] = "player";
-        for (i = 0; zdem_tw_rows_field_at(i, &obj, &field, &str) && n < 64; i++)
+        for (i = 0; zdem_tw_rows_field_of(h, hn, i, &obj, &field, &str) && n < 64; i++)
             if (strcmp(names[n - 1], obj) != 0)
                 names[n++] = obj;
         return zdem_cli_check_names(f, "snapshot object", names, n, &a->class_name, 1, NULL);
     }
     if (props_open(&p, a) != 0)
         return zdem_cli_failf(f, 0, "out of memory");
-    for (i = 0; zdem_tw_rows_field_at(i, &obj, &field, &str); i++)
+    for (i = 0; zdem_tw_rows_field_of(h, hn, i, &obj, &field, &str); i++)
         if (!want || strcmp(obj, want) == 0)
             props_row(&p, obj, field, strlen(field), str ? "string" : "int");
     return props_close(&p);

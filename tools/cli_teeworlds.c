@@ -1,5 +1,7 @@
-/* zdem commands for Teeworlds / DDNet demos: info, dump, events, map. */
+/* zdem commands for Teeworlds / DDNet demos: info, dump, events, map
+ * (the 0.7 protocol's players and events: cli_teeworlds7.c). */
 #include "cli.h"
+#include "cli_teeworlds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +12,9 @@
 static zdem_tw_reader rd;
 static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
-#define MAX_CLIENTS 64
+#define MAX_CLIENTS ZDEM_CLI_TW_MAX_CLIENTS
 
-typedef struct player {
-    int seen;
-    char name[17];
-    char clan[13];
-    int has_team, team; /* from player_info items: the last seen */
-} player;
-
-static player players[MAX_CLIENTS];
+static zdem_cli_tw_player players[MAX_CLIENTS];
 
 /* Warnings by kind (static text) and the first fatal problem, shared by
  * every command: info prints them, the others print the error line. */
@@ -81,7 +76,12 @@ static void track_players(const zdem_tw_snap *s)
 {
     const uint16_t *w;
     int all;
-    uint32_t n = zdem_tw_snap_written(&rd.snaps, &w, &all), k;
+    uint32_t n, k;
+    if (rd.proto->version == 7) {
+        zdem_cli_tw7_track(players, &rd, s);
+        return;
+    }
+    n = zdem_tw_snap_written(&rd.snaps, &w, &all);
     if (all)
         n = s->num_items;
     for (k = 0; k < n; k++) {
@@ -213,6 +213,35 @@ static int map_piece(void *user, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* Once the chunks are read: an unknown net version (read with the closest
+ * protocol) and what did not fit the protocol, counted for info and, for
+ * the other commands, one stderr line each (before any error line). */
+static const char *warn_path; /* NULL: info (its output says it) */
+
+static void protocol_warnings(void)
+{
+    if (!rd.proto)
+        return;
+    if (!rd.proto_known) {
+        add_warning(rd.proto->version == 7 ? "net version not known (read as the 0.7 protocol)"
+                                           : "net version not known (read as the 0.6 protocol)",
+                    1);
+        if (warn_path)
+            fprintf(stderr, "zdem: %s: warning: net version '%.*s' not known: read as the %s protocol\n",
+                    warn_path, (int)rd.info.net_version.n, (const char *)rd.info.net_version.p,
+                    rd.proto->name);
+    }
+    if (rd.mismatches) {
+        add_warning("snapshot items or messages that do not fit the protocol", rd.mismatches);
+        if (warn_path)
+            fprintf(stderr, "zdem: %s: offset %llu: warning: %lu snapshot items or messages that do "
+                            "not fit the %s protocol (the first: %s)\n",
+                    warn_path, (unsigned long long)rd.first_mismatch.offset,
+                    (unsigned long)rd.mismatches, rd.proto->name,
+                    rd.first_mismatch.msg ? rd.first_mismatch.msg : "?");
+    }
+}
+
 /* The chunks of the opened file, each to fn (a nonzero return stops). */
 static int tw_read_rest(tw_handler fn, void *user, int *crc_ok, int *sha_ok)
 {
@@ -225,6 +254,7 @@ static int tw_read_rest(tw_handler fn, void *user, int *crc_ok, int *sha_ok)
             break;
     if (rc < 0)
         set_failure(&err);
+    protocol_warnings();
     *crc_ok = zdem_tw_demo_map_crc_ok(&rd.info);
     *sha_ok = zdem_tw_demo_map_sha256_ok(&rd.info);
     return 0;
@@ -271,6 +301,8 @@ static int tw_read(const zdem_cli_file *f, tw_handler fn, void *user, int *crc_o
             st = zdem_tw_push_end(&twp, &err);
         if (st != ZDEM_OK && st != ZDEM_ERR_ABORTED)
             set_failure(&err);
+        if (twp.phase > 0)
+            protocol_warnings();
         if (map_out) {
             if (fclose(map_out) != 0)
                 map_write_failed = 1;
@@ -332,11 +364,12 @@ static int info_event(void *user, const zdem_tw_event *ev)
         k->last = ev->chunk.tick;
         k->keyframes += ev->chunk.keyframe;
     } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints) {
+        int c = rd.proto->version == 7 ? zdem_cli_tw7_count_kind(ev) : 0;
         if (!ev->desc)
             k->unknown_msgs++;
-        else if (!ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_CHAT)
+        else if (c == 1 || (rd.proto->version != 7 && !ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_CHAT))
             k->chat++;
-        else if (!ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
+        else if (c == 2 || (rd.proto->version != 7 && !ev->msg.sys && ev->msg.id == ZDEM_TW_MSG_SV_KILL_MSG))
             k->kills++;
     } else if (ev->snap) {
         track_players(ev->snap);
@@ -428,6 +461,15 @@ static int cmd_info(const zdem_cli_args *a, const zdem_cli_file *f)
                     fputs(",\"team\":null", o);
                 fputs(",\"clan\":", o);
                 zdem_json_cstr(o, players[i].clan);
+                if (players[i].has_skin) { /* 0.7: the client info's country and skin parts */
+                    int j;
+                    fprintf(o, ",\"country\":%ld,\"skin\":[", (long)players[i].country);
+                    for (j = 0; j < 6; j++) {
+                        fputs(j ? "," : "", o);
+                        zdem_json_cstr(o, players[i].skin[j]);
+                    }
+                    fputc(']', o);
+                }
                 fputc('}', o);
                 first_p = 0;
             }
@@ -482,8 +524,6 @@ static void json_name_field(FILE *o, const char *key, int id)
     zdem_json_cstr(o, n);
 }
 
-/* The "type" of each event line (events --name). */
-static const char *const event_types[] = {"chat", "kill", "broadcast", "motd", "emoticon", "vote"};
 
 static int events_event(void *user, const zdem_tw_event *evp)
 {
@@ -497,6 +537,8 @@ static int events_event(void *user, const zdem_tw_event *evp)
             track_players(ev->snap);
             return 0;
         }
+        if (rd.proto->version == 7)
+            return zdem_cli_tw7_event(o, a, players, ev);
         if (ev->chunk.kind != ZDEM_TW_CHUNK_MESSAGE || !ev->desc || m->sys)
             return 0;
         if (m->id == ZDEM_TW_MSG_SV_CHAT) {
@@ -558,7 +600,7 @@ static int events_event(void *user, const zdem_tw_event *evp)
 static int cmd_events(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     int crc_ok, sha_ok, rc;
-    if ((rc = zdem_cli_check_names(f, "event", event_types, sizeof event_types / sizeof event_types[0],
+    if ((rc = zdem_cli_check_names(f, "event", zdem_cli_tw_event_types, zdem_cli_tw_num_event_types,
                                    a->names, a->nnames, NULL)) != 0)
         return rc;
     (void)tw_read(f, events_event, (void *)a, &crc_ok, &sha_ok);
@@ -664,18 +706,30 @@ static int dump_event(void *user, const zdem_tw_event *evp)
  * label of a message the schema does not know (sys_N, game_N, uuid:...). */
 static int dump_type_check(const zdem_cli_args *a, const zdem_cli_file *f)
 {
-    const char *t = a->type, *names[ZDEM_TW_NUM_MSG_DESCS + 5];
+    const char *t = a->type, *names[ZDEM_TW_NUM_MSG_DESCS + ZDEM_TW7_NUM_MSG_DESCS + 5];
     size_t n = 0, i;
+    const zdem_tw_protocol *p = NULL;
+    int known;
     if (!t || (*t >= '0' && *t <= '9' && strspn(t, "0123456789") == strlen(t)) ||
         strncmp(t, "uuid:", 5) == 0 ||
         (strncmp(t, "sys_", 4) == 0 && t[4] && strspn(t + 4, "0123456789") == strlen(t + 4)) ||
         (strncmp(t, "game_", 5) == 0 && t[5] && strspn(t + 5, "0123456789") == strlen(t + 5)))
         return 0;
+    if (f->data && f->size >= 8 + 64) { /* the file's protocol (standard input: either) */
+        zdem_tw_str nv;
+        const uint8_t *z = memchr(f->data + 8, 0, 64);
+        nv.p = f->data + 8;
+        nv.n = z ? (size_t)(z - nv.p) : 64;
+        p = zdem_tw_protocol_select(nv, &known);
+    }
     for (i = 0; i <= ZDEM_TW_CHUNK_TICK; i++)
         names[n++] = kind_name((int)i);
-    for (i = 0; i < ZDEM_TW_NUM_MSG_DESCS; i++)
-        if (zdem_tw_msg_descs[i].name)
+    for (i = 0; i < ZDEM_TW_NUM_MSG_DESCS; i++) /* 0.6, and DDNet's UUID messages of both */
+        if (zdem_tw_msg_descs[i].name && (!p || p->version == 6 || zdem_tw_msg_descs[i].id == 0))
             names[n++] = zdem_tw_msg_descs[i].name;
+    for (i = 0; i < ZDEM_TW7_NUM_MSG_DESCS; i++)
+        if (!p || p->version == 7)
+            names[n++] = zdem_tw7_msg_descs[i].name;
     return zdem_cli_check_names(f, "message type", names, n, &t, 1, NULL);
 }
 
@@ -745,6 +799,7 @@ static int cmd_map(const zdem_cli_args *a, const zdem_cli_file *f)
 int zdem_cli_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f)
 {
     small = a->small;
+    warn_path = strcmp(a->command, "info") == 0 ? NULL : f->path;
     if (strcmp(a->command, "info") == 0)
         return cmd_info(a, f);
     if (strcmp(a->command, "events") == 0)

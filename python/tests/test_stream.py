@@ -96,33 +96,53 @@ def test_broadcast_url(corpus):
         server.shutdown()
 
 
+HANG_S = 120  # no progress for this long: a hang (never a verdict on speed)
+
+
 def test_growing_file(corpus, tmp_path):
-    """A CS2 demo written in 8 pieces, 0.3 s apart: the rows are the whole
-    file's, and the first comes before the last piece is written."""
+    """A CS2 demo written in 8 pieces: the rows are the whole file's, and
+    they stream: the writer writes piece k+1 only once stream_events has
+    yielded every row the file as it is after piece k yields when read whole
+    (the CLI on that prefix). Rows held back until more bytes came, or until
+    the end, would never get them: a hang after HANG_S, reported. An order,
+    not a clock."""
     src = os.path.join(corpus, "source2", "cs2_demofile-net-gotv-14065-de-nuke.dem")
     data = open(src, "rb").read()
+    cuts = [k * len(data) // 8 for k in range(1, 9)]
+    ready = []
+    for c in cuts:
+        pre = str(tmp_path / "prefix.dem")
+        with open(pre, "wb") as f:
+            f.write(data[:c])
+        ready.append(len(cli_lines(pre)[0]))
+    assert ready[0] < ready[-1]  # the rows arrive with the pieces, not all at first
     path = str(tmp_path / "live.dem")
     open(path, "wb").close()
-    done = threading.Event()
+    rows, hung = [], []
+    cond = threading.Condition()
 
     def writer():
         with open(path, "r+b") as f:
-            for k in range(1, 9):
-                time.sleep(0.3)
+            for k, c in enumerate(cuts):
                 f.seek(0, 2)
-                f.write(data[(k - 1) * len(data) // 8:k * len(data) // 8])
+                f.write(data[f.tell():c])
                 f.flush()
-        done.set()
+                with cond:
+                    if not cond.wait_for(lambda: len(rows) >= ready[k], HANG_S):
+                        hung.append((k + 1, len(rows), ready[k]))
+                        # the rest, so that the reader can end
+                        f.write(data[c:])
+                        f.flush()
+                        return
 
     t = threading.Thread(target=writer, daemon=True)
     t.start()
-    rows, before_end = [], None
-    for row in zdem.stream_events(path, idle_timeout=30, poll=100):
-        if before_end is None:
-            before_end = not done.is_set()
-        rows.append(row)
-    t.join(10)
-    assert before_end, "the first row came only after the whole file was written"
+    for row in zdem.stream_events(path, idle_timeout=2 * HANG_S, poll=100):
+        with cond:
+            rows.append(row)
+            cond.notify_all()
+    t.join(HANG_S)
+    assert not hung, "after piece %d of 8, %d rows of the %d the file then yields: a hang" % hung[0]
     ref = zdem.parse_events(src)
     assert [(r["tick"], r["type"], r["name"]) for r in rows] == \
         list(zip(ref["tick"], ref["type"], ref["event_name"]))

@@ -12,6 +12,8 @@ zdem_status zdem_s2_rows_props(const uint8_t *file, size_t size, void *arena, si
 int zdem_q3_rows_field_at(int player, uint32_t i, const char **name, uint32_t *elements,
                           int *is_float);
 int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field, int *is_string);
+int zdem_tw_rows_field_of(const uint8_t *file, size_t n, uint32_t i, const char **object,
+                          const char **field, int *is_string);
 zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config *c,
                                zdem_table *t, zdem_error *err);
 """)
@@ -61,12 +63,19 @@ def list_props_quake3(cls=None):
     return _frame(rows)
 
 
-def list_props_teeworlds(cls=None):
+def list_props_teeworlds(cls=None, path=None):
+    """The objects of the file's protocol (its header's net version: 0.6
+    or 0.7); without a path, 0.6's."""
     want = "player_info" if cls == "player" else cls
     rows, objs = [], []
     obj, field, is_str = ffi.new("const char **"), ffi.new("const char **"), ffi.new("int *")
+    head = b""
+    if path is not None:
+        with open(path, "rb") as fh:
+            head = fh.read(72)
+    hbuf = ffi.new("uint8_t[]", head or b"\0")
     i = 0
-    while lib.zdem_tw_rows_field_at(i, obj, field, is_str):
+    while lib.zdem_tw_rows_field_of(hbuf, len(head), i, obj, field, is_str):
         o = ffi.string(obj[0]).decode()
         if not objs or objs[-1] != o:
             objs.append(o)
@@ -93,5 +102,5 @@ def list_props(path, cls=None):
     if head.startswith(b"PBDEMS2\0"):
         return list_props_source2(path, cls)
     if head.startswith(b"TWDEMO\0"):
-        return list_props_teeworlds(cls)
+        return list_props_teeworlds(cls, path)
     return list_props_quake3(cls)

@@ -65,7 +65,9 @@ def players(path):
 
 CHAT_COLUMNS = [("tick", "int64"), ("slot", "int64"), ("name", "object"), ("kind", "object"),
                 ("text", "object")]
-_CHAT_KINDS = {0: "chat", 1: "tchat"}
+# 0.6: the message's team (DDNet: 2, 3 a whisper sent, received); 0.7: its
+# mode less one (0 everyone, 1 the team, 2 a whisper)
+_CHAT_KINDS = {0: "chat", 1: "tchat", 2: "whisper", 3: "whisper"}
 
 
 def _chat_post(df):
@@ -76,8 +78,9 @@ def _chat_post(df):
 
 def chat(path):
     """tick, slot (the speaker's; -1: the server), name, kind (chat: to
-    everyone, tchat: to the team, as Quake III names them; another number
-    of the message's team field as its digits), text."""
+    everyone, tchat: to the team, as Quake III names them, whisper: to one
+    player (0.7, DDNet); another number of the message's team field as its
+    digits), text."""
     try:
         return _chat_post(_run(path, CHAT, columns=[("tick", "int64"), ("team", "int64"),
                                                      ("client_id", "int64"), ("name", "object"),
@@ -108,6 +111,7 @@ def ticks(path, props, obj="character", ticks=None, every=None, max_rows=None):
 
 def list_props(path=None, cls=None):
     """Every field name ticks accepts: class (the snapshot object, as obj=
-    takes it; "player" is player_info), name, type. The schema's (the same
-    for every file: path is there for the same call as zdem.list_props)."""
-    return _names.list_props_teeworlds(cls)
+    takes it; "player" is player_info), name, type. The schema of the
+    file's protocol (its header's net version: 0.6 and DDNet, or 0.7;
+    without a path, 0.6's)."""
+    return _names.list_props_teeworlds(cls, path)

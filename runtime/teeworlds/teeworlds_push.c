@@ -107,7 +107,7 @@ static zdem_status zdem_tw_sink(void *ctx, const uint8_t *frame, size_t len,
             return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "zdem_tw_reader_init was not called");
         if ((st = zdem_tw_demo_open_header(frame, len, &r->info, err)) != ZDEM_OK)
             return st;
-        zdem_tw_snap_init(&r->snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
+        zdem_tw_reader_use_protocol(r);
         r->limit_hits = 0;
         r->stale = 0;
         zdem_error_clear(&r->first_limit);

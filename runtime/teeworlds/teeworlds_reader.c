@@ -61,6 +61,8 @@ zdem_status zdem_tw_reader_init(zdem_tw_reader *r, const zdem_tw_limits *lim, vo
                             ZDEM_TW_SNAP_MEM(l.max_items, l.max_snap_ints), err);
     if (st != ZDEM_OK)
         return st;
+    r->proto = &zdem_tw_protocol_06; /* until a header selects one */
+    r->proto_known = 1;
     r->ready = TW_READY;
     return ZDEM_OK;
 }
@@ -75,7 +77,7 @@ zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t s
     if (st != ZDEM_OK)
         return st;
     zdem_tw_chunks_init(&r->chunks, &r->info, data, size);
-    zdem_tw_snap_init(&r->snaps, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
+    zdem_tw_reader_use_protocol(r);
     r->decode_snapshots = 1;
     r->decode_messages = 1;
     r->limit_hits = 0;
@@ -160,7 +162,8 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
         if (zdem_tw_msg_parse(bytes, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
             return payload_fail(r, err, &inner, ev->chunk.offset);
         }
-        ev->desc = zdem_tw_msg_desc_find(ev->msg.sys, ev->msg.id, ev->msg.uuid);
+        ev->desc = zdem_tw_protocol_msg(r->proto, ev->msg.sys, ev->msg.id, ev->msg.uuid);
+        zdem_tw_reader_check(r, ev);
         return 1;
     }
     zdem_tw_snap_written_clear(&r->snaps); /* until a chunk applies something */
@@ -193,6 +196,7 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
             ev->warning = "snapshot delta: ints left after the last item (ignored)";
     }
     ev->snap = zdem_tw_snap_current(&r->snaps);
+    zdem_tw_reader_check(r, ev);
     return 1;
 }
 

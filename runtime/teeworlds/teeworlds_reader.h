@@ -11,6 +11,7 @@
 #include "teeworlds_huffman.h"
 #include "teeworlds_msg.h"
 #include "teeworlds_proto.h"
+#include "teeworlds_protocol.h"
 #include "teeworlds_snap.h"
 
 #ifdef __cplusplus
@@ -74,6 +75,15 @@ typedef struct zdem_tw_reader {
     /* Pass 0 to skip work you do not need (both default to 1). */
     int decode_snapshots;
     int decode_messages;
+    /* The protocol the header's net version selects (proto_known 0: an
+     * unknown net version, read with the closest protocol), and the items
+     * and messages that did not fit it: their count and the first one's
+     * chunk (zdem_tw_reader_check). */
+    const zdem_tw_protocol *proto;
+    int proto_known;
+    uint32_t mismatches;
+    zdem_error first_mismatch;
+    uint32_t snap_mismatches_seen;
 } zdem_tw_reader;
 
 /* sizeof(zdem_tw_reader) (the control block, without its buffers), for
@@ -109,7 +119,18 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
  * ev->warning), counted as zdem_tw_reader_decode counts its own. */
 int zdem_tw_chunk_over(zdem_tw_reader *r, zdem_tw_event *ev, const char *msg);
 
-/* Schema descriptor of item i of a snapshot: fixed type ids directly,
+/* Selects r->proto from r->info.net_version and sets the snapshots up with
+ * its pre-agreed sizes (zdem_tw_reader_open and the push input call it
+ * once the header is read). */
+void zdem_tw_reader_use_protocol(zdem_tw_reader *r);
+/* Counts what a decoded chunk holds that does not fit r->proto: pre-agreed
+ * item sizes a full snapshot contradicts, and under a strict protocol
+ * (0.7) items and messages outside their schema (zdem_tw_item_mismatch,
+ * zdem_tw_msg_mismatch). Called by zdem_tw_reader_decode. */
+void zdem_tw_reader_check(zdem_tw_reader *r, const zdem_tw_event *ev);
+
+/* Schema descriptor of item i of a snapshot under the 0.6 protocol
+ * (zdem_tw_protocol_item_desc with r->proto for any demo): fixed type ids directly,
  * extension types through the snapshot's type-0 registration item (whose
  * 4 ints are the UUID, big-endian). NULL: unknown (keep the raw ints) or a
  * registration item itself (type 0). */

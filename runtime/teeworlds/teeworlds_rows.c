@@ -3,6 +3,8 @@
 #include "teeworlds_push.h"
 #include "teeworlds_reader.h"
 #include "teeworlds_proto.h"
+#include "teeworlds_proto7.h"
+#include "teeworlds_protocol.h"
 #include "zdem_near.h"
 
 #include <string.h>
@@ -26,7 +28,7 @@ typedef struct tw_player {
 typedef struct tw_rows {
     zdem_tw_reader rd;      /* its buffers follow the struct in mem */
     const zdem_tw_rows_config *c;
-    const zdem_tw_obj_desc *obj;
+    const zdem_tw_obj_desc *obj; /* OBJECT: in the demo's protocol, once its header is read */
     zdem_table *t;
     uint32_t nprops, tick_at;
     tw_prop props[MAXP];
@@ -50,66 +52,72 @@ size_t zdem_tw_rows_size(void)
     return ROWS_HEAD + zdem_tw_reader_mem_size(NULL);
 }
 
-static const zdem_tw_obj_desc *find_obj(const char *name)
+static const char *obj_name(const char *name)
 {
-    size_t i;
     if (!name)
-        name = "character";
-    if (strcmp(name, "player") == 0)
-        name = "player_info";
-    for (i = 0; i < sizeof zdem_tw_obj_descs / sizeof zdem_tw_obj_descs[0]; i++)
-        if (zdem_tw_obj_descs[i].name && strcmp(zdem_tw_obj_descs[i].name, name) == 0)
-            return &zdem_tw_obj_descs[i];
-    return NULL;
+        return "character";
+    return strcmp(name, "player") == 0 ? "player_info" : name;
 }
 
 int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field,
                           int *is_string)
 {
-    uint32_t o, k = i;
-    for (o = 0; o < ZDEM_TW_NUM_OBJ_DESCS; o++) {
-        const zdem_tw_obj_desc *d = &zdem_tw_obj_descs[o];
-        if (!d->name)
-            continue;
-        if (k < d->num_fields) {
-            *object = d->name;
-            *field = d->fields[k].name;
-            *is_string = d->fields[k].kind == ZDEM_TW_FIELD_PACKED_STR;
-            return 1;
-        }
-        k -= d->num_fields;
-    }
-    return 0;
+    return zdem_tw_protocol_field_at(&zdem_tw_protocol_06, i, object, field, is_string);
 }
 
-/* An unknown object ("snapshot object") or field of obj: the closest names
- * into r->msg. */
-static zdem_status twrows_unknown(tw_rows *r, const char *bad, const zdem_tw_obj_desc *obj,
-                                  zdem_error *err)
+int zdem_tw_rows_field_of(const uint8_t *file, size_t n, uint32_t i, const char **object,
+                          const char **field, int *is_string)
+{
+    const zdem_tw_protocol *p = &zdem_tw_protocol_06;
+    if (file && n >= 8 + 64 && memcmp(file, "TWDEMO", 6) == 0) {
+        zdem_tw_str nv;
+        const uint8_t *z = (const uint8_t *)memchr(file + 8, 0, 64);
+        int known;
+        nv.p = file + 8;
+        nv.n = z ? (size_t)(z - nv.p) : 64;
+        p = zdem_tw_protocol_select(nv, &known);
+    }
+    return zdem_tw_protocol_field_at(p, i, object, field, is_string);
+}
+
+/* The protocols a name is looked up in: the demo's once its header is
+ * read, both before (a name neither has fails at once). */
+static const zdem_tw_protocol *const both[2] = {&zdem_tw_protocol_06, &zdem_tw_protocol_07};
+
+/* An unknown object ("snapshot object") or field of the object named
+ * oname (the protocols' objects of that name): the closest names into
+ * r->msg. */
+static zdem_status twrows_unknown(tw_rows *r, const char *bad, const char *oname,
+                                  const zdem_tw_protocol *const *ps, int np, zdem_error *err)
 {
     zdem_near nr;
-    uint32_t o, k;
+    uint32_t k;
+    int q;
+    const char *obj = oname;
     zdem_near_init(&nr, bad, strlen(bad));
     if (!obj)
         zdem_near_offer(&nr, "player", 6);
-    for (o = 0; o < ZDEM_TW_NUM_OBJ_DESCS; o++) {
-        const zdem_tw_obj_desc *d = &zdem_tw_obj_descs[o];
-        if (!d->name || (obj && d != obj))
+    for (q = 0; q < np; q++) {
+        const zdem_tw_obj_desc *d;
+        if (obj) {
+            if ((d = zdem_tw_protocol_obj_by_name(ps[q], obj)) != NULL)
+                for (k = 0; k < d->num_fields; k++)
+                    zdem_near_offer(&nr, d->fields[k].name, strlen(d->fields[k].name));
             continue;
-        if (!obj)
-            zdem_near_offer(&nr, d->name, strlen(d->name));
-        for (k = 0; obj && k < d->num_fields; k++)
-            zdem_near_offer(&nr, d->fields[k].name, strlen(d->fields[k].name));
+        }
+        for (k = 0; (d = zdem_tw_protocol_obj_at(ps[q], k)) != NULL; k++)
+            if (d->name)
+                zdem_near_offer(&nr, d->name, strlen(d->name));
     }
     zdem_near_message(&nr, obj ? "field" : "snapshot object", r->msg, sizeof r->msg);
     if (obj) { /* say whose field it is not */
         size_t l = strlen(r->msg);
         const char *of = " (object ";
-        if (l + strlen(of) + strlen(obj->name) + 2u < sizeof r->msg) {
+        if (l + strlen(of) + strlen(obj) + 2u < sizeof r->msg) {
             memcpy(r->msg + l, of, strlen(of));
             l += strlen(of);
-            memcpy(r->msg + l, obj->name, strlen(obj->name));
-            l += strlen(obj->name);
+            memcpy(r->msg + l, obj, strlen(obj));
+            l += strlen(obj);
             r->msg[l++] = ')';
             r->msg[l] = 0;
         }
@@ -126,11 +134,39 @@ static int32_t col(tw_rows *r, int k, const char *name)
     return r->cols[k];
 }
 
+/* 0.7: names, teams and countries from the de_client_info items. */
+static void track7(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+{
+    uint32_t i;
+    for (i = 0; i < s->num_items; i++) {
+        int id = zdem_tw_snap_id(s, i);
+        zdem_tw7_obj_de_client_info ci;
+        tw_player *p;
+        if (id < 0 || id >= MAX_CLIENTS || zdem_tw_snap_type(s, i) != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
+            continue;
+        zdem_tw7_obj_de_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        p = &r->players[id];
+        if (!p->seen)
+            p->first_tick = tick;
+        p->seen = 1;
+        p->last_tick = tick;
+        memcpy(p->name, ci.name, sizeof p->name);
+        memcpy(p->clan, ci.clan, sizeof p->clan);
+        p->country = ci.country;
+        p->has_team = 1;
+        p->team = ci.team;
+    }
+}
+
 /* Client names from the snapshot's client_info items, for the rows that
  * name players. */
 static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
 {
     uint32_t i;
+    if (r->rd.proto->version == 7) {
+        track7(r, s, tick);
+        return;
+    }
     for (i = 0; i < s->num_items; i++) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
@@ -187,7 +223,7 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
     for (i = 0; i < s->num_items; i++) {
         const int32_t *d;
         uint32_t len;
-        if (zdem_tw_item_desc(s, i) != r->obj)
+        if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) != r->obj)
             continue;
         if ((st = zdem_table_row(r->t)) != ZDEM_OK)
             return st;
@@ -215,14 +251,52 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
     return ZDEM_OK;
 }
 
+/* 0.7's chat (team: its mode less one, 0 everyone, 1 the team, 2 a
+ * whisper) and kill messages, in the 0.6 rows' columns. */
+static zdem_status message7(tw_rows *r, const zdem_tw_event *ev)
+{
+    const zdem_tw_msg *m = &ev->msg;
+    zdem_table *t = r->t;
+    zdem_status st;
+    int32_t tick = ev->chunk.tick;
+    if (r->c->kind == ZDEM_TW_ROWS_CHAT && m->id == ZDEM_TW7_MSG_SV_CHAT) {
+        zdem_tw7_game_sv_chat c;
+        if (zdem_tw7_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
+            return ZDEM_OK;
+        if ((st = zdem_table_row(t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(t, col(r, 0, "tick"), tick);
+        zdem_table_int(t, col(r, 1, "team"), c.mode - 1);
+        zdem_table_int(t, col(r, 2, "client_id"), c.client_id);
+        name_cell(r, 3, "name", c.client_id);
+        zdem_table_str(t, col(r, 4, "text"), c.message.p, c.message.n);
+    } else if (r->c->kind == ZDEM_TW_ROWS_KILLS && m->id == ZDEM_TW7_MSG_SV_KILL_MSG) {
+        zdem_tw7_game_sv_kill_msg k;
+        if (zdem_tw7_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
+            return ZDEM_OK;
+        if ((st = zdem_table_row(t)) != ZDEM_OK)
+            return st;
+        zdem_table_int(t, col(r, 0, "tick"), tick);
+        zdem_table_int(t, col(r, 1, "killer"), k.killer);
+        name_cell(r, 2, "killer_name", k.killer);
+        zdem_table_int(t, col(r, 3, "victim"), k.victim);
+        name_cell(r, 4, "victim_name", k.victim);
+        zdem_table_int(t, col(r, 5, "weapon"), k.weapon);
+        zdem_table_int(t, col(r, 6, "mode_special"), k.mode_special);
+    }
+    return ZDEM_OK;
+}
+
 static zdem_status message(tw_rows *r, const zdem_tw_event *ev)
 {
     const zdem_tw_msg *m = &ev->msg;
     zdem_table *t = r->t;
     zdem_status st;
     int32_t tick = ev->chunk.tick;
-    if (!ev->desc || m->sys)
+    if (!ev->desc || m->sys || m->id == 0)
         return ZDEM_OK;
+    if (r->rd.proto->version == 7)
+        return message7(r, ev);
     if (r->c->kind == ZDEM_TW_ROWS_CHAT && m->id == ZDEM_TW_MSG_SV_CHAT) {
         zdem_tw_game_sv_chat c;
         if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
@@ -331,27 +405,64 @@ zdem_status zdem_tw_rows_start(void *mem, size_t size, const zdem_tw_rows_config
     r->c = c;
     r->t = t;
     if (c->kind == ZDEM_TW_ROWS_OBJECT) {
-        if (!(r->obj = find_obj(c->object)))
-            return twrows_unknown(r, c->object, NULL, err);
+        const char *on = obj_name(c->object);
+        int q, has = 0;
+        for (q = 0; q < 2; q++)
+            has |= zdem_tw_protocol_obj_by_name(both[q], on) != NULL;
+        if (!has)
+            return twrows_unknown(r, c->object, NULL, both, 2, err);
         if (c->nprops > MAXP)
             return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "tw rows: more than 64 fields");
         for (i = 0; i < c->nprops; i++) {
-            uint32_t at = 0;
-            for (k = 0; k < r->obj->num_fields; k++) {
-                if (strcmp(r->obj->fields[k].name, c->props[i]) == 0)
-                    break;
-                at += r->obj->fields[k].ints;
+            for (q = 0, has = 0; q < 2; q++) {
+                const zdem_tw_obj_desc *d = zdem_tw_protocol_obj_by_name(both[q], on);
+                for (k = 0; d && k < d->num_fields && !has; k++)
+                    has = strcmp(d->fields[k].name, c->props[i]) == 0;
             }
-            if (k == r->obj->num_fields)
-                return twrows_unknown(r, c->props[i], r->obj, err);
-            r->props[i].name = c->props[i];
-            r->props[i].at = at;
-            r->props[i].kind = r->obj->fields[k].kind;
-            r->props[i].ints = r->obj->fields[k].ints;
+            if (!has)
+                return twrows_unknown(r, c->props[i], on, both, 2, err);
         }
         r->nprops = c->nprops;
     }
     return ZDEM_OK;
+}
+
+/* The object and its fields in the demo's protocol, once its header is
+ * read (a name of the other protocol only is unknown here). */
+static zdem_status twrows_resolve(tw_rows *r, zdem_error *err)
+{
+    const zdem_tw_rows_config *c = r->c;
+    const zdem_tw_protocol *p = r->rd.proto;
+    const char *on = obj_name(c->object);
+    uint32_t i, k;
+    if (c->kind != ZDEM_TW_ROWS_OBJECT)
+        return ZDEM_OK;
+    if (!(r->obj = zdem_tw_protocol_obj_by_name(p, on)))
+        return twrows_unknown(r, c->object, NULL, &p, 1, err);
+    for (i = 0; i < r->nprops; i++) {
+        uint32_t at = 0;
+        for (k = 0; k < r->obj->num_fields; k++) {
+            if (strcmp(r->obj->fields[k].name, c->props[i]) == 0)
+                break;
+            at += r->obj->fields[k].ints;
+        }
+        if (k == r->obj->num_fields)
+            return twrows_unknown(r, c->props[i], on, &p, 1, err);
+        r->props[i].name = c->props[i];
+        r->props[i].at = at;
+        r->props[i].kind = r->obj->fields[k].kind;
+        r->props[i].ints = r->obj->fields[k].ints;
+    }
+    return ZDEM_OK;
+}
+
+static int twrows_push_header(void *user, const zdem_tw_demo_info *info)
+{
+    tw_rows *r = (tw_rows *)user;
+    zdem_error e;
+    (void)info;
+    zdem_error_clear(&e);
+    return (r->st = twrows_resolve(r, &e)) != ZDEM_OK;
 }
 
 /* One chunk, from the reader or the push input. */
@@ -400,6 +511,7 @@ zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_err
     if (!r->push.r) { /* the first piece */
         zdem_tw_push_init(&r->push, &r->rd, r->gather, sizeof r->gather);
         r->push.on_event = twrows_push_event;
+        r->push.on_header = twrows_push_header;
         r->push.user = r;
         r->rd.decode_messages = r->c->kind == ZDEM_TW_ROWS_CHAT || r->c->kind == ZDEM_TW_ROWS_KILLS;
         r->rd.decode_snapshots = r->c->kind != ZDEM_TW_ROWS_HEADER;
@@ -409,7 +521,8 @@ zdem_status zdem_tw_rows_feed(void *mem, const uint8_t *data, size_t n, zdem_err
     st = zdem_tw_push_feed(&r->push, data, n, err);
     if (st != ZDEM_OK && r->st != ZDEM_OK) {
         zdem_error_clear(err);
-        st = zdem_fail(err, r->st, 0, "stopped by the table's consumer");
+        st = zdem_fail(err, r->st, 0,
+                       r->st == ZDEM_ERR_UNKNOWN_NAME ? r->msg : "stopped by the table's consumer");
     }
     r->failed = st;
     return st;
@@ -446,6 +559,8 @@ zdem_status zdem_tw_rows_run(void *mem, size_t size, const zdem_tw_rows_config *
     zdem_error_clear(err);
     if (zdem_tw_reader_open(&r->rd, file, n, err) != ZDEM_OK)
         return err->code;
+    if ((st = twrows_resolve(r, err)) != ZDEM_OK)
+        return st;
     r->rd.decode_messages = c->kind == ZDEM_TW_ROWS_CHAT || c->kind == ZDEM_TW_ROWS_KILLS;
     r->rd.decode_snapshots = c->kind != ZDEM_TW_ROWS_HEADER; /* the header needs ticks only */
     while ((got = zdem_tw_reader_next(&r->rd, &ev, err)) == 1)

@@ -3,15 +3,21 @@
  * chat, kill messages and players of a demo, for the CLI's `ticks` and for
  * bindings that want whole columns (Python).
  *
+ * The names are those of the demo's protocol (its header's net version:
+ * 0.6 and DDNet, or 0.7); a name neither protocol has is refused at once,
+ * one of the other protocol's only once the header is read.
  * Columns: objects: "tick", "entity" (the item id: the client id for
  * characters and player infos), then the fields asked by their schema
  * names (x, y, vel_x, health, armor, weapon; player_info: score, team,
- * latency; strings of client_info as text). chat: tick, team (the
- * message's: 0 everyone, 1 the team), client_id, name, text. kills: tick,
- * killer, killer_name, victim, victim_name, weapon, mode_special. players:
- * slot (the client id), name, team (of the last player_info item; no value
- * without one), clan, country, first_tick, last_tick (one row per client
- * id seen in client_info items; names are the last ones seen). header: one
+ * latency; strings of client_info as text; 0.7: player_info has
+ * player_flags, score, latency, de_client_info name, team, skin parts).
+ * chat: tick, team (the message's: 0 everyone, 1 the team; 0.7: its mode
+ * less one, 2 a whisper), client_id, name, text. kills: tick, killer,
+ * killer_name, victim, victim_name, weapon, mode_special. players: slot
+ * (the client id), name, team (of the last player_info item, 0.7: of the
+ * client info; no value without one), clan, country, first_tick, last_tick
+ * (one row per client id seen in client_info items, 0.7: de_client_info;
+ * names are the last ones seen). header: one
  * row: version, net_version, map_name, map_size, map_crc, map_sha256 (hex;
  * no value without the DDNet extension), type, length (seconds),
  * timestamp, timeline_markers (their count), first_tick, last_tick (the
@@ -52,11 +58,17 @@ typedef struct zdem_tw_rows_config {
 
 size_t zdem_tw_rows_size(void);
 
-/* The i-th (object, field) pair of the schema, for listing what OBJECT
- * rows accept: object and field names, and whether the field is a string.
- * 0 past the last. */
+/* The i-th (object, field) pair of the 0.6 schema, for listing what
+ * OBJECT rows accept: object and field names, and whether the field is a
+ * string. 0 past the last. */
 int zdem_tw_rows_field_at(uint32_t i, const char **object, const char **field,
                           int *is_string);
+
+/* The same for the protocol of the demo whose first n bytes are file (its
+ * header's net version: 0.7 lists 0.7's objects; fewer than 72 bytes:
+ * 0.6). */
+int zdem_tw_rows_field_of(const uint8_t *file, size_t n, uint32_t i, const char **object,
+                          const char **field, int *is_string);
 
 /* Reads the whole demo into t (the last chunk flushed too). On damage
  * everything before it is in t and err has the file offset.

@@ -126,10 +126,26 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
     snap_clear(&s->snap[0]);
     snap_clear(&s->snap[1]);
     s->static_sizes = static_sizes;
-    s->num_static_sizes = static_sizes ? n : 0;
+    s->num_static_sizes = static_sizes ? (n < ZDEM_TW_SNAP_MAX_STATIC ? n : ZDEM_TW_SNAP_MAX_STATIC) : 0;
+    memset(s->learned, 0, sizeof s->learned);
+    s->size_mismatches = 0;
     s->delta_unused = 0;
     s->nwritten = 0;
     s->written_all = 0;
+}
+
+/* A full snapshot states every item's size: where it contradicts the
+ * pre-agreed one, the snapshot's is the one the recorder used. */
+static void learn_size(zdem_tw_snapstate *s, uint32_t type, uint32_t len)
+{
+    if (type >= s->num_static_sizes || !s->static_sizes[type])
+        return;
+    if (len == s->static_sizes[type]) {
+        s->learned[type] = 0;
+        return;
+    }
+    s->size_mismatches++;
+    s->learned[type] = (uint16_t)len; /* len 0 cannot be learned: the table's stays */
 }
 
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
@@ -176,6 +192,7 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
             return zdem_fail(err, ZDEM_ERR_LIMIT, k,
                              add_refusal(next, (uint32_t)(stop - off) / 4u - 1u));
         memcpy(next->data + next->off[idx], ints + k + 1, 4u * next->len[idx]);
+        learn_size(s, key >> 16, next->len[idx]);
     }
     s->nwritten = next->num_items;
     s->written_all = 1;
@@ -269,7 +286,7 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: type or id out of range");
         if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
-            len = s->static_sizes[type];
+            len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
         } else {
             if (p >= n)
                 return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size past the end");

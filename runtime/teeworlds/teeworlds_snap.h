@@ -17,7 +17,8 @@ enum {
     ZDEM_TW_SNAP_MAX_ITEMS = 1024,  /* the game's item bound */
     ZDEM_TW_SNAP_MAX_INTS = ZDEM_TW_SNAP_MAX_SIZE / 4,
     ZDEM_TW_SNAP_MAX_TYPE = 0x7fff,
-    ZDEM_TW_SNAP_MAX_ID = 0xffff
+    ZDEM_TW_SNAP_MAX_ID = 0xffff,
+    ZDEM_TW_SNAP_MAX_STATIC = 32    /* pre-agreed sizes a snapstate can learn */
 };
 
 /* Caller memory for a zdem_tw_snapstate holding at most `items` items and
@@ -52,6 +53,12 @@ typedef struct zdem_tw_snapstate {
     /* Pre-agreed item sizes (ints) per type; 0 = size is in the delta. */
     const uint8_t *static_sizes;
     size_t num_static_sizes;
+    /* The size a full snapshot gave a pre-agreed type when it was not the
+     * table's (0: the table's): deltas then read that many ints, so that a
+     * demo of another protocol version (other sizes under the same ids)
+     * goes on. Each such item is counted in size_mismatches. */
+    uint16_t learned[ZDEM_TW_SNAP_MAX_STATIC];
+    uint32_t size_mismatches;
     /* Ints left over after the last delta's items: 0 for a well-formed
      * delta. The reference ignores them; we report them for diagnostics. */
     size_t delta_unused;
@@ -68,7 +75,8 @@ typedef struct zdem_tw_snapstate {
 zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_t max_ints,
                                void *mem, size_t size, zdem_error *err);
 
-/* static_sizes may be NULL (every size then comes from the delta). */
+/* static_sizes may be NULL (every size then comes from the delta); at
+ * most ZDEM_TW_SNAP_MAX_STATIC of them are used. */
 void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n);
 
 /* Replaces the current snapshot by a full snapshot:

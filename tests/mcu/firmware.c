@@ -415,17 +415,45 @@ static int run_quake3(const mcu_demo *d)
 #define ZDEM_TW_MAX_CLIENTS 64
 
 typedef struct zdem_tw_player {
-    uint8_t seen, has_team;
-    int32_t team;
+    uint8_t seen, has_team, has_skin;
+    int32_t team, country;
     char name[17];
     char clan[13];
+    char skin[6][25]; /* 0.7: the client info's skin parts */
 } zdem_tw_player;
 
-static zdem_tw_player zdem_tw_players[ZDEM_TW_MAX_CLIENTS];
+/* In the arena after the reader's buffers (12 KiB with 0.7's skin parts:
+ * static RAM would take it from the Quake III parser's arena) */
+static zdem_tw_player *zdem_tw_players;
 
-static void zdem_tw_track_players(const zdem_tw_snap *s)
+/* 0.7: names, clans, teams, countries and skins from de_client_info */
+static void zdem_tw_track_players7(const zdem_tw_snap *s)
 {
     uint32_t i;
+    for (i = 0; i < s->num_items; i++) {
+        int id = zdem_tw_snap_id(s, i);
+        zdem_tw7_obj_de_client_info ci;
+        zdem_tw_player *p;
+        if (id < 0 || id >= ZDEM_TW_MAX_CLIENTS || zdem_tw_snap_type(s, i) != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
+            continue;
+        zdem_tw7_obj_de_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        p = &zdem_tw_players[id];
+        p->seen = p->has_team = p->has_skin = 1;
+        p->team = ci.team;
+        p->country = ci.country;
+        memcpy(p->name, ci.name, sizeof p->name);
+        memcpy(p->clan, ci.clan, sizeof p->clan);
+        memcpy(p->skin, ci.skin_part_names, sizeof p->skin);
+    }
+}
+
+static void zdem_tw_track_players(const zdem_tw_snap *s, int version)
+{
+    uint32_t i;
+    if (version == 7) {
+        zdem_tw_track_players7(s);
+        return;
+    }
     for (i = 0; i < s->num_items; i++) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
@@ -553,7 +581,8 @@ static int run_teeworlds(const mcu_demo *d)
     zdem_tw_limits lim;
     zdem_tw_reader *rd = &tw_reader;
     size_t mem_size = (zdem_tw_limits_small(&lim), zdem_tw_reader_mem_size(&lim));
-    void *mem = arena(mem_size, &have);
+    size_t players_size = sizeof(zdem_tw_player) * ZDEM_TW_MAX_CLIENTS;
+    void *mem = arena(mem_size + players_size, &have);
     const zdem_tw_demo_info *in;
     zdem_error err;
     zdem_tw_event ev;
@@ -564,15 +593,16 @@ static int run_teeworlds(const mcu_demo *d)
     uint64_t digest = 14695981039346656037ull;
     uint32_t events = 0;
 
-    memset(zdem_tw_players, 0, sizeof zdem_tw_players);
     zdem_error_clear(&err);
     if (!mem) {
         begin_line(d->name);
         put_s(",\"mcu_error\":\"arena too small\"}\n");
         return 1;
     }
-    if (mem_size > arena_peak)
-        arena_peak = mem_size;
+    zdem_tw_players = (zdem_tw_player *)(void *)((uint8_t *)mem + mem_size);
+    memset(zdem_tw_players, 0, players_size);
+    if (mem_size + players_size > arena_peak)
+        arena_peak = mem_size + players_size;
     if (zdem_tw_reader_init(rd, &lim, mem, mem_size, &err) != ZDEM_OK ||
         zdem_tw_reader_open(rd, d->data, d->size, &err) != ZDEM_OK) {
         begin_line(d->name);
@@ -594,14 +624,16 @@ static int run_teeworlds(const mcu_demo *d)
             last = ev.chunk.tick;
             keyframes += (uint32_t)ev.chunk.keyframe;
         } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
+            /* the ids of the demo's protocol (0.6 / 0.7 by its net version) */
+            int v7 = rd->proto->version == 7;
             if (!ev.desc)
                 unknown++;
-            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_CHAT)
+            else if (!ev.msg.sys && ev.msg.id == (v7 ? ZDEM_TW7_MSG_SV_CHAT : ZDEM_TW_MSG_SV_CHAT))
                 chat++;
-            else if (!ev.msg.sys && ev.msg.id == ZDEM_TW_MSG_SV_KILL_MSG)
+            else if (!ev.msg.sys && ev.msg.id == (v7 ? ZDEM_TW7_MSG_SV_KILL_MSG : ZDEM_TW_MSG_SV_KILL_MSG))
                 kills++;
         } else if (ev.snap) {
-            zdem_tw_track_players(ev.snap);
+            zdem_tw_track_players(ev.snap, rd->proto->version);
         }
     }
 
@@ -666,6 +698,18 @@ static int run_teeworlds(const mcu_demo *d)
             put_s("null");
         put_s(",\"clan\":");
         put_jcstr(zdem_tw_players[i].clan);
+        if (zdem_tw_players[i].has_skin) {
+            int j;
+            put_s(",\"country\":");
+            put_i(zdem_tw_players[i].country);
+            put_s(",\"skin\":[");
+            for (j = 0; j < 6; j++) {
+                if (j)
+                    put_c(',');
+                put_jcstr(zdem_tw_players[i].skin[j]);
+            }
+            put_c(']');
+        }
         put_c('}');
         first_p = 0;
     }
