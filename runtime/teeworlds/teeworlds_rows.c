@@ -42,6 +42,16 @@ typedef struct tw_rows {
     uint8_t gather[ZDEM_TW_PUSH_BUFFER];
     int have_tick;
     int32_t first_tick, last_tick; /* HEADER: the tick markers' span */
+    /* A delta that changes nothing leaves the snapshot as it was: what
+     * was found in it is kept, so that empty deltas cost O(1) each, not a
+     * pass over every item (1024 items and a 2-byte delta chunk) */
+    const zdem_tw_snap *seen_snap; /* the snapshot last passed over */
+    uint32_t seen_items;
+    uint64_t present;       /* clients whose info item it holds */
+    int32_t present_tick;   /* their last_tick, not yet written */
+    int match_valid;        /* match[]: r->obj's items in seen_snap */
+    uint32_t nmatch;
+    uint16_t match[ZDEM_TW_SNAP_MAX_ITEMS];
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -146,6 +156,7 @@ static void track7(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
             continue;
         zdem_tw7_obj_de_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         p = &r->players[id];
+        r->present |= (uint64_t)1 << id;
         if (!p->seen)
             p->first_tick = tick;
         p->seen = 1;
@@ -158,11 +169,28 @@ static void track7(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
     }
 }
 
+/* The clients of the snapshot last passed over were in every snapshot up
+ * to present_tick. */
+static void present_flush(tw_rows *r)
+{
+    int id;
+    for (id = 0; id < MAX_CLIENTS; id++)
+        if (r->present >> id & 1u)
+            r->players[id].last_tick = r->present_tick;
+}
+
 /* Client names from the snapshot's client_info items, for the rows that
- * name players. */
-static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+ * name players; same: the snapshot is the one passed over last. */
+static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
 {
     uint32_t i;
+    if (same) {
+        r->present_tick = tick;
+        return;
+    }
+    present_flush(r);
+    r->present = 0;
+    r->present_tick = tick;
     if (r->rd.proto->version == 7) {
         track7(r, s, tick);
         return;
@@ -184,6 +212,7 @@ static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
             continue;
         zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
         p = &r->players[id];
+        r->present |= (uint64_t)1 << id;
         if (!p->seen)
             p->first_tick = tick;
         p->seen = 1;
@@ -214,17 +243,27 @@ static int twrows_tick_wanted(tw_rows *r, int32_t tick)
     return 1;
 }
 
-static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
 {
-    uint32_t i, k;
+    uint32_t i, j, k;
     zdem_status st;
+    if (!same)
+        r->match_valid = 0;
     if (!twrows_tick_wanted(r, tick))
         return ZDEM_OK;
-    for (i = 0; i < s->num_items; i++) {
+    if (!r->match_valid) {
+        r->nmatch = 0;
+        for (i = 0; i < s->num_items && r->nmatch < ZDEM_TW_SNAP_MAX_ITEMS; i++)
+            if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj)
+                r->match[r->nmatch++] = (uint16_t)i;
+        /* more items than the game's bound (a caller's larger limits):
+         * passed over again each time */
+        r->match_valid = i == s->num_items;
+    }
+    for (j = 0; j < r->nmatch; j++) {
         const int32_t *d;
         uint32_t len;
-        if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) != r->obj)
-            continue;
+        i = r->match[j];
         if ((st = zdem_table_row(r->t)) != ZDEM_OK)
             return st;
         zdem_table_int(r->t, col(r, 0, "tick"), tick);
@@ -329,6 +368,7 @@ static zdem_status players(tw_rows *r)
 {
     int i;
     zdem_status st;
+    present_flush(r);
     for (i = 0; i < MAX_CLIENTS; i++) {
         const tw_player *p = &r->players[i];
         if (!p->seen)
@@ -475,9 +515,17 @@ static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
         r->last_tick = ev->chunk.tick;
     }
     if (ev->snap) {
-        track(r, ev->snap, ev->chunk.tick);
+        /* unchanged: the same snapshot (a delta copies it, an empty one
+         * does not) with nothing written into it */
+        const uint16_t *w;
+        int all;
+        uint32_t nw = zdem_tw_snap_written(&r->rd.snaps, &w, &all);
+        int same = ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && nw == 0 && !all;
+        r->seen_snap = ev->snap;
+        r->seen_items = ev->snap->num_items;
+        track(r, ev->snap, ev->chunk.tick, same);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
-            return objects(r, ev->snap, ev->chunk.tick);
+            return objects(r, ev->snap, ev->chunk.tick, same);
     } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE)
         return message(r, ev);
     return ZDEM_OK;

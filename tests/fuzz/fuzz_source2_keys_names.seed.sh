@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seeds for fuzz_source2_keys_names (creates of string tables by name; see
-# the target): 60 to 200 creates of colliding names under the built-in seed
+# the target): 60 to 130 creates of colliding names under the built-in seed
 # and seed 1, each name created again, short names between, a clear.
 # Run by tests/fuzz/run.sh; the same files are committed under
 # seeds/fuzz_source2_keys_names/ for the replay build. Usage: OUTDIR CORPUS_DIR
@@ -12,7 +12,7 @@ import os, random, sys
 out = sys.argv[1]
 rng = random.Random(27)
 for seedsel in (0, 1):
-    for n in (60, 120, 190):
+    for n in (60, 90, 130):
         ops = b""
         for i in range(n):
             ops += bytes([0, i % 0xC0])
@@ -24,5 +24,5 @@ for seedsel in (0, 1):
         for i in range(40):
             ops += bytes([3, i])
         with open(os.path.join(out, "names-s%d-%d" % (seedsel, n)), "wb") as f:
-            f.write(bytes([seedsel]) + ops[:1023])
+            f.write(bytes([seedsel]) + ops[:511])
 PY
