@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint64_t set_hi[2][NSET];
-static const uint64_t set_lo = 2u << 3; /* depth 2 */
+static const uint64_t set_lo = (uint64_t)2 << 56; /* depth 2 (zdem_s2_fp_pack) */
 static int16_t model[NSMALL + NSET]; /* value + 1, 0 = absent */
 static uint16_t touched[FK_MAX_INPUT * 64u]; /* slots put, in order (repeats too) */
 static uint32_t ntouched;

@@ -1,0 +1,412 @@
+/* An entity update's field paths, read and resolved in one pass: the plan
+ * that its values are then decoded by.
+ *
+ * The field-path operations change the path a component at a time, mostly
+ * the last one (PlusOne). So the reader keeps, for every depth, what a
+ * component there means in the class's serializers (a field of serializer
+ * S, an array element, an element of a table of S) and what the path
+ * ending there decodes as; an operation invalidates only the depths it
+ * changed, and a path costs the resolution of the components that changed
+ * since the previous one instead of a walk from the root. Same operations,
+ * same checks and same errors, at the same positions, as
+ * zdem_s2_fp_read_all followed by zdem_s2_resolve_ent for each path: a
+ * path that names no field is found here but reported when its value is
+ * due, and a path under a polymorphic pointer (whose serializer is the
+ * pointer's stored value, possibly set earlier in the same update) is
+ * resolved then too. */
+#include "source2_state_int.h"
+
+const zdem_s2_fdec zdem_s2_fd_late = {ZDEM_S2_DEC_COUNT, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+
+/* What a component means at one depth. */
+enum {
+    L_NONE = 0, /* nothing: any path through here names no field */
+    L_SER,      /* a field index of serializer ser */
+    L_ELEM,     /* an array element (any index), decoded by fd */
+    L_VTELEM,   /* an element of a table of serializer ser */
+    L_POLY      /* under a polymorphic pointer: resolved with the values */
+};
+
+typedef struct fp_lvl {
+    uint32_t kind;
+    int32_t ser;
+    const zdem_s2_fdec *fd;
+} fp_lvl;
+
+/* The component c at level *in: the decoder of the path that ends with it
+ * (*end, NULL when that path names no field) and the level of the next
+ * component (*next). The cases follow zdem_s2_resolve_ent. */
+static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
+                        const zdem_s2_fdec **end, fp_lvl *next)
+{
+    switch (in->kind) {
+    case L_SER: {
+        const s2_ser *sr = &s->sers[in->ser];
+        const s2_field *f;
+        uint32_t i;
+        next->kind = L_NONE;
+        *end = 0;
+        if (c >= sr->nfields)
+            return;
+        i = ((const uint32_t *)(const void *)(s->base + sr->fields))[c];
+        if (i >= s->nfields)
+            return;
+        f = &s->fields[i];
+        switch (f->model) {
+        case S2_M_SIMPLE:
+            *end = &f->fd;
+            return;
+        case S2_M_FIXED_ARRAY:
+            next->kind = L_ELEM;
+            next->fd = &f->fd;
+            return;
+        case S2_M_VAR_ARRAY:
+            *end = &zdem_s2_fd_count;
+            next->kind = L_ELEM;
+            next->fd = &f->fd;
+            return;
+        case S2_M_FIXED_TABLE:
+            if (f->npoly) {
+                *end = &zdem_s2_fd_poly;
+                next->kind = L_POLY;
+                return;
+            }
+            *end = &zdem_s2_fd_bool;
+            if (f->ser >= 0 && (uint32_t)f->ser < s->nsers) {
+                next->kind = L_SER;
+                next->ser = f->ser;
+            }
+            return;
+        case S2_M_VAR_TABLE:
+            *end = &zdem_s2_fd_count;
+            next->kind = L_VTELEM;
+            next->ser = f->ser;
+            return;
+        default:
+            return;
+        }
+    }
+    case L_ELEM:
+        *end = in->fd;
+        next->kind = L_NONE;
+        return;
+    case L_VTELEM:
+        *end = &zdem_s2_fd_count;
+        next->kind = L_NONE;
+        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers) {
+            next->kind = L_SER;
+            next->ser = in->ser;
+        }
+        return;
+    case L_POLY:
+        *end = &zdem_s2_fd_late;
+        next->kind = L_POLY;
+        return;
+    default:
+        *end = 0;
+        next->kind = L_NONE;
+        return;
+    }
+}
+
+/* One operation code (0..39) through the 8-bit table, -1 when the bits
+ * run out: zdem_s2_fp_read_op, inlined. */
+static inline int read_op(zdem_bits *br)
+{
+    uint16_t e = zdem_s2_fp_lut[zdem_bits_peek(br, 8)];
+    if (!(e & 0x8000u)) {
+        unsigned len = e >> 8;
+        if (len > zdem_bits_left(br)) {
+            zdem_bits_skip(br, len);
+            return -1;
+        }
+        br->pos += len;
+        return e & 0xFF;
+    }
+    return zdem_s2_fp_read_op(br);
+}
+
+/* Valve's field-path varint: 2, 4, 10, 17 or 31 bits, chosen by a prefix. */
+static uint32_t fp_ubitvar(zdem_bits *br)
+{
+    if (zdem_bits_read(br, 1))
+        return zdem_bits_read(br, 2);
+    if (zdem_bits_read(br, 1))
+        return zdem_bits_read(br, 4);
+    if (zdem_bits_read(br, 1))
+        return zdem_bits_read(br, 10);
+    if (zdem_bits_read(br, 1))
+        return zdem_bits_read(br, 17);
+    return zdem_bits_read(br, 31);
+}
+
+/* Components are int64 while decoding so that wild deltas from a hostile
+ * stream cannot overflow; they are range-checked when a path is emitted.
+ * low: the lowest depth changed since the last path (levels and path
+ * components from there on are recomputed). */
+typedef struct fp_work {
+    int64_t c[ZDEM_S2_FP_MAX_DEPTH];
+    int last;
+    int low;
+} fp_work;
+
+static inline int push(fp_work *w, int64_t v)
+{
+    if (w->last + 1 >= ZDEM_S2_FP_MAX_DEPTH)
+        return -1;
+    w->c[++w->last] = v;
+    if (w->last < w->low)
+        w->low = w->last;
+    return 0;
+}
+
+static inline int pop(fp_work *w, uint32_t n)
+{
+    if ((int64_t)n > (int64_t)w->last)
+        return -1; /* never pop the root component */
+    w->last -= (int)n;
+    return 0;
+}
+
+static inline void add_last(fp_work *w, int64_t v)
+{
+    w->c[w->last] += v;
+    if (w->last < w->low)
+        w->low = w->last;
+}
+
+/* mode 0: signed varint deltas; 1: 4-bit deltas - 7; 2: signed varint
+ * deltas + 1 (PushNAndNonTopological). */
+static void non_topo(fp_work *w, zdem_bits *br, int mode)
+{
+    int i;
+    for (i = 0; i <= w->last; i++) {
+        if (zdem_bits_read(br, 1)) {
+            if (mode == 1)
+                w->c[i] += (int64_t)zdem_bits_read(br, 4) - 7;
+            else
+                w->c[i] += (int64_t)zdem_bits_read_varint32(br) + (mode == 2);
+        }
+    }
+    w->low = 0;
+}
+
+/* One operation other than PlusOne (the caller's fast path) applied to w;
+ * returns 0, 1 after FieldPathEncodeFinish, or a zdem_status < 0 as
+ * -(status) with the error filled. */
+static int apply_op(fp_work *w, zdem_bits *br, int op, zdem_error *err)
+{
+    int bad = 0;
+    uint32_t k, i;
+    switch (op) {
+    case ZDEM_S2_FP_PLUSONE: add_last(w, 1); break;
+    case ZDEM_S2_FP_PLUSTWO: add_last(w, 2); break;
+    case ZDEM_S2_FP_PLUSTHREE: add_last(w, 3); break;
+    case ZDEM_S2_FP_PLUSFOUR: add_last(w, 4); break;
+    case ZDEM_S2_FP_PLUSN: add_last(w, (int64_t)fp_ubitvar(br) + 5); break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTAZERORIGHTZERO:
+        bad |= push(w, 0);
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTAZERORIGHTNONZERO:
+        bad |= push(w, fp_ubitvar(br));
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTAONERIGHTZERO:
+        add_last(w, 1);
+        bad |= push(w, 0);
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTAONERIGHTNONZERO:
+        add_last(w, 1);
+        bad |= push(w, fp_ubitvar(br));
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTZERO:
+        add_last(w, fp_ubitvar(br));
+        bad |= push(w, 0);
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZERO:
+        add_last(w, (int64_t)fp_ubitvar(br) + 2);
+        bad |= push(w, (int64_t)fp_ubitvar(br) + 1);
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZEROPACK6BITS:
+        add_last(w, (int64_t)zdem_bits_read(br, 3) + 2);
+        bad |= push(w, (int64_t)zdem_bits_read(br, 3) + 1);
+        break;
+    case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZEROPACK8BITS:
+        add_last(w, (int64_t)zdem_bits_read(br, 4) + 2);
+        bad |= push(w, (int64_t)zdem_bits_read(br, 4) + 1);
+        break;
+    case ZDEM_S2_FP_PUSHTWOLEFTDELTAZERO:
+    case ZDEM_S2_FP_PUSHTHREELEFTDELTAZERO:
+    case ZDEM_S2_FP_PUSHTWOLEFTDELTAONE:
+    case ZDEM_S2_FP_PUSHTHREELEFTDELTAONE:
+    case ZDEM_S2_FP_PUSHTWOLEFTDELTAN:
+    case ZDEM_S2_FP_PUSHTHREELEFTDELTAN: {
+        uint32_t pushes = (op == ZDEM_S2_FP_PUSHTWOLEFTDELTAZERO ||
+                           op == ZDEM_S2_FP_PUSHTWOLEFTDELTAONE ||
+                           op == ZDEM_S2_FP_PUSHTWOLEFTDELTAN) ? 2u : 3u;
+        if (op == ZDEM_S2_FP_PUSHTWOLEFTDELTAONE || op == ZDEM_S2_FP_PUSHTHREELEFTDELTAONE)
+            add_last(w, 1);
+        else if (op == ZDEM_S2_FP_PUSHTWOLEFTDELTAN || op == ZDEM_S2_FP_PUSHTHREELEFTDELTAN)
+            add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
+        for (i = 0; i < pushes; i++)
+            bad |= push(w, fp_ubitvar(br));
+        break;
+    }
+    case ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAZERO:
+    case ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAZERO:
+    case ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAONE:
+    case ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAONE:
+    case ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAN:
+    case ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAN: {
+        uint32_t pushes = (op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAZERO ||
+                           op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAONE ||
+                           op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAN) ? 2u : 3u;
+        if (op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAONE || op == ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAONE)
+            add_last(w, 1);
+        else if (op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAN || op == ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAN)
+            add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
+        for (i = 0; i < pushes; i++)
+            bad |= push(w, zdem_bits_read(br, 5));
+        break;
+    }
+    case ZDEM_S2_FP_PUSHN:
+        k = zdem_bits_read_ubitvar(br);
+        add_last(w, zdem_bits_read_ubitvar(br));
+        for (i = 0; i < k && !bad && !br->overflow; i++)
+            bad |= push(w, fp_ubitvar(br));
+        if (i < k)
+            bad = 1;
+        break;
+    case ZDEM_S2_FP_PUSHNANDNONTOPOLOGICAL:
+        non_topo(w, br, 2);
+        k = zdem_bits_read_ubitvar(br);
+        for (i = 0; i < k && !bad && !br->overflow; i++)
+            bad |= push(w, fp_ubitvar(br));
+        if (i < k)
+            bad = 1;
+        break;
+    case ZDEM_S2_FP_POPONEPLUSONE:
+        bad |= pop(w, 1);
+        add_last(w, 1);
+        break;
+    case ZDEM_S2_FP_POPONEPLUSN:
+        bad |= pop(w, 1);
+        add_last(w, (int64_t)fp_ubitvar(br) + 1);
+        break;
+    case ZDEM_S2_FP_POPALLBUTONEPLUSONE:
+        w->last = 0;
+        add_last(w, 1);
+        break;
+    case ZDEM_S2_FP_POPALLBUTONEPLUSN:
+        w->last = 0;
+        add_last(w, (int64_t)fp_ubitvar(br) + 1);
+        break;
+    case ZDEM_S2_FP_POPALLBUTONEPLUSNPACK3BITS:
+        w->last = 0;
+        add_last(w, (int64_t)zdem_bits_read(br, 3) + 1);
+        break;
+    case ZDEM_S2_FP_POPALLBUTONEPLUSNPACK6BITS:
+        w->last = 0;
+        add_last(w, (int64_t)zdem_bits_read(br, 6) + 1);
+        break;
+    case ZDEM_S2_FP_POPNPLUSONE:
+        bad |= pop(w, fp_ubitvar(br));
+        add_last(w, 1);
+        break;
+    case ZDEM_S2_FP_POPNPLUSN:
+        bad |= pop(w, fp_ubitvar(br));
+        add_last(w, zdem_bits_read_varint32(br));
+        break;
+    case ZDEM_S2_FP_POPNANDNONTOPOGRAPHICAL:
+        bad |= pop(w, fp_ubitvar(br));
+        non_topo(w, br, 0);
+        break;
+    case ZDEM_S2_FP_NONTOPOCOMPLEX:
+        non_topo(w, br, 0);
+        break;
+    case ZDEM_S2_FP_NONTOPOPENULTIMATEPLUSONE:
+        if (w->last < 1)
+            bad = 1;
+        else {
+            w->c[w->last - 1] += 1;
+            if (w->last - 1 < w->low)
+                w->low = w->last - 1;
+        }
+        break;
+    case ZDEM_S2_FP_NONTOPOCOMPLEXPACK4BITS:
+        non_topo(w, br, 1);
+        break;
+    case ZDEM_S2_FP_FIELDPATHENCODEFINISH:
+        return 1;
+    default:
+        zdem_fail_bits(err, ZDEM_ERR_HUFFMAN, br->pos, "unknown field-path operation");
+        return -(int)ZDEM_ERR_HUFFMAN;
+    }
+    if (bad) {
+        zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                       "field path deeper than 7 or popped past its root");
+        return -(int)ZDEM_ERR_CORRUPT;
+    }
+    return 0;
+}
+
+zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
+                              uint32_t *n, zdem_error *err)
+{
+    zdem_s2_fp *out = s->fps, cur;
+    const zdem_s2_fdec **fds = s->fds;
+    const zdem_s2_fdec *end[ZDEM_S2_FP_MAX_DEPTH];
+    fp_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
+    fp_work w;
+    uint32_t count = 0, cap = s->max_fps;
+    int prev_last = 0;
+    memset(&cur, 0, sizeof cur);
+    lvl[0].kind = L_NONE;
+    if (ser >= 0 && (uint32_t)ser < s->nsers) {
+        lvl[0].kind = L_SER;
+        lvl[0].ser = ser;
+    }
+    w.c[0] = -1;
+    w.last = 0;
+    w.low = 0;
+    *n = 0;
+    for (;;) {
+        int op = read_op(br), d;
+        if (op < 0 || br->overflow)
+            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                  "field paths run past the end of the entity data");
+        if (op == ZDEM_S2_FP_PLUSONE) {
+            add_last(&w, 1);
+        } else {
+            int r = apply_op(&w, br, op, err);
+            if (r == 1) {
+                *n = count;
+                return ZDEM_OK;
+            }
+            if (r < 0)
+                return (zdem_status)-r;
+            if (br->overflow)
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                      "field paths run past the end of the entity data");
+        }
+        if (count >= cap)
+            return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                  "more field paths in one update than max_field_paths");
+        /* the components changed since the last path: checked, written
+         * and resolved; a shorter path clears the ones it dropped */
+        for (d = w.low; d <= w.last; d++) {
+            if (w.c[d] < 0 || w.c[d] > ZDEM_S2_FP_MAX_INDEX)
+                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                                      "field path component out of range");
+            cur.path[d] = (uint16_t)w.c[d];
+            step(s, &lvl[d], (uint32_t)w.c[d], &end[d], &lvl[d + 1]);
+        }
+        for (d = w.last + 1; d <= prev_last; d++)
+            cur.path[d] = 0;
+        prev_last = w.last;
+        cur.depth = (uint8_t)(w.last + 1);
+        w.low = w.last + 1;
+        out[count] = cur;
+        fds[count] = end[w.last];
+        count++;
+    }
+}
