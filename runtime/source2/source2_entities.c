@@ -116,7 +116,11 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     if (!off)
         return 0;
     t = (s2_slot *)(void *)(s->base + off);
-    memset(t, 0, sizeof(s2_slot) << nlog);
+    /* lo == 0 marks an empty slot, and every reader tests it first; the
+     * other words are written when a key lands (vt_place, vt_insert):
+     * one store a slot instead of clearing all 32 bytes */
+    for (i = 0; i < (1u << nlog); i++)
+        t[i].lo = 0;
     while (start < n && old[start].lo)
         start++;
     for (i = start; i < n + start; i++) {
@@ -544,7 +548,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     }
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
-    memset(e, 0, sizeof *e); /* a never-used slot holds 0xFF bytes */
+    memset(e, 0, sizeof *e); /* a free slot holds only cls == -1 */
     e->cls = (int32_t)cls;
     e->serial = serial;
     e->active = 1;
