@@ -46,10 +46,21 @@ void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
 }
 
 /* zdem_s2_fp_pack for a path whose components past its depth are 0, as
- * the plan reader writes them: no masks. */
+ * the plan reader writes them: no masks. On a little-endian machine the
+ * key is the path's own bytes (path[0..3]; path[4..6] and depth, the byte
+ * after them shifted out): two loads (the test folds to a constant). */
 static inline void fp_pack_clean(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
 {
+    static const uint16_t one = 1;
     const uint16_t *p = fp->path;
+    if (offsetof(zdem_s2_fp, path) == 0 && offsetof(zdem_s2_fp, depth) == 14u &&
+        sizeof *fp == 16u && *(const uint8_t *)&one) {
+        uint64_t w;
+        memcpy(hi, fp, 8);
+        memcpy(&w, (const uint8_t *)fp + 8, 8);
+        *lo = w << 8;
+        return;
+    }
     *hi = (uint64_t)p[0] | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 32 | (uint64_t)p[3] << 48;
     *lo = ((uint64_t)p[4] | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 32 |
            (uint64_t)fp->depth << 48) << 8;

@@ -374,8 +374,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
         if (op < 0 || br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "field paths run past the end of the entity data");
-        if (op == ZDEM_S2_FP_PLUSONE) {
-            add_last(&w, 1);
+        if (op <= ZDEM_S2_FP_PLUSFOUR) {
+            /* PlusOne .. PlusFour (ids 0..3): most operations, no switch */
+            add_last(&w, op + 1);
         } else {
             int r = apply_op(&w, br, op, err);
             if (r == 1) {
