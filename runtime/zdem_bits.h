@@ -56,7 +56,7 @@ static inline uint64_t zdem_bits__word(const zdem_bits *br, size_t byte)
  * one load and no other bounds test. */
 static inline int zdem_bits__fast(const zdem_bits *br)
 {
-    return br->pos + 64u <= br->end;
+    return br->end >= 64u && br->pos <= br->end - 64u; /* no wrap-around */
 }
 
 static inline uint64_t zdem_bits__window(const zdem_bits *br)
@@ -122,7 +122,18 @@ static inline uint64_t zdem_bits_read64(zdem_bits *br, unsigned n)
 /* Valve's ubit_var: 6 bits, whose top two select 0, 4, 8 or 28 more bits. */
 static inline uint32_t zdem_bits_read_ubitvar(zdem_bits *br)
 {
-    uint32_t v = zdem_bits_read(br, 6);
+    uint32_t v;
+    if (zdem_bits__fast(br)) { /* all 34 bits it may take in one window */
+        uint64_t w = zdem_bits__window(br);
+        v = (uint32_t)w & 63u;
+        switch (v & 0x30u) {
+        case 0x10u: br->pos += 10u; return (v & 15u) | ((uint32_t)(w >> 6) & 15u) << 4;
+        case 0x20u: br->pos += 14u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFu) << 4;
+        case 0x30u: br->pos += 34u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFFFFFFu) << 4;
+        default: br->pos += 6u; return v;
+        }
+    }
+    v = zdem_bits_read(br, 6);
     switch (v & 0x30u) {
     case 0x10u: return (v & 15u) | (zdem_bits_read(br, 4) << 4);
     case 0x20u: return (v & 15u) | (zdem_bits_read(br, 8) << 4);

@@ -129,6 +129,27 @@ static inline int read_op(zdem_bits *br)
 /* Valve's field-path varint: 2, 4, 10, 17 or 31 bits, chosen by a prefix. */
 static uint32_t fp_ubitvar(zdem_bits *br)
 {
+    if (zdem_bits__fast(br)) { /* prefix and value (at most 35 bits) in one window */
+        uint64_t w = zdem_bits__window(br);
+        if (w & 1u) {
+            br->pos += 3u;
+            return (uint32_t)(w >> 1) & 3u;
+        }
+        if (w & 2u) {
+            br->pos += 6u;
+            return (uint32_t)(w >> 2) & 15u;
+        }
+        if (w & 4u) {
+            br->pos += 13u;
+            return (uint32_t)(w >> 3) & 0x3FFu;
+        }
+        if (w & 8u) {
+            br->pos += 21u;
+            return (uint32_t)(w >> 4) & 0x1FFFFu;
+        }
+        br->pos += 35u;
+        return (uint32_t)(w >> 4) & 0x7FFFFFFFu;
+    }
     if (zdem_bits_read(br, 1))
         return zdem_bits_read(br, 2);
     if (zdem_bits_read(br, 1))
