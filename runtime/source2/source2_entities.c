@@ -224,7 +224,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
     s2_slot *t = vt_slots(s, v);
     uint32_t i;
     if (t) {
-        for (i = 0; i < (1u << v->log2); i++)
+        for (i = 0; v->strings && i < (1u << v->log2); i++)
             if (t[i].lo & S2_SLOT_STRING)
                 free_string(s, &t[i]);
         zdem_s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
@@ -341,6 +341,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
         memcpy(s->base + off, v->v.f, S2_TRANSFORM_BYTES);
         sl->a = (uint64_t)off | ((uint64_t)S2_TRANSFORM_BYTES << 32);
         sl->lo |= S2_SLOT_STRING;
+        e->v.strings = 1;
         return 1;
     }
     if (v->kind == ZDEM_S2_V_STRING) {
@@ -351,6 +352,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
         s->base[off + v->len] = 0;
         sl->a = (uint64_t)off | ((uint64_t)v->len << 32);
         sl->lo |= S2_SLOT_STRING;
+        e->v.strings = 1;
         return 1;
     }
     memcpy(&sl->a, &v->v, 8);

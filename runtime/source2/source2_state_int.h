@@ -113,6 +113,7 @@ typedef struct s2_vtab {
     uint32_t tab;   /* pool offset of s2_slot[1 << log2], 0 none */
     uint32_t count;
     uint8_t log2;
+    uint8_t strings; /* a slot may hold S2_SLOT_STRING: vt_free must look */
 } s2_vtab;
 
 /* A class baseline decoded once, shared by every entity created from it
