@@ -113,7 +113,16 @@ static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
  * run out: zdem_s2_fp_read_op, inlined. */
 static inline int read_op(zdem_bits *br)
 {
-    uint16_t e = zdem_s2_fp_lut[zdem_bits_peek(br, 8)];
+    uint16_t e;
+    if (zdem_bits__fast(br)) { /* the code fits in what is left */
+        e = zdem_s2_fp_lut[zdem_bits__window(br) & 0xFFu];
+        if (!(e & 0x8000u)) {
+            br->pos += e >> 8;
+            return e & 0xFF;
+        }
+        return zdem_s2_fp_read_op(br);
+    }
+    e = zdem_s2_fp_lut[zdem_bits_peek(br, 8)];
     if (!(e & 0x8000u)) {
         unsigned len = e >> 8;
         if (len > zdem_bits_left(br)) {
@@ -395,8 +404,26 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
         if (op < 0 || br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "field paths run past the end of the entity data");
+        if (op <= ZDEM_S2_FP_PLUSFOUR && w.low > w.last) {
+            /* PlusOne .. PlusFour (ids 0..3; most operations) after a
+             * path: only the last component moves, the depth stays. The
+             * same checks, in the same order, as the general case. */
+            int64_t c = w.c[w.last] += op + 1;
+            d = w.last;
+            if (count >= cap)
+                return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                      "more field paths in one update than max_field_paths");
+            if (c < 0 || c > ZDEM_S2_FP_MAX_INDEX)
+                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                                      "field path component out of range");
+            cur.path[d] = (uint16_t)c;
+            step(s, &lvl[d], (uint32_t)c, &end[d], &lvl[d + 1]);
+            out[count] = cur;
+            fds[count] = end[d];
+            count++;
+            continue;
+        }
         if (op <= ZDEM_S2_FP_PLUSFOUR) {
-            /* PlusOne .. PlusFour (ids 0..3): most operations, no switch */
             add_last(&w, op + 1);
         } else {
             int r = apply_op(&w, br, op, err);
