@@ -30,8 +30,20 @@ enum {
 typedef struct fp_lvl {
     uint32_t kind;
     int32_t ser;
+    uint32_t nf;          /* L_SER: the serializer's field count */
+    const uint32_t *idx;  /* L_SER: its field indexes */
     const zdem_s2_fdec *fd;
 } fp_lvl;
+
+/* Level l is serializer ser's fields (ser checked by the caller). */
+static inline void set_ser(const zdem_s2_state *s, fp_lvl *l, int32_t ser)
+{
+    const s2_ser *sr = &s->sers[ser];
+    l->kind = L_SER;
+    l->ser = ser;
+    l->nf = sr->nfields;
+    l->idx = (const uint32_t *)(const void *)(s->base + sr->fields);
+}
 
 /* The component c at level *in: the decoder of the path that ends with it
  * (*end, NULL when that path names no field) and the level of the next
@@ -41,14 +53,13 @@ static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
 {
     switch (in->kind) {
     case L_SER: {
-        const s2_ser *sr = &s->sers[in->ser];
         const s2_field *f;
         uint32_t i;
         next->kind = L_NONE;
         *end = 0;
-        if (c >= sr->nfields)
+        if (c >= in->nf)
             return;
-        i = ((const uint32_t *)(const void *)(s->base + sr->fields))[c];
+        i = in->idx[c];
         if (i >= s->nfields)
             return;
         f = &s->fields[i];
@@ -72,10 +83,8 @@ static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
                 return;
             }
             *end = &zdem_s2_fd_bool;
-            if (f->ser >= 0 && (uint32_t)f->ser < s->nsers) {
-                next->kind = L_SER;
-                next->ser = f->ser;
-            }
+            if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
+                set_ser(s, next, f->ser);
             return;
         case S2_M_VAR_TABLE:
             *end = &zdem_s2_fd_count;
@@ -93,10 +102,8 @@ static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
     case L_VTELEM:
         *end = &zdem_s2_fd_count;
         next->kind = L_NONE;
-        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers) {
-            next->kind = L_SER;
-            next->ser = in->ser;
-        }
+        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
+            set_ser(s, next, in->ser);
         return;
     case L_POLY:
         *end = &zdem_s2_fd_late;
@@ -391,10 +398,8 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     int prev_last = 0;
     memset(&cur, 0, sizeof cur);
     lvl[0].kind = L_NONE;
-    if (ser >= 0 && (uint32_t)ser < s->nsers) {
-        lvl[0].kind = L_SER;
-        lvl[0].ser = ser;
-    }
+    if (ser >= 0 && (uint32_t)ser < s->nsers)
+        set_ser(s, &lvl[0], ser);
     w.c[0] = -1;
     w.last = 0;
     w.low = 0;
