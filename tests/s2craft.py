@@ -2862,6 +2862,7 @@ def write_seeds(outdir, expect=None):
 M64 = (1 << 64) - 1
 S2_BUILTIN_SEED = 0x5A44454D53325F31
 _ZH_C1, _ZH_C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_ZH_K = 0x9E3779B97F4A7C15
 
 
 def zh_seed(seed):
@@ -2897,8 +2898,9 @@ def zh_u64(key, seed):
     return zh_mix64(key ^ seed)
 
 
-def zh_u128(hi, lo, seed):
-    return zh_mix64(zh_mix64(hi ^ seed) ^ lo)
+def zh_key128(hi, lo, seed):
+    """zdem_hash_key128 (the field-path value tables)."""
+    return zh_mix64(hi ^ seed ^ ((lo * _ZH_K) & M64))
 
 
 def zh_bytes(p, seed):
@@ -2986,9 +2988,9 @@ def colliding_fieldpaths(n, seed, fields, count, bits=12):
                 yield (np.uint64(f) | (np.arange(count, dtype=np.uint64) << np.uint64(16)))
             else:
                 yield [f | k << 16 for k in range(count)]
-    his = _top_bits_search(n, bits, cands, lambda v: zh_u128(v, lo, s),
-                           lambda x, np: _mix64_np(_mix64_np(x ^ np.uint64(s), np) ^
-                                                   np.uint64(lo), np))
+    mixed = s ^ ((lo * _ZH_K) & M64)  # zh_key128's words but hi
+    his = _top_bits_search(n, bits, cands, lambda v: zh_key128(v, lo, s),
+                           lambda x, np: _mix64_np(x ^ np.uint64(mixed), np))
     return sorted((h & 0xFFFF, (h >> 16) & 0xFFFF) for h in his)
 
 

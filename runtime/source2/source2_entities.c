@@ -75,7 +75,7 @@ static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
 
 static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)
 {
-    return zdem_hash_slot(zdem_hash_u128(hi, lo, s->seed), log2);
+    return zdem_hash_slot(zdem_hash_key128(hi, lo, s->seed), log2);
 }
 
 /* No key sits further than S2_PROBE_LIMIT slots from its home (vt_insert
