@@ -610,6 +610,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     zdem_bits br;
     int64_t index = -1;
     uint32_t i;
+    uint64_t fields_cap;
     zdem_status st;
     if (!s->classes || !s->have_sendtables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "entities before serializers and classes");
@@ -621,10 +622,12 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
             s->ents[s->live_list[i]].stale = 1;
     }
     zdem_bits_init(&br, data, size);
+    /* the input does not grow during a message: its budget is fixed here */
+    fields_cap = zdem_s2_work_cap(&s->work, ZDEM_S2_WORK_FIELDS);
     for (i = 0; i < updated; i++) {
         uint32_t cmd, nfp = 0;
         s2_ent *e;
-        if (!zdem_s2_work_left(&s->work, ZDEM_S2_WORK_FIELDS)) {
+        if (s->work.used[ZDEM_S2_WORK_FIELDS] >= fields_cap) { /* work_left == 0 */
             po->limit = ZDEM_S2_W_WORK_LIMIT;
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br.pos,
                                   "work limit max_fields_per_byte: rest of the entity message "
