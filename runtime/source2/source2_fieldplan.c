@@ -20,26 +20,26 @@ const zdem_s2_fdec zdem_s2_fd_late = {ZDEM_S2_DEC_COUNT, 0, 0, 0, {0, 0, 0, 0, 0
 
 /* What a component means at one depth. */
 enum {
-    L_NONE = 0, /* nothing: any path through here names no field */
-    L_SER,      /* a field index of serializer ser */
-    L_ELEM,     /* an array element (any index), decoded by fd */
-    L_VTELEM,   /* an element of a table of serializer ser */
-    L_POLY      /* under a polymorphic pointer: resolved with the values */
+    PL_NONE = 0, /* nothing: any path through here names no field */
+    PL_SER,      /* a field index of serializer ser */
+    PL_ELEM,     /* an array element (any index), decoded by fd */
+    PL_VTELEM,   /* an element of a table of serializer ser */
+    PL_POLY      /* under a polymorphic pointer: resolved with the values */
 };
 
-typedef struct fp_lvl {
+typedef struct pl_lvl {
     uint32_t kind;
     int32_t ser;
-    uint32_t nf;          /* L_SER: the serializer's field count */
-    const uint32_t *idx;  /* L_SER: its field indexes */
+    uint32_t nf;          /* PL_SER: the serializer's field count */
+    const uint32_t *idx;  /* PL_SER: its field indexes */
     const zdem_s2_fdec *fd;
-} fp_lvl;
+} pl_lvl;
 
 /* Level l is serializer ser's fields (ser checked by the caller). */
-static inline void set_ser(const zdem_s2_state *s, fp_lvl *l, int32_t ser)
+static inline void pl_set_ser(const zdem_s2_state *s, pl_lvl *l, int32_t ser)
 {
     const s2_ser *sr = &s->sers[ser];
-    l->kind = L_SER;
+    l->kind = PL_SER;
     l->ser = ser;
     l->nf = sr->nfields;
     l->idx = (const uint32_t *)(const void *)(s->base + sr->fields);
@@ -48,14 +48,14 @@ static inline void set_ser(const zdem_s2_state *s, fp_lvl *l, int32_t ser)
 /* The component c at level *in: the decoder of the path that ends with it
  * (*end, NULL when that path names no field) and the level of the next
  * component (*next). The cases follow zdem_s2_resolve_ent. */
-static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
-                        const zdem_s2_fdec **end, fp_lvl *next)
+static inline void pl_step(const zdem_s2_state *s, const pl_lvl *in, uint32_t c,
+                        const zdem_s2_fdec **end, pl_lvl *next)
 {
     switch (in->kind) {
-    case L_SER: {
+    case PL_SER: {
         const s2_field *f;
         uint32_t i;
-        next->kind = L_NONE;
+        next->kind = PL_NONE;
         *end = 0;
         if (c >= in->nf)
             return;
@@ -68,57 +68,57 @@ static inline void step(const zdem_s2_state *s, const fp_lvl *in, uint32_t c,
             *end = &f->fd;
             return;
         case S2_M_FIXED_ARRAY:
-            next->kind = L_ELEM;
+            next->kind = PL_ELEM;
             next->fd = &f->fd;
             return;
         case S2_M_VAR_ARRAY:
             *end = &zdem_s2_fd_count;
-            next->kind = L_ELEM;
+            next->kind = PL_ELEM;
             next->fd = &f->fd;
             return;
         case S2_M_FIXED_TABLE:
             if (f->npoly) {
                 *end = &zdem_s2_fd_poly;
-                next->kind = L_POLY;
+                next->kind = PL_POLY;
                 return;
             }
             *end = &zdem_s2_fd_bool;
             if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
-                set_ser(s, next, f->ser);
+                pl_set_ser(s, next, f->ser);
             return;
         case S2_M_VAR_TABLE:
             *end = &zdem_s2_fd_count;
-            next->kind = L_VTELEM;
+            next->kind = PL_VTELEM;
             next->ser = f->ser;
             return;
         default:
             return;
         }
     }
-    case L_ELEM:
+    case PL_ELEM:
         *end = in->fd;
-        next->kind = L_NONE;
+        next->kind = PL_NONE;
         return;
-    case L_VTELEM:
+    case PL_VTELEM:
         *end = &zdem_s2_fd_count;
-        next->kind = L_NONE;
+        next->kind = PL_NONE;
         if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
-            set_ser(s, next, in->ser);
+            pl_set_ser(s, next, in->ser);
         return;
-    case L_POLY:
+    case PL_POLY:
         *end = &zdem_s2_fd_late;
-        next->kind = L_POLY;
+        next->kind = PL_POLY;
         return;
     default:
         *end = 0;
-        next->kind = L_NONE;
+        next->kind = PL_NONE;
         return;
     }
 }
 
 /* One operation code (0..39) through the 8-bit table, -1 when the bits
  * run out: zdem_s2_fp_read_op, inlined. */
-static inline int read_op(zdem_bits *br)
+static inline int pl_read_op(zdem_bits *br)
 {
     uint16_t e;
     if (zdem_bits__fast(br)) { /* the code fits in what is left */
@@ -143,7 +143,7 @@ static inline int read_op(zdem_bits *br)
 }
 
 /* Valve's field-path varint: 2, 4, 10, 17 or 31 bits, chosen by a prefix. */
-static uint32_t fp_ubitvar(zdem_bits *br)
+static uint32_t pl_ubitvar(zdem_bits *br)
 {
     if (zdem_bits__fast(br)) { /* prefix and value (at most 35 bits) in one window */
         uint64_t w = zdem_bits__window(br);
@@ -181,13 +181,13 @@ static uint32_t fp_ubitvar(zdem_bits *br)
  * stream cannot overflow; they are range-checked when a path is emitted.
  * low: the lowest depth changed since the last path (levels and path
  * components from there on are recomputed). */
-typedef struct fp_work {
+typedef struct pl_work {
     int64_t c[ZDEM_S2_FP_MAX_DEPTH];
     int last;
     int low;
-} fp_work;
+} pl_work;
 
-static inline int push(fp_work *w, int64_t v)
+static inline int pl_push(pl_work *w, int64_t v)
 {
     if (w->last + 1 >= ZDEM_S2_FP_MAX_DEPTH)
         return -1;
@@ -197,7 +197,7 @@ static inline int push(fp_work *w, int64_t v)
     return 0;
 }
 
-static inline int pop(fp_work *w, uint32_t n)
+static inline int pl_pop(pl_work *w, uint32_t n)
 {
     if ((int64_t)n > (int64_t)w->last)
         return -1; /* never pop the root component */
@@ -205,7 +205,7 @@ static inline int pop(fp_work *w, uint32_t n)
     return 0;
 }
 
-static inline void add_last(fp_work *w, int64_t v)
+static inline void pl_add_last(pl_work *w, int64_t v)
 {
     w->c[w->last] += v;
     if (w->last < w->low)
@@ -214,7 +214,7 @@ static inline void add_last(fp_work *w, int64_t v)
 
 /* mode 0: signed varint deltas; 1: 4-bit deltas - 7; 2: signed varint
  * deltas + 1 (PushNAndNonTopological). */
-static void non_topo(fp_work *w, zdem_bits *br, int mode)
+static void pl_non_topo(pl_work *w, zdem_bits *br, int mode)
 {
     int i;
     for (i = 0; i <= w->last; i++) {
@@ -231,45 +231,45 @@ static void non_topo(fp_work *w, zdem_bits *br, int mode)
 /* One operation other than PlusOne (the caller's fast path) applied to w;
  * returns 0, 1 after FieldPathEncodeFinish, or a zdem_status < 0 as
  * -(status) with the error filled. */
-static int apply_op(fp_work *w, zdem_bits *br, int op, zdem_error *err)
+static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
 {
     int bad = 0;
     uint32_t k, i;
     switch (op) {
-    case ZDEM_S2_FP_PLUSONE: add_last(w, 1); break;
-    case ZDEM_S2_FP_PLUSTWO: add_last(w, 2); break;
-    case ZDEM_S2_FP_PLUSTHREE: add_last(w, 3); break;
-    case ZDEM_S2_FP_PLUSFOUR: add_last(w, 4); break;
-    case ZDEM_S2_FP_PLUSN: add_last(w, (int64_t)fp_ubitvar(br) + 5); break;
+    case ZDEM_S2_FP_PLUSONE: pl_add_last(w, 1); break;
+    case ZDEM_S2_FP_PLUSTWO: pl_add_last(w, 2); break;
+    case ZDEM_S2_FP_PLUSTHREE: pl_add_last(w, 3); break;
+    case ZDEM_S2_FP_PLUSFOUR: pl_add_last(w, 4); break;
+    case ZDEM_S2_FP_PLUSN: pl_add_last(w, (int64_t)pl_ubitvar(br) + 5); break;
     case ZDEM_S2_FP_PUSHONELEFTDELTAZERORIGHTZERO:
-        bad |= push(w, 0);
+        bad |= pl_push(w, 0);
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTAZERORIGHTNONZERO:
-        bad |= push(w, fp_ubitvar(br));
+        bad |= pl_push(w, pl_ubitvar(br));
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTAONERIGHTZERO:
-        add_last(w, 1);
-        bad |= push(w, 0);
+        pl_add_last(w, 1);
+        bad |= pl_push(w, 0);
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTAONERIGHTNONZERO:
-        add_last(w, 1);
-        bad |= push(w, fp_ubitvar(br));
+        pl_add_last(w, 1);
+        bad |= pl_push(w, pl_ubitvar(br));
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTZERO:
-        add_last(w, fp_ubitvar(br));
-        bad |= push(w, 0);
+        pl_add_last(w, pl_ubitvar(br));
+        bad |= pl_push(w, 0);
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZERO:
-        add_last(w, (int64_t)fp_ubitvar(br) + 2);
-        bad |= push(w, (int64_t)fp_ubitvar(br) + 1);
+        pl_add_last(w, (int64_t)pl_ubitvar(br) + 2);
+        bad |= pl_push(w, (int64_t)pl_ubitvar(br) + 1);
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZEROPACK6BITS:
-        add_last(w, (int64_t)zdem_bits_read(br, 3) + 2);
-        bad |= push(w, (int64_t)zdem_bits_read(br, 3) + 1);
+        pl_add_last(w, (int64_t)zdem_bits_read(br, 3) + 2);
+        bad |= pl_push(w, (int64_t)zdem_bits_read(br, 3) + 1);
         break;
     case ZDEM_S2_FP_PUSHONELEFTDELTANRIGHTNONZEROPACK8BITS:
-        add_last(w, (int64_t)zdem_bits_read(br, 4) + 2);
-        bad |= push(w, (int64_t)zdem_bits_read(br, 4) + 1);
+        pl_add_last(w, (int64_t)zdem_bits_read(br, 4) + 2);
+        bad |= pl_push(w, (int64_t)zdem_bits_read(br, 4) + 1);
         break;
     case ZDEM_S2_FP_PUSHTWOLEFTDELTAZERO:
     case ZDEM_S2_FP_PUSHTHREELEFTDELTAZERO:
@@ -281,11 +281,11 @@ static int apply_op(fp_work *w, zdem_bits *br, int op, zdem_error *err)
                            op == ZDEM_S2_FP_PUSHTWOLEFTDELTAONE ||
                            op == ZDEM_S2_FP_PUSHTWOLEFTDELTAN) ? 2u : 3u;
         if (op == ZDEM_S2_FP_PUSHTWOLEFTDELTAONE || op == ZDEM_S2_FP_PUSHTHREELEFTDELTAONE)
-            add_last(w, 1);
+            pl_add_last(w, 1);
         else if (op == ZDEM_S2_FP_PUSHTWOLEFTDELTAN || op == ZDEM_S2_FP_PUSHTHREELEFTDELTAN)
-            add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
+            pl_add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
         for (i = 0; i < pushes; i++)
-            bad |= push(w, fp_ubitvar(br));
+            bad |= pl_push(w, pl_ubitvar(br));
         break;
     }
     case ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAZERO:
@@ -298,67 +298,67 @@ static int apply_op(fp_work *w, zdem_bits *br, int op, zdem_error *err)
                            op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAONE ||
                            op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAN) ? 2u : 3u;
         if (op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAONE || op == ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAONE)
-            add_last(w, 1);
+            pl_add_last(w, 1);
         else if (op == ZDEM_S2_FP_PUSHTWOPACK5LEFTDELTAN || op == ZDEM_S2_FP_PUSHTHREEPACK5LEFTDELTAN)
-            add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
+            pl_add_last(w, (int64_t)zdem_bits_read_ubitvar(br) + 2);
         for (i = 0; i < pushes; i++)
-            bad |= push(w, zdem_bits_read(br, 5));
+            bad |= pl_push(w, zdem_bits_read(br, 5));
         break;
     }
     case ZDEM_S2_FP_PUSHN:
         k = zdem_bits_read_ubitvar(br);
-        add_last(w, zdem_bits_read_ubitvar(br));
+        pl_add_last(w, zdem_bits_read_ubitvar(br));
         for (i = 0; i < k && !bad && !br->overflow; i++)
-            bad |= push(w, fp_ubitvar(br));
+            bad |= pl_push(w, pl_ubitvar(br));
         if (i < k)
             bad = 1;
         break;
     case ZDEM_S2_FP_PUSHNANDNONTOPOLOGICAL:
-        non_topo(w, br, 2);
+        pl_non_topo(w, br, 2);
         k = zdem_bits_read_ubitvar(br);
         for (i = 0; i < k && !bad && !br->overflow; i++)
-            bad |= push(w, fp_ubitvar(br));
+            bad |= pl_push(w, pl_ubitvar(br));
         if (i < k)
             bad = 1;
         break;
     case ZDEM_S2_FP_POPONEPLUSONE:
-        bad |= pop(w, 1);
-        add_last(w, 1);
+        bad |= pl_pop(w, 1);
+        pl_add_last(w, 1);
         break;
     case ZDEM_S2_FP_POPONEPLUSN:
-        bad |= pop(w, 1);
-        add_last(w, (int64_t)fp_ubitvar(br) + 1);
+        bad |= pl_pop(w, 1);
+        pl_add_last(w, (int64_t)pl_ubitvar(br) + 1);
         break;
     case ZDEM_S2_FP_POPALLBUTONEPLUSONE:
         w->last = 0;
-        add_last(w, 1);
+        pl_add_last(w, 1);
         break;
     case ZDEM_S2_FP_POPALLBUTONEPLUSN:
         w->last = 0;
-        add_last(w, (int64_t)fp_ubitvar(br) + 1);
+        pl_add_last(w, (int64_t)pl_ubitvar(br) + 1);
         break;
     case ZDEM_S2_FP_POPALLBUTONEPLUSNPACK3BITS:
         w->last = 0;
-        add_last(w, (int64_t)zdem_bits_read(br, 3) + 1);
+        pl_add_last(w, (int64_t)zdem_bits_read(br, 3) + 1);
         break;
     case ZDEM_S2_FP_POPALLBUTONEPLUSNPACK6BITS:
         w->last = 0;
-        add_last(w, (int64_t)zdem_bits_read(br, 6) + 1);
+        pl_add_last(w, (int64_t)zdem_bits_read(br, 6) + 1);
         break;
     case ZDEM_S2_FP_POPNPLUSONE:
-        bad |= pop(w, fp_ubitvar(br));
-        add_last(w, 1);
+        bad |= pl_pop(w, pl_ubitvar(br));
+        pl_add_last(w, 1);
         break;
     case ZDEM_S2_FP_POPNPLUSN:
-        bad |= pop(w, fp_ubitvar(br));
-        add_last(w, zdem_bits_read_varint32(br));
+        bad |= pl_pop(w, pl_ubitvar(br));
+        pl_add_last(w, zdem_bits_read_varint32(br));
         break;
     case ZDEM_S2_FP_POPNANDNONTOPOGRAPHICAL:
-        bad |= pop(w, fp_ubitvar(br));
-        non_topo(w, br, 0);
+        bad |= pl_pop(w, pl_ubitvar(br));
+        pl_non_topo(w, br, 0);
         break;
     case ZDEM_S2_FP_NONTOPOCOMPLEX:
-        non_topo(w, br, 0);
+        pl_non_topo(w, br, 0);
         break;
     case ZDEM_S2_FP_NONTOPOPENULTIMATEPLUSONE:
         if (w->last < 1)
@@ -370,7 +370,7 @@ static int apply_op(fp_work *w, zdem_bits *br, int op, zdem_error *err)
         }
         break;
     case ZDEM_S2_FP_NONTOPOCOMPLEXPACK4BITS:
-        non_topo(w, br, 1);
+        pl_non_topo(w, br, 1);
         break;
     case ZDEM_S2_FP_FIELDPATHENCODEFINISH:
         return 1;
@@ -392,20 +392,20 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     zdem_s2_fp *out = s->fps, cur;
     const zdem_s2_fdec **fds = s->fds;
     const zdem_s2_fdec *end[ZDEM_S2_FP_MAX_DEPTH];
-    fp_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
-    fp_work w;
+    pl_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
+    pl_work w;
     uint32_t count = 0, cap = s->max_fps;
     int prev_last = 0;
     memset(&cur, 0, sizeof cur);
-    lvl[0].kind = L_NONE;
+    lvl[0].kind = PL_NONE;
     if (ser >= 0 && (uint32_t)ser < s->nsers)
-        set_ser(s, &lvl[0], ser);
+        pl_set_ser(s, &lvl[0], ser);
     w.c[0] = -1;
     w.last = 0;
     w.low = 0;
     *n = 0;
     for (;;) {
-        int op = read_op(br), d;
+        int op = pl_read_op(br), d;
         if (op < 0 || br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "field paths run past the end of the entity data");
@@ -422,16 +422,16 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
             cur.path[d] = (uint16_t)c;
-            step(s, &lvl[d], (uint32_t)c, &end[d], &lvl[d + 1]);
+            pl_step(s, &lvl[d], (uint32_t)c, &end[d], &lvl[d + 1]);
             out[count] = cur;
             fds[count] = end[d];
             count++;
             continue;
         }
         if (op <= ZDEM_S2_FP_PLUSFOUR) {
-            add_last(&w, op + 1);
+            pl_add_last(&w, op + 1);
         } else {
-            int r = apply_op(&w, br, op, err);
+            int r = pl_apply_op(&w, br, op, err);
             if (r == 1) {
                 *n = count;
                 return ZDEM_OK;
@@ -452,7 +452,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
             cur.path[d] = (uint16_t)w.c[d];
-            step(s, &lvl[d], (uint32_t)w.c[d], &end[d], &lvl[d + 1]);
+            pl_step(s, &lvl[d], (uint32_t)w.c[d], &end[d], &lvl[d + 1]);
         }
         for (d = w.last + 1; d <= prev_last; d++)
             cur.path[d] = 0;
