@@ -588,7 +588,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     }
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
-    memset(e, 0, sizeof *e); /* a free slot holds only cls == -1 */
+    memset(e, 0, sizeof *e); /* a never-used slot holds 0xFF bytes */
     e->cls = (int32_t)cls;
     e->serial = serial;
     e->active = 1;
