@@ -2862,6 +2862,7 @@ def write_seeds(outdir, expect=None):
 M64 = (1 << 64) - 1
 S2_BUILTIN_SEED = 0x5A44454D53325F31
 _ZH_C1, _ZH_C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_ZH_K = 0x9E3779B97F4A7C15
 
 
 def zh_seed(seed):
@@ -2897,8 +2898,9 @@ def zh_u64(key, seed):
     return zh_mix64(key ^ seed)
 
 
-def zh_u128(hi, lo, seed):
-    return zh_mix64(zh_mix64(hi ^ seed) ^ lo)
+def zh_key128(hi, lo, seed):
+    """zdem_hash_key128 (the field-path value tables)."""
+    return zh_mix64(hi ^ seed ^ ((lo * _ZH_K) & M64))
 
 
 def zh_bytes(p, seed):
@@ -2913,10 +2915,11 @@ def zh_bytes(p, seed):
 
 
 def fp_key(path):
-    """zdem_s2_fp_pack: 16 bits a component, the depth in lo bits 3..5."""
+    """zdem_s2_fp_pack: 16 bits a component from the lowest, components
+    4..6 and the depth in lo from bit 8."""
     c = list(path) + [0] * (7 - len(path))
-    hi = c[0] << 48 | c[1] << 32 | c[2] << 16 | c[3]
-    lo = c[4] << 48 | c[5] << 32 | c[6] << 16 | len(path) << 3
+    hi = c[0] | c[1] << 16 | c[2] << 32 | c[3] << 48
+    lo = (c[4] | c[5] << 16 | c[6] << 32 | len(path) << 48) << 8
     return hi, lo
 
 
@@ -2977,18 +2980,18 @@ def colliding_fieldpaths(n, seed, fields, count, bits=12):
     """n depth-2 field paths (f, k), f < fields, k < count, sharing one home
     slot in every table of up to 2^bits slots under ZDEM_HASH_SEED=seed."""
     s = zh_seed(seed)
-    lo = 2 << 3
+    lo = fp_key((0, 0))[1]  # depth 2; hi holds f and k (fp_key)
 
     def cands(np):
         for f in range(fields):
             if np is not None:
-                yield (np.uint64(f << 48) | (np.arange(count, dtype=np.uint64) << np.uint64(32)))
+                yield (np.uint64(f) | (np.arange(count, dtype=np.uint64) << np.uint64(16)))
             else:
-                yield [f << 48 | k << 32 for k in range(count)]
-    his = _top_bits_search(n, bits, cands, lambda v: zh_u128(v, lo, s),
-                           lambda x, np: _mix64_np(_mix64_np(x ^ np.uint64(s), np) ^
-                                                   np.uint64(lo), np))
-    return sorted((h >> 48, (h >> 32) & 0xFFFF) for h in his)
+                yield [f | k << 16 for k in range(count)]
+    mixed = s ^ ((lo * _ZH_K) & M64)  # zh_key128's words but hi
+    his = _top_bits_search(n, bits, cands, lambda v: zh_key128(v, lo, s),
+                           lambda x, np: _mix64_np(x ^ np.uint64(mixed), np))
+    return sorted((h & 0xFFFF, (h >> 16) & 0xFFFF) for h in his)
 
 
 def colliding_names(n, seed, prefix=b"hf"):

@@ -230,12 +230,17 @@ static uint32_t work_default(zdem_s2_work_kind k)
                                      : ZDEM_S2_WORK_FIELDS_DEFAULT;
 }
 
-uint64_t zdem_s2_work_left(const zdem_s2_work *w, zdem_s2_work_kind k)
+uint64_t zdem_s2_work_cap(const zdem_s2_work *w, zdem_s2_work_kind k)
 {
-    uint64_t in = w->input + ZDEM_S2_WORK_SLACK, all;
+    uint64_t in = w->input + ZDEM_S2_WORK_SLACK;
     uint32_t per = w->per_byte[k] ? w->per_byte[k] : work_default(k);
     /* input < 2^32 x per_byte cannot overflow; past it, no bound */
-    all = in > (UINT64_MAX >> 32) ? UINT64_MAX : in * per;
+    return in > (UINT64_MAX >> 32) ? UINT64_MAX : in * per;
+}
+
+uint64_t zdem_s2_work_left(const zdem_s2_work *w, zdem_s2_work_kind k)
+{
+    uint64_t all = zdem_s2_work_cap(w, k);
     return all > w->used[k] ? all - w->used[k] : 0u;
 }
 

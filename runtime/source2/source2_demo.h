@@ -171,6 +171,8 @@ typedef struct zdem_s2_work {
 void zdem_s2_work_init(zdem_s2_work *w);
 /* What is left of kind k (0 when spent). */
 uint64_t zdem_s2_work_left(const zdem_s2_work *w, zdem_s2_work_kind k);
+/* The budget of kind k for the input so far (work_left = cap - used). */
+uint64_t zdem_s2_work_cap(const zdem_s2_work *w, zdem_s2_work_kind k);
 /* 1 when n more units of k fit (then they are counted), else 0. */
 int zdem_s2_work_take(zdem_s2_work *w, zdem_s2_work_kind k, uint64_t n);
 

@@ -10,38 +10,60 @@
  * its entities cost, not the entity limit. */
 #include "source2_state_int.h"
 #include "zdem_sort.h"
-#ifdef S2_DEBUG
-#include <stdio.h>
-#include <stdlib.h>
-#endif
 
 /* ---- keys --------------------------------------------------------------- */
 
+/* The key of a path: components 0..3 in hi, 16 bits each from the lowest;
+ * components 4..6 and the depth in lo from bit 8, so that lo's low byte
+ * is free for the slot flags and lo is never 0. On a little-endian machine
+ * that is the path's own 16 bytes (the last one shifted out): two loads
+ * where the values are stored. */
 void zdem_s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
 {
     const uint16_t *p = fp->path;
     unsigned d = fp->depth <= ZDEM_S2_FP_MAX_DEPTH ? fp->depth : ZDEM_S2_FP_MAX_DEPTH;
-    uint64_t h = (uint64_t)p[0] << 48 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 16 | p[3];
-    uint64_t l = (uint64_t)p[4] << 48 | (uint64_t)p[5] << 32 | (uint64_t)p[6] << 16;
+    uint64_t h = (uint64_t)p[0] | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 32 | (uint64_t)p[3] << 48;
+    uint64_t l = (uint64_t)p[4] | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 32;
     /* components past the depth read as 0, whatever the array holds there:
-     * whole words kept or cleared by masks, no loop (a hot path) */
+     * whole words kept or cleared by masks, no loop */
     if (d < 4u) {
-        h &= ~(~(uint64_t)0 >> (16u * d));
+        h &= ~(~(uint64_t)0 << (16u * d));
         l = 0;
     } else {
-        l &= ~(~(uint64_t)0 >> (16u * (d - 4u)));
+        l &= ~(~(uint64_t)0 << (16u * (d - 4u)));
     }
     *hi = h;
-    *lo = l | (uint64_t)d << 3;
+    *lo = (l | (uint64_t)d << 48) << 8;
 }
 
 void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp)
 {
     unsigned i;
     memset(fp, 0, sizeof *fp);
-    fp->depth = (uint8_t)((lo >> 3) & 7u);
+    fp->depth = (uint8_t)((lo >> 56) & 7u);
     for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH && i < fp->depth; i++)
-        fp->path[i] = (uint16_t)((i < 4 ? hi >> (48u - 16u * i) : lo >> (48u - 16u * (i - 4u))) & 0xFFFFu);
+        fp->path[i] = (uint16_t)((i < 4 ? hi >> (16u * i) : lo >> (8u + 16u * (i - 4u))) & 0xFFFFu);
+}
+
+/* zdem_s2_fp_pack for a path whose components past its depth are 0, as
+ * the plan reader writes them: no masks. On a little-endian machine the
+ * key is the path's own bytes (path[0..3]; path[4..6] and depth, the byte
+ * after them shifted out): two loads (the test folds to a constant). */
+static inline void fp_pack_clean(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo)
+{
+    static const uint16_t one = 1;
+    const uint16_t *p = fp->path;
+    if (offsetof(zdem_s2_fp, path) == 0 && offsetof(zdem_s2_fp, depth) == 14u &&
+        sizeof *fp == 16u && *(const uint8_t *)&one) {
+        uint64_t w;
+        memcpy(hi, fp, 8);
+        memcpy(&w, (const uint8_t *)fp + 8, 8);
+        *lo = w << 8;
+        return;
+    }
+    *hi = (uint64_t)p[0] | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 32 | (uint64_t)p[3] << 48;
+    *lo = ((uint64_t)p[4] | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 32 |
+           (uint64_t)fp->depth << 48) << 8;
 }
 
 /* ---- value tables --------------------------------------------------------- */
@@ -53,7 +75,7 @@ static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
 
 static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)
 {
-    return zdem_hash_slot(zdem_hash_u128(hi, lo, s->seed), log2);
+    return zdem_hash_slot(zdem_hash_key128(hi, lo, s->seed), log2);
 }
 
 /* No key sits further than S2_PROBE_LIMIT slots from its home (vt_insert
@@ -105,7 +127,11 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     if (!off)
         return 0;
     t = (s2_slot *)(void *)(s->base + off);
-    memset(t, 0, sizeof(s2_slot) << nlog);
+    /* lo == 0 marks an empty slot, and every reader tests it first; the
+     * other words are written when a key lands (vt_place, vt_insert):
+     * one store a slot instead of clearing all 32 bytes */
+    for (i = 0; i < (1u << nlog); i++)
+        t[i].lo = 0;
     while (start < n && old[start].lo)
         start++;
     for (i = start; i < n + start; i++) {
@@ -198,7 +224,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
     s2_slot *t = vt_slots(s, v);
     uint32_t i;
     if (t) {
-        for (i = 0; i < (1u << v->log2); i++)
+        for (i = 0; v->strings && i < (1u << v->log2); i++)
             if (t[i].lo & S2_SLOT_STRING)
                 free_string(s, &t[i]);
         zdem_s2_pool_free(s, v->tab, sizeof(s2_slot) << v->log2);
@@ -315,6 +341,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
         memcpy(s->base + off, v->v.f, S2_TRANSFORM_BYTES);
         sl->a = (uint64_t)off | ((uint64_t)S2_TRANSFORM_BYTES << 32);
         sl->lo |= S2_SLOT_STRING;
+        e->v.strings = 1;
         return 1;
     }
     if (v->kind == ZDEM_S2_V_STRING) {
@@ -325,6 +352,7 @@ static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
         s->base[off + v->len] = 0;
         sl->a = (uint64_t)off | ((uint64_t)v->len << 32);
         sl->lo |= S2_SLOT_STRING;
+        e->v.strings = 1;
         return 1;
     }
     memcpy(&sl->a, &v->v, 8);
@@ -354,14 +382,43 @@ typedef struct pe_out {
     zdem_s2_warn_kind limit; /* ZDEM_S2_W_COUNT: none */
 } pe_out;
 
+/* zdem_s2_decode_value with its commonest decoders (a bool, a 32-bit
+ * varint) inline: the same value, without a call per field. */
+static inline void decode_value(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
+                                zdem_s2_raw *v, uint8_t *strbuf)
+{
+    switch (fd->dec) {
+    case ZDEM_S2_DEC_BOOL:
+        v->kind = ZDEM_S2_V_BOOL;
+        v->v.u = zdem_bits_read(br, 1);
+        break;
+    case ZDEM_S2_DEC_UVAR32:
+        v->kind = ZDEM_S2_V_INT;
+        v->v.u = zdem_bits_read_varuint32(br);
+        break;
+    case ZDEM_S2_DEC_SVAR32:
+        v->kind = ZDEM_S2_V_INT;
+        v->v.i = zdem_bits_read_varint32(br);
+        break;
+    default:
+        zdem_s2_decode_value(fd, br, tick_interval, v, strbuf, S2_STRBUF);
+        return;
+    }
+    v->n = 0;
+    v->len = 0;
+    v->full_len = 0;
+}
+
 /* Reads field paths and values from br into entity e. *nfp receives the
- * path count (paths are in s->fps). */
+ * path count (paths are in s->fps). The paths come first, each resolved
+ * to its decoder as it is read (zdem_s2_plan_read); then the values. */
 static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                                uint32_t *nfp, pe_out *po, zdem_error *err)
 {
     uint32_t n, i;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
-    zdem_status st = zdem_s2_fp_read_all(br, s->fps, s->max_fps, &n, err);
+    zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
+    const zdem_s2_fdec *const *fds = s->fds;
     *nfp = 0;
     if (st != ZDEM_OK) {
         if (st == ZDEM_ERR_LIMIT)
@@ -383,32 +440,22 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     for (i = 0; i < n; i++) {
-        const zdem_s2_fdec *fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
+        const zdem_s2_fdec *fd = fds[i];
         zdem_s2_raw v;
         uint64_t hi, lo;
-        if (!fd) {
-#ifdef S2_DEBUG
-            {
-                char nm[256];
-                unsigned q;
-                fprintf(stderr, "bad fp cls %d (%s) depth %u:", e->cls, zdem_s2_class_name(s, e->cls, 0), s->fps[i].depth);
-                for (q = 0; q < s->fps[i].depth; q++)
-                    fprintf(stderr, " %u", s->fps[i].path[q]);
-                zdem_s2_fp_name(s, e->cls, &s->fps[i], nm, sizeof nm);
-                fprintf(stderr, " name %s (i=%u of %u)\n", nm, i, n);
-            }
-#endif
+        if (fd == &zdem_s2_fd_late) /* under a polymorphic pointer */
+            fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
+        if (!fd)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                   "field path does not name a field of the class");
-        }
-        zdem_s2_decode_value(fd, br, s->tick_interval, &v, s->strbuf, S2_STRBUF);
+        decode_value(fd, br, s->tick_interval, &v, s->strbuf);
         if (br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "entity field value runs past the data");
         if (v.kind == ZDEM_S2_V_STRING && v.full_len > v.len)
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
-        zdem_s2_fp_pack(&s->fps[i], &hi, &lo);
+        fp_pack_clean(&s->fps[i], &hi, &lo);
         if (!ent_store(s, e, hi, lo, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
@@ -563,6 +610,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     zdem_bits br;
     int64_t index = -1;
     uint32_t i;
+    uint64_t fields_cap;
     zdem_status st;
     if (!s->classes || !s->have_sendtables)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "entities before serializers and classes");
@@ -574,10 +622,12 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
             s->ents[s->live_list[i]].stale = 1;
     }
     zdem_bits_init(&br, data, size);
+    /* the input does not grow during a message: its budget is fixed here */
+    fields_cap = zdem_s2_work_cap(&s->work, ZDEM_S2_WORK_FIELDS);
     for (i = 0; i < updated; i++) {
         uint32_t cmd, nfp = 0;
         s2_ent *e;
-        if (!zdem_s2_work_left(&s->work, ZDEM_S2_WORK_FIELDS)) {
+        if (s->work.used[ZDEM_S2_WORK_FIELDS] >= fields_cap) { /* work_left == 0 */
             po->limit = ZDEM_S2_W_WORK_LIMIT;
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br.pos,
                                   "work limit max_fields_per_byte: rest of the entity message "
@@ -948,15 +998,27 @@ static const s2_slot *prop_slot(const prop_sort_ctx *c, uint32_t r)
     return r & 0x80000000u ? &c->bl[r & 0x7FFFFFFFu] : &c->own[r];
 }
 
+/* A key as two words whose order is field-path order: components first
+ * to last from the top, 16 bits each, then the depth (a path before the
+ * paths it is a prefix of). */
+static void key_order(uint64_t hi, uint64_t lo, uint64_t *a, uint64_t *b)
+{
+    *a = (hi & 0xFFFFu) << 48 | (hi >> 16 & 0xFFFFu) << 32 | (hi >> 32 & 0xFFFFu) << 16 | hi >> 48;
+    *b = (lo >> 8 & 0xFFFFu) << 48 | (lo >> 24 & 0xFFFFu) << 32 | (lo >> 40 & 0xFFFFu) << 16 |
+         (lo >> 56 & 7u) << 3;
+}
+
 static int cmp_prop(const void *ctx, uint32_t a, uint32_t b)
 {
     const s2_slot *x = prop_slot((const prop_sort_ctx *)ctx, a);
     const s2_slot *y = prop_slot((const prop_sort_ctx *)ctx, b);
-    uint64_t xl = x->lo & ~(uint64_t)S2_SLOT_FLAGS, yl = y->lo & ~(uint64_t)S2_SLOT_FLAGS;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
-    if (xl != yl)
-        return xl < yl ? -1 : 1;
+    uint64_t xa, xb, ya, yb;
+    key_order(x->hi, x->lo, &xa, &xb);
+    key_order(y->hi, y->lo, &ya, &yb);
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    if (xb != yb)
+        return xb < yb ? -1 : 1;
     return a < b ? -1 : a > b;
 }
 

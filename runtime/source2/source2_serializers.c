@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #endif
 
-static const zdem_s2_fdec fd_bool = {ZDEM_S2_DEC_BOOL, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
-static const zdem_s2_fdec fd_count = {ZDEM_S2_DEC_UVAR32, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+const zdem_s2_fdec zdem_s2_fd_bool = {ZDEM_S2_DEC_BOOL, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+const zdem_s2_fdec zdem_s2_fd_count = {ZDEM_S2_DEC_UVAR32, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+/* a polymorphic pointer reads a type index after its present bit */
+const zdem_s2_fdec zdem_s2_fd_poly = {ZDEM_S2_DEC_POINTER, 0, 0, 1, {0, 0, 0, 0, 0, 0}};
 
 typedef struct s2_sym {
     uint32_t off;
@@ -169,10 +171,10 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
          * named after the field) indexes an element before the field. */
         if (!tp.pointer && dec != ZDEM_S2_DEC_POINTER) {
             f->model = S2_M_VAR_TABLE;
-            f->fd = fd_count;
+            f->fd = zdem_s2_fd_count;
         } else {
             f->model = S2_M_FIXED_TABLE;
-            f->fd = fd_bool;
+            f->fd = zdem_s2_fd_bool;
         }
         return;
     }
@@ -766,8 +768,6 @@ zdem_status zdem_s2_classinfo(zdem_s2_state *s, const uint8_t *msg, size_t n,
     return ZDEM_OK;
 }
 
-static const zdem_s2_fdec fd_poly = {ZDEM_S2_DEC_POINTER, 0, 0, 1, {0, 0, 0, 0, 0, 0}};
-
 const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e)
 {
@@ -792,11 +792,11 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
             return rem == 1 ? &f->fd : 0;
         case S2_M_VAR_ARRAY:
             if (rem == 0)
-                return &fd_count;
+                return &zdem_s2_fd_count;
             return rem == 1 ? &f->fd : 0;
         case S2_M_FIXED_TABLE:
             if (rem == 0)
-                return f->npoly ? &fd_poly : &fd_bool;
+                return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
             ser = f->ser;
             if (f->npoly) {
                 /* the pointer's stored value picks the serializer */
@@ -810,7 +810,7 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
             break;
         case S2_M_VAR_TABLE:
             if (rem <= 1)
-                return &fd_count;
+                return &zdem_s2_fd_count;
             ser = f->ser;
             pos += 2;
             break;

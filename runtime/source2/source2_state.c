@@ -130,7 +130,7 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 {
     return sizeof(zdem_s2_state) + 128u +
            (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
-           (size_t)cfg->max_field_paths * sizeof(zdem_s2_fp) + cfg->tmp_size +
+           (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(void *)) + cfg->tmp_size +
            cfg->frame_buffer + (cfg->inner_buffer ? cfg->inner_buffer : cfg->frame_buffer) +
            cfg->gather_buffer + 64u;
 }
@@ -196,7 +196,8 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_entities");
     s->ents = (s2_ent *)s2_ptr(s, off);
     /* every byte 0xFF: cls == -1 marks a free slot, and a create clears
-     * the rest (one memset, not a loop over max_entities) */
+     * the rest (one memset, not a loop over max_entities: a state is
+     * set up for every input a fuzz target runs) */
     memset(s->ents, 0xFF, (size_t)s->max_ents * sizeof(s2_ent));
     off = zdem_s2_alloc(s, (size_t)s->max_ents * 4u);
     if (!off)
@@ -207,6 +208,10 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->fps = (zdem_s2_fp *)s2_ptr(s, off);
+    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->fds));
+    if (!off)
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
+    s->fds = (const zdem_s2_fdec **)s2_ptr(s, off);
     if (!carve(s, s->cfg.tmp_size, &s->tmp, &tmp_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
     s->tmp_size = (uint32_t)tmp_cap;

@@ -113,6 +113,7 @@ typedef struct s2_vtab {
     uint32_t tab;   /* pool offset of s2_slot[1 << log2], 0 none */
     uint32_t count;
     uint8_t log2;
+    uint8_t strings; /* a slot may hold S2_SLOT_STRING: vt_free must look */
 } s2_vtab;
 
 /* A class baseline decoded once, shared by every entity created from it
@@ -200,6 +201,7 @@ struct zdem_s2_state {
     uint32_t live;
     uint32_t *live_list; /* indexes of the live entities, any order */
     zdem_s2_fp *fps;
+    const zdem_s2_fdec **fds; /* the decoder of fps[i] (zdem_s2_plan_read) */
     uint32_t max_fps;
     uint8_t *tmp;
     uint32_t tmp_size;
@@ -290,6 +292,18 @@ int32_t zdem_s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name,
  * stored values. */
 const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
                                    const zdem_s2_fp *fp, const s2_ent *e);
+/* Decoders the serializers give paths that are not a field's own: array
+ * and table counts, presence bits, polymorphic pointers (their type). */
+extern const zdem_s2_fdec zdem_s2_fd_bool, zdem_s2_fd_count, zdem_s2_fd_poly;
+/* zdem_s2_plan_read's decoder for a path under a polymorphic pointer: it
+ * is resolved (zdem_s2_resolve_ent) when its value is due. */
+extern const zdem_s2_fdec zdem_s2_fd_late;
+/* Reads an update's field paths from br (as zdem_s2_fp_read_all does, the
+ * same checks and errors) into s->fps[0..*n), and for each the decoder
+ * serializer ser gives it into s->fds (NULL: the path names no field;
+ * &zdem_s2_fd_late: resolved later) (source2_fieldplan.c). */
+zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
+                              uint32_t *n, zdem_error *err);
 /* Stored raw value of entity e at the first `depth` components of fp;
  * 1 = found. */
 int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
@@ -313,9 +327,9 @@ zdem_status zdem_s2_simple_event(zdem_s2_state *s, const char *name, zdem_error 
 zdem_status zdem_s2_chat(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 zdem_status zdem_s2_combat_log(zdem_s2_state *s, uint32_t type, const uint8_t *msg, size_t n, zdem_error *err);
 
-/* Packs a field path into a 128-bit key whose order is field-path order:
- * 16 bits a component, then the depth (every path the format can express
- * fits). */
+/* Packs a field path into a 128-bit key: 16 bits a component, then the
+ * depth (every path the format can express fits); lo is never 0 and its
+ * low byte is 0 (see source2_entities.c). */
 void zdem_s2_fp_pack(const zdem_s2_fp *fp, uint64_t *hi, uint64_t *lo);
 void zdem_s2_fp_unpack(uint64_t hi, uint64_t lo, zdem_s2_fp *fp);
 

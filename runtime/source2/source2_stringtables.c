@@ -328,7 +328,10 @@ static int entries_rehash(zdem_s2_state *s, s2_table *t, unsigned log2, uint32_t
     if (!off)
         return 0;
     neu = (s2_st_entry *)s2_ptr(s, off);
-    memset(neu, 0, sizeof(s2_st_entry) << log2);
+    /* used == 0 marks an empty slot and every reader tests it first; an
+     * entry is written whole when it lands (entry_put, entry_get) */
+    for (i = 0; i < (1u << log2); i++)
+        neu[i].used = 0;
     while (start < nold && old[start].used)
         start++;
     for (i = 1; i <= nold; i++) {
@@ -610,6 +613,27 @@ static zdem_status read_value(zdem_s2_state *s, const s2_table *t, zdem_bits *br
     return ZDEM_OK;
 }
 
+/* zdem_bits_read_cstr for entry keys, 7 bytes a 64-bit window while 64
+ * bits are left (a signon reads thousands of keys): the same bytes kept,
+ * the same end. */
+static uint32_t read_key(zdem_bits *br, uint8_t *out, uint32_t cap)
+{
+    uint32_t n = 0;
+    while (zdem_bits__fast(br)) {
+        uint64_t w = zdem_bits__window(br);
+        unsigned k;
+        for (k = 0; k < 7u; k++, w >>= 8) {
+            uint32_t c = (uint32_t)w & 0xFFu;
+            br->pos += 8u;
+            if (c == 0)
+                return n;
+            if (n < cap)
+                out[n++] = (uint8_t)c;
+        }
+    }
+    return n + zdem_bits_read_cstr(br, out + n, cap - n);
+}
+
 /* count entries of string data; *done: how many were read */
 static zdem_status read_entries(zdem_s2_state *s, s2_table *t,
                                 const uint8_t *data, size_t size,
@@ -653,9 +677,9 @@ static zdem_status read_entries(zdem_s2_state *s, s2_table *t,
                     memcpy(key, hist[h], sz);
                     key_len = sz;
                 }
-                key_len += zdem_bits_read_cstr(&br, key + key_len, KEY_MAX - 1u - key_len);
+                key_len += read_key(&br, key + key_len, KEY_MAX - 1u - key_len);
             } else
-                key_len = zdem_bits_read_cstr(&br, key, KEY_MAX - 1u);
+                key_len = read_key(&br, key, KEY_MAX - 1u);
             {
                 /* ring of the last 32 keys; position 0 is the oldest */
                 uint32_t slot, keep = key_len < HIST_KEEP ? key_len : HIST_KEEP;

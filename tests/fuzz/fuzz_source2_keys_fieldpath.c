@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint64_t set_hi[2][NSET];
-static const uint64_t set_lo = 2u << 3; /* depth 2 */
+static const uint64_t set_lo = (uint64_t)2 << 56; /* depth 2 (zdem_s2_fp_pack) */
 static int16_t model[NSMALL + NSET]; /* value + 1, 0 = absent */
 static uint16_t touched[FK_MAX_INPUT * 64u]; /* slots put, in order (repeats too) */
 static uint32_t ntouched;
@@ -27,12 +27,12 @@ static void make_sets(void)
 {
     unsigned k;
     for (k = 0; k < 2; k++) {
-        uint64_t seed = fk_state_seed(k), want = zdem_hash_u128(0, set_lo, seed) >> 52;
+        uint64_t seed = fk_state_seed(k), want = zdem_hash_key128(0, set_lo, seed) >> 52;
         uint32_t f, i, n = 0;
         for (f = 0; n < NSET; f++)
             for (i = 0; i < 16384u && n < NSET; i++) {
                 uint64_t hi = (uint64_t)f << 48 | (uint64_t)i << 32;
-                if (zdem_hash_u128(hi, set_lo, seed) >> 52 == want)
+                if (zdem_hash_key128(hi, set_lo, seed) >> 52 == want)
                     set_hi[k][n++] = hi;
             }
     }
