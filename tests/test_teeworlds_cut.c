@@ -25,6 +25,7 @@
 
 typedef struct rec {
     char kind; /* T tick, S snapshot, M message, U other chunk */
+    char full; /* S: a full snapshot chunk (not compared: a clip's first is one) */
     int32_t tick;
     uint64_t h;
 } rec;
@@ -56,6 +57,7 @@ static void add(log *l, char kind, int32_t tick, uint64_t h)
     l->r[l->n].kind = kind;
     l->r[l->n].tick = tick;
     l->r[l->n].h = h;
+    l->r[l->n].full = 0;
     l->n++;
 }
 
@@ -98,8 +100,10 @@ static int read_log(const uint8_t *data, size_t size, log *l, zdem_error *e)
             break;
         case ZDEM_TW_CHUNK_SNAPSHOT:
         case ZDEM_TW_CHUNK_DELTA:
-            if (ev.snap)
+            if (ev.snap) {
                 add(l, 'S', ev.chunk.tick, snap_hash(ev.snap));
+                l->r[l->n - 1].full = ev.chunk.kind == ZDEM_TW_CHUNK_SNAPSHOT;
+            }
             break;
         case ZDEM_TW_CHUNK_MESSAGE:
             h = fnv(h, ev.chunk.data, ev.chunk.size);
@@ -141,7 +145,7 @@ static zdem_status cut(const uint8_t *data, size_t size, int32_t a, int32_t b, o
                               info, err);
 }
 
-static unsigned long ranges_checked, whole_written, records_compared;
+static unsigned long ranges_checked, whole_written, records_compared, copied_first;
 
 /* The original's log over [a, b] against the clip's. */
 static void check_range(const char *demo, const uint8_t *data, size_t size, const log *orig,
@@ -175,6 +179,7 @@ static void check_range(const char *demo, const uint8_t *data, size_t size, cons
     st = cut(data, size, a, b, o, &info, &err);
     ranges_checked++;
     whole_written += (unsigned long)info.whole;
+    copied_first += (unsigned long)(info.started && !info.whole);
     if (orc < 0) { /* the original's fault, once the clip reaches it */
         if (st != ZDEM_OK) {
             CHECK_EQ_INT(st, oerr->code);
@@ -219,8 +224,10 @@ static void check_range(const char *demo, const uint8_t *data, size_t size, cons
 }
 
 /* The encoders alone: every snapshot of the demo written whole and as a
- * delta from the one before, read back. */
-static void check_encoders(const uint8_t *data, size_t size)
+ * delta from the one before, read back. The delta leaves out the sizes the
+ * reader takes as agreed: those of the demo's protocol (0.6 or 0.7), or the
+ * ones its full snapshots taught it. */
+static void check_encoders(const uint8_t *data, size_t size, unsigned long min_snaps)
 {
     static int32_t ints[80000];
     static uint8_t packed[65536], chunk[140000], huff[65536];
@@ -242,16 +249,19 @@ static void check_encoders(const uint8_t *data, size_t size)
         free(prev_mem);
         return;
     }
-    zdem_tw_snap_init(&keep, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
+    zdem_tw_snap_init(&keep, rd.snaps.static_sizes, rd.snaps.num_static_sizes);
     while (zdem_tw_reader_next(&rd, &ev, &e) == 1) {
-        size_t k, len, hn, bn;
+        size_t k, len, hn, bn, t;
         zdem_error ie;
         const zdem_tw_snap *got;
+        uint8_t agreed[ZDEM_TW_SNAP_MAX_STATIC];
         if (!ev.snap)
             continue;
+        for (t = 0; t < rd.snaps.num_static_sizes; t++)
+            agreed[t] = (uint8_t)(rd.snaps.learned[t] ? rd.snaps.learned[t] : rd.snaps.static_sizes[t]);
         /* whole: ints -> chunk -> Huffman -> ints -> snapshot */
         zdem_error_clear(&ie);
-        zdem_tw_snap_init(&a, zdem_tw_static_sizes, ZDEM_TW_NUM_STATIC_SIZES);
+        zdem_tw_snap_init(&a, rd.snaps.static_sizes, rd.snaps.num_static_sizes);
         if (zdem_tw_snap_encode_full(ev.snap, ints, sizeof ints / 4, &k) != ZDEM_OK ||
             zdem_tw_chunk_encode(ZDEM_TW_CHUNK_SNAPSHOT, ints, k, packed, sizeof packed, chunk,
                                  sizeof chunk, &len) != ZDEM_OK) {
@@ -273,8 +283,8 @@ static void check_encoders(const uint8_t *data, size_t size)
             bad++;
         /* as a delta from the previous snapshot (kept in `keep`) */
         if (have) {
-            if (zdem_tw_snap_encode_delta(&prev, ev.snap, zdem_tw_static_sizes,
-                                          ZDEM_TW_NUM_STATIC_SIZES, ints, sizeof ints / 4, &k) != ZDEM_OK ||
+            if (zdem_tw_snap_encode_delta(&prev, ev.snap, agreed, rd.snaps.num_static_sizes, ints,
+                                          sizeof ints / 4, &k) != ZDEM_OK ||
                 zdem_tw_snap_apply_delta(&keep, ints, k, &ie) != ZDEM_OK) {
                 bad++;
             } else {
@@ -302,15 +312,19 @@ static void check_encoders(const uint8_t *data, size_t size)
         }
         n++;
     }
-    CHECK(n > 10);
+    CHECK(n >= min_snaps);
     CHECK_EQ_INT(bad, 0);
     free(prev_mem);
 }
 
-static void check_demo(const char *demo)
+static unsigned long starts_on_full, starts_on_delta;
+
+/* demo: a corpus name, or (path 1) a file's path */
+static void check_demo(const char *demo, int path)
 {
     size_t size = 0;
-    uint8_t *data = zdem_tw_load(demo, &size);
+    uint8_t *data = path ? zt_read_file(demo, &size) : zdem_tw_load(demo, &size);
+    unsigned long whole_before = whole_written, copied_before = copied_first;
     log orig;
     zdem_error oerr;
     int orc, k;
@@ -329,9 +343,31 @@ static void check_demo(const char *demo)
             ticks = realloc(ticks, (nt + 1) * sizeof *ticks);
             ticks[nt++] = orig.r[i].tick;
         }
-    if (!CHECK(nt > 10))
+    /* (the real 0.7 recordings are short: 3 to 37 snapshots) */
+    if (!CHECK(nt >= (path ? 3u : 11u)))
         goto out;
     check_range(demo, data, size, &orig, orc, &oerr, INT32_MIN, INT32_MAX, &o);
+    /* ranges that start on a full snapshot (copied) and on a delta (the
+     * first snapshot written whole), the last full one and the delta after it */
+    {
+        size_t f = orig.n, d = orig.n;
+        for (i = 0; i < orig.n; i++)
+            if (orig.r[i].kind == 'S' && orig.r[i].full)
+                f = i;
+        for (i = f; i < orig.n; i++)
+            if (orig.r[i].kind == 'S' && !orig.r[i].full) {
+                d = i;
+                break;
+            }
+        if (f < orig.n) {
+            check_range(demo, data, size, &orig, orc, &oerr, orig.r[f].tick, ticks[nt - 1], &o);
+            starts_on_full++;
+        }
+        if (d < orig.n) {
+            check_range(demo, data, size, &orig, orc, &oerr, orig.r[d].tick, orig.r[d].tick + 60, &o);
+            starts_on_delta++;
+        }
+    }
     for (k = 0; k < 22; k++) {
         int32_t a, b, t1 = ticks[zt_rand(&seed) % nt], t2 = ticks[zt_rand(&seed) % nt];
         if (t1 > t2) {
@@ -402,7 +438,9 @@ static void check_demo(const char *demo)
         free(ml.r);
         free(m);
     }
-    check_encoders(data, size);
+    check_encoders(data, size, path ? 3 : 11);
+    /* some clips began with a copied snapshot, some with one written whole */
+    CHECK(whole_written > whole_before && copied_first > copied_before);
 out:
     free(ticks);
     free(orig.r);
@@ -412,9 +450,12 @@ out:
     free(data);
 }
 
-int main(void)
+/* No arguments: the corpus. Arguments: those demo files (the 0.7 ones of
+ * test_teeworlds7_cut.sh). */
+int main(int argc, char **argv)
 {
     size_t i;
+    int f;
     zdem_error e;
     rd_mem = malloc(zdem_tw_reader_mem_size(NULL));
     writer_mem = malloc(zdem_tw_writer_size());
@@ -422,14 +463,20 @@ int main(void)
     if (!CHECK(rd_mem && writer_mem &&
                zdem_tw_reader_init(&rd, NULL, rd_mem, zdem_tw_reader_mem_size(NULL), &e) == ZDEM_OK))
         return zt_finish();
-    for (i = 0; i < ZDEM_TW_CORPUS_N; i++) {
+    for (i = 0; argc < 2 && i < ZDEM_TW_CORPUS_N; i++) {
         int before = zt_failed;
-        check_demo(zdem_tw_corpus[i].file);
+        check_demo(zdem_tw_corpus[i].file, 0);
         if (zt_failed != before)
             printf("FAILED: %s\n", zdem_tw_corpus[i].file);
     }
-    printf("%lu ranges, %lu first snapshots written whole, %lu records compared\n", ranges_checked,
-           whole_written, records_compared);
+    for (f = 1; f < argc; f++) {
+        int before = zt_failed;
+        check_demo(argv[f], 1);
+        printf("%s: %s\n", zt_failed != before ? "FAILED" : "ok", argv[f]);
+    }
+    printf("%lu ranges (%lu starting on a full snapshot, %lu on a delta), %lu first snapshots written "
+           "whole, %lu records compared\n", ranges_checked, starts_on_full, starts_on_delta, whole_written,
+           records_compared);
     free(rd_mem);
     free(writer_mem);
     return zt_finish();

@@ -310,6 +310,10 @@ static int cut_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f,
     free(mem);
     if ((rc = close_out(a, &o)) != 0)
         return rc;
+    if (info.sizes_unstated)
+        fprintf(stderr, "zdem: %s: warning: item types (%lu) whose size only a full snapshot before the "
+                "clip states (net version not known): a reader that guesses the protocol misreads them "
+                "in the clip\n", f->path, (unsigned long)info.sizes_unstated);
     if (a->json) {
         printf("{\"format\":\"teeworlds\",\"out\":");
         zdem_json_cstr(stdout, a->out);
@@ -321,6 +325,7 @@ static int cut_teeworlds(const zdem_cli_args *a, const zdem_cli_file *f,
                "\"snapshot_whole\":%s,\"bytes\":%llu",
                (long)info.length, (unsigned long)info.markers, (unsigned long)info.copied,
                info.whole ? "true" : "false", (unsigned long long)info.bytes);
+        printf(",\"sizes_unstated\":%lu", (unsigned long)info.sizes_unstated);
         if (st != ZDEM_OK)
             zdem_cli_error_json(stdout, &err);
         printf("}\n");

@@ -188,6 +188,7 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
     int32_t last_mark_tick = 0;
     int have_mark = 0, rc;
     uint32_t pre = 0; /* chunks since the last tick marker */
+    uint32_t unstated = 0; /* types by bit: learned sizes the clip's first snapshot leaves out */
     uint8_t hdr[ZDEM_TW_HEADER_SIZE + ZDEM_TW_MARKERS_SIZE], m5[5];
     size_t hlen;
     memset(&info, 0, sizeof info);
@@ -219,6 +220,16 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
         }
         if (info.started)
             info.copied++; /* (the end's marker is taken back below) */
+        if (info.started && unstated && ev.snap) {
+            uint32_t i;
+            for (i = 0; i < ev.snap->num_items; i++) {
+                uint32_t t = ev.snap->key[i] >> 16;
+                if (t < 32 && (unstated >> t & 1u)) {
+                    unstated &= ~(1u << t);
+                    info.sizes_unstated++;
+                }
+            }
+        }
         if (ev.chunk.kind == ZDEM_TW_CHUNK_TICK) {
             if (info.started && ev.chunk.tick > end_tick) {
                 info.copied--;
@@ -250,6 +261,15 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
         (void)last_mark_at;
         snap_at = ev.chunk.offset;
         snap_end = r->chunks.pos;
+        {
+            uint32_t t, i;
+            for (t = 0; t < r->snaps.num_static_sizes && t < 32; t++)
+                if (r->snaps.learned[t])
+                    unstated |= 1u << t;
+            for (i = 0; i < ev.snap->num_items; i++)
+                if ((ev.snap->key[i] >> 16) < 32)
+                    unstated &= ~(1u << (ev.snap->key[i] >> 16));
+        }
         if (ev.chunk.kind == ZDEM_TW_CHUNK_DELTA) {
             size_t ni;
             zdem_status st = zdem_tw_snap_encode_full(ev.snap, w->ints, W_INTS, &ni);

@@ -40,6 +40,13 @@ typedef struct zdem_tw_cut_info {
     uint32_t copied;      /* chunks copied as they are */
     int whole;            /* the first snapshot was encoded (1) or copied (0) */
     uint64_t bytes;       /* bytes written */
+    /* Item types whose size the reader took from a full snapshot before
+     * the clip (a size the demo's protocol table does not give: an unknown
+     * net version), that the clip's first snapshot does not hold and a
+     * later one does: the clip never states their size, so a reader that
+     * guesses the protocol (zdem) reads them with the table's. A warning:
+     * the game, which knows its protocol, reads them right. */
+    uint32_t sizes_unstated;
 } zdem_tw_cut_info;
 
 size_t zdem_tw_writer_size(void);
