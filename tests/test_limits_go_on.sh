@@ -17,42 +17,16 @@
 # chat lines, and the over-limit item itself (no warning).
 set -eu
 SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-CORPUS=${ZDEM_CORPUS:-$SRC/../shared/corpus}
-ZDEM=${ZDEM_BIN:-}
-PY=${ZDEM_PYTHON:-/usr/bin/python3}
-[ -x "$PY" ] || PY=python3
-if [ -z "$ZDEM" ] || [ ! -x "$ZDEM" ]; then
-    echo "FAIL: ZDEM_BIN (the zdem CLI) is not set"
-    exit 1
-fi
-if [ ! -f "$CORPUS/EXPECTED.md" ]; then
-    echo "SKIP: corpus not found at $CORPUS"
-    exit 0
-fi
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-limits.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-export ZDEM WORK CORPUS
+. "$SRC/tests/cli_test_prelude.sh" limits
 exec "$PY" - "$SRC/tests" <<'PYEOF'
 import json, os, subprocess, sys
 sys.path.insert(0, sys.argv[1])
 import s2craft, q3craft, tw_limitcraft
 
-ZDEM, WORK, CORPUS = os.environ["ZDEM"], os.environ["WORK"], os.environ["CORPUS"]
-passed = failed = 0
+import zdem_cli_test as T
+from zdem_cli_test import check, run, write
 
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args):
-    p = subprocess.run([ZDEM] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+T.ZDEM, CORPUS = os.environ["ZDEM"], os.environ["CORPUS"]
 
 
 def chats(out):
@@ -88,7 +62,7 @@ for fill in range(4):
 assert pos % 8, "the crafted message is byte aligned"
 sc.packet(head[1:] + [big, after])
 sc.packet([s2craft.inner("UM_SayText2", s2craft.say_text2(3, "next", "a packet later"))])
-path = os.path.join(WORK, "s2-inner-over.dem")
+path = os.path.join(T.TMP, "s2-inner-over.dem")
 open(path, "wb").write(sc.finish())
 want = ["right after the big one", "a packet later"]
 rc, out, err = run(["events", "--json", path])
@@ -109,7 +83,7 @@ for n in range(1, 201):                  # 200 entities, each its baseline
 w.bits_(1023, 10)                        # ENTITYNUM_NONE: end of the list
 w.byte(q3craft.SVC_SERVERCOMMAND).long(1 << 30).string('chat "crafted: after the snapshot"')
 w.byte(q3craft.SVC_EOF)
-path = os.path.join(WORK, "q3-snapshot-over.dm_68")
+path = os.path.join(T.TMP, "q3-snapshot-over.dm_68")
 open(path, "wb").write(q3craft.append_messages(data, [w.payload()]))
 texts = lambda out: [e.get("text") for e in map(json.loads, out.splitlines()) if e.get("type") == "chat"]
 rc, out, err = run(["events", "--json", path])
@@ -134,7 +108,7 @@ data = open(demo, "rb").read()
 items = [(0x7F00 + (i % 4), i, [1000000 + i] * 12) for i in range(300)]  # ~19 KB of ints
 lines = ["chat line %d after the big snapshot" % i for i in range(6)]
 crafted = [tw_limitcraft.full_snapshot(items)] + [tw_limitcraft.chat(0, t) for t in lines]
-path = os.path.join(WORK, "tw-payload-over.demo")
+path = os.path.join(T.TMP, "tw-payload-over.demo")
 open(path, "wb").write(tw_limitcraft.append_chunks(data, crafted))
 tw_text = lambda out: [e.get("text") for e in map(json.loads, out.splitlines()) if e.get("type") == "chat"]
 rc, out, err = run(["events", "--json", path])
@@ -152,6 +126,5 @@ rc, dump, _ = run(["dump", "--json", "--small", path])
 big = [e for e in map(json.loads, dump.splitlines()) if e.get("kind") == "snapshot"][-1]
 check("max_payload" in big.get("warning", ""), "teeworlds --small dump: the snapshot's warning (%s)" % big)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(T.finish())
 PYEOF

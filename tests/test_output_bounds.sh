@@ -10,48 +10,21 @@
 # bound, each checked against what the generator wrote.
 set -eu
 SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-CORPUS=${ZDEM_CORPUS:-$SRC/../shared/corpus}
-ZDEM=${ZDEM_BIN:-}
-PY=${ZDEM_PYTHON:-/usr/bin/python3}
-[ -x "$PY" ] || PY=python3
-if [ -z "$ZDEM" ] || [ ! -x "$ZDEM" ]; then
-    echo "FAIL: ZDEM_BIN (the zdem CLI) is not set"
-    exit 1
-fi
-if [ ! -f "$CORPUS/EXPECTED.md" ]; then
-    echo "SKIP: corpus not found at $CORPUS"
-    exit 0
-fi
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-bounds.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-export ZDEM WORK CORPUS
+. "$SRC/tests/cli_test_prelude.sh" bounds
 exec "$PY" - "$SRC/tests" <<'PYEOF'
 import json, os, subprocess, sys
 sys.path.insert(0, sys.argv[1])
 import s2craft, tw_limitcraft
 
-ZDEM, WORK, CORPUS = os.environ["ZDEM"], os.environ["WORK"], os.environ["CORPUS"]
-passed = failed = 0
+import zdem_cli_test as T
+from zdem_cli_test import check, write
 
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
+T.ZDEM, CORPUS = os.environ["ZDEM"], os.environ["CORPUS"]
 
 
 def run(args):
-    p = subprocess.run([ZDEM] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+    return T.run(args, raw=True)
 
-
-def write(name, data):
-    path = os.path.join(WORK, name)
-    open(path, "wb").write(data)
-    return path
 
 
 # ---- Source 2 ticks: 1024 entities, 16000 empty frames ---------------------
@@ -125,6 +98,5 @@ check(rc == 1 and "--max-output is for dump" in err, "--max-output with ticks is
 rc, _, err = run(["info", demo, "--max-work", "0"])
 check(rc == 1, "--max-work 0 is a usage error (rc %d)" % rc)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(T.finish())
 PYEOF

@@ -22,6 +22,7 @@
 #include "quake3.h"
 #include "quake3_write.h"
 #include "zdem_test.h"
+#include "cut_out.h"
 
 typedef struct rec {
     uint32_t msg;   /* message index in its file */
@@ -199,22 +200,6 @@ static uint32_t read_log(const uint8_t *data, size_t size, int protocol, log *l,
     return bad == UINT32_MAX ? r.index : bad;
 }
 
-typedef struct out {
-    uint8_t *d;
-    size_t n, cap;
-} out;
-
-static int to_out(void *u, const void *data, size_t len)
-{
-    out *o = u;
-    if (o->n + len > o->cap) {
-        o->cap = (o->n + len) * 2;
-        o->d = realloc(o->d, o->cap);
-    }
-    memcpy(o->d + o->n, data, len);
-    o->n += len;
-    return 0;
-}
 
 static uint8_t *writer_mem;
 

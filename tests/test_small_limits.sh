@@ -13,20 +13,7 @@
 set -eu
 
 SRC=${ZDEM_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-CORPUS=${ZDEM_CORPUS:-$SRC/../shared/corpus}
-ZDEM=${ZDEM_BIN:-}
-if [ -z "$ZDEM" ] || [ ! -x "$ZDEM" ]; then
-    echo "FAIL: ZDEM_BIN (the zdem CLI) is not set"
-    exit 1
-fi
-if [ ! -f "$CORPUS/EXPECTED.md" ]; then
-    echo "SKIP: corpus not found at $CORPUS"
-    exit 0
-fi
-
-PY=${ZDEM_PYTHON:-/usr/bin/python3}
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/zdem-small.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+. "$SRC/tests/cli_test_prelude.sh" small
 rc=0
 fit=0
 over=0

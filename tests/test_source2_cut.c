@@ -29,6 +29,7 @@
 #include "source2_write.h"
 #include "source2_pb.h"
 #include "zdem_test.h"
+#include "cut_out.h"
 
 typedef struct rec {
     int64_t tick;
@@ -210,22 +211,6 @@ static zdem_status run(const uint8_t *d, size_t n, int64_t stop, log *l, uint64_
     return st;
 }
 
-typedef struct out {
-    uint8_t *d;
-    size_t n, cap;
-} out;
-
-static int to_out(void *u, const void *data, size_t len)
-{
-    out *o = u;
-    if (o->n + len > o->cap) {
-        o->cap = (o->n + len) * 2;
-        o->d = realloc(o->d, o->cap);
-    }
-    memcpy(o->d + o->n, data, len);
-    o->n += len;
-    return 0;
-}
 
 static zdem_status cut(const uint8_t *d, size_t n, int64_t a, int64_t b, out *o,
                        zdem_s2_cut_info *info, zdem_error *err)

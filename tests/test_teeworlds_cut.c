@@ -22,6 +22,7 @@
 #include "teeworlds_write.h"
 #include "test_teeworlds_common.h"
 #include "zdem_test.h"
+#include "cut_out.h"
 
 typedef struct rec {
     char kind; /* T tick, S snapshot, M message, U other chunk */
@@ -117,22 +118,6 @@ static int read_log(const uint8_t *data, size_t size, log *l, zdem_error *e)
     return rc;
 }
 
-typedef struct out {
-    uint8_t *d;
-    size_t n, cap;
-} out;
-
-static int to_out(void *u, const void *data, size_t len)
-{
-    out *o = u;
-    if (o->n + len > o->cap) {
-        o->cap = (o->n + len) * 2;
-        o->d = realloc(o->d, o->cap);
-    }
-    memcpy(o->d + o->n, data, len);
-    o->n += len;
-    return 0;
-}
 
 static uint8_t *writer_mem;
 

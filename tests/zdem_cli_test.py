@@ -21,10 +21,11 @@ def check(cond, what):
     return cond
 
 
-def run(args, timeout=300):
-    """(exit status, stdout, stderr) of zdem ARGS."""
+def run(args, timeout=300, raw=False):
+    """(exit status, stdout, stderr) of zdem ARGS; stdout as bytes if raw."""
     p = subprocess.run([ZDEM] + args, capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    out = p.stdout if raw else p.stdout.decode("utf-8", "replace")
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")
 
 
 def write(name, data):
