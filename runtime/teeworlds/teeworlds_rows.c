@@ -144,29 +144,45 @@ static int32_t col(tw_rows *r, int k, const char *name)
     return r->cols[k];
 }
 
-/* 0.7: names, teams and countries from the de_client_info items. */
-static void track7(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+/* One item's part in the players' record: 0.7's de_client_info (names,
+ * teams, countries), 0.6's client_info and player_info (its team). */
+static void track_item(tw_rows *r, const zdem_tw_snap *s, uint32_t i, int32_t tick)
 {
-    uint32_t i;
-    for (i = 0; i < s->num_items; i++) {
-        int id = zdem_tw_snap_id(s, i);
+    int id = zdem_tw_snap_id(s, i), type = zdem_tw_snap_type(s, i);
+    tw_player *p;
+    if (id < 0 || id >= MAX_CLIENTS)
+        return;
+    p = &r->players[id];
+    if (r->rd.proto->version == 7) {
         zdem_tw7_obj_de_client_info ci;
-        tw_player *p;
-        if (id < 0 || id >= MAX_CLIENTS || zdem_tw_snap_type(s, i) != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
-            continue;
+        if (type != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
+            return;
         zdem_tw7_obj_de_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
-        p = &r->players[id];
-        r->present |= (uint64_t)1 << id;
-        if (!p->seen)
-            p->first_tick = tick;
-        p->seen = 1;
-        p->last_tick = tick;
         memcpy(p->name, ci.name, sizeof p->name);
         memcpy(p->clan, ci.clan, sizeof p->clan);
         p->country = ci.country;
         p->has_team = 1;
         p->team = ci.team;
+    } else if (type == ZDEM_TW_OBJ_PLAYER_INFO) {
+        zdem_tw_obj_player_info pi;
+        zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+        p->has_team = 1;
+        p->team = pi.team;
+        return;
+    } else if (type == ZDEM_TW_OBJ_CLIENT_INFO) {
+        zdem_tw_obj_client_info ci;
+        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        memcpy(p->name, ci.name, sizeof p->name);
+        memcpy(p->clan, ci.clan, sizeof p->clan);
+        p->country = ci.country;
+    } else {
+        return;
     }
+    r->present |= (uint64_t)1 << id;
+    if (!p->seen)
+        p->first_tick = tick;
+    p->seen = 1;
+    p->last_tick = tick;
 }
 
 /* The clients of the snapshot last passed over were in every snapshot up
@@ -179,48 +195,30 @@ static void present_flush(tw_rows *r)
             r->players[id].last_tick = r->present_tick;
 }
 
+/* How this snapshot follows the one passed over last. */
+enum { SNAP_NEW, SNAP_SAME, SNAP_IN_PLACE };
+
 /* Client names from the snapshot's client_info items, for the rows that
- * name players; same: the snapshot is the one passed over last. */
-static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
+ * name players. SNAP_SAME: the snapshot passed over last, unchanged;
+ * SNAP_IN_PLACE: that one with the items w[0..nw) written in place and
+ * none removed, so that only those are read again (a delta costs what it
+ * changes; the clients present stay present); SNAP_NEW: every item. */
+static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
+                  const uint16_t *w, uint32_t nw)
 {
     uint32_t i;
-    if (same) {
+    if (how != SNAP_NEW) {
         r->present_tick = tick;
+        if (how == SNAP_IN_PLACE)
+            for (i = 0; i < nw; i++)
+                track_item(r, s, w[i], tick);
         return;
     }
     present_flush(r);
     r->present = 0;
     r->present_tick = tick;
-    if (r->rd.proto->version == 7) {
-        track7(r, s, tick);
-        return;
-    }
-    for (i = 0; i < s->num_items; i++) {
-        int id = zdem_tw_snap_id(s, i);
-        zdem_tw_obj_client_info ci;
-        tw_player *p;
-        if (id < 0 || id >= MAX_CLIENTS)
-            continue;
-        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
-            zdem_tw_obj_player_info pi;
-            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
-            r->players[id].has_team = 1;
-            r->players[id].team = pi.team;
-            continue;
-        }
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
-            continue;
-        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
-        p = &r->players[id];
-        r->present |= (uint64_t)1 << id;
-        if (!p->seen)
-            p->first_tick = tick;
-        p->seen = 1;
-        p->last_tick = tick;
-        memcpy(p->name, ci.name, sizeof p->name);
-        memcpy(p->clan, ci.clan, sizeof p->clan);
-        p->country = ci.country;
-    }
+    for (i = 0; i < s->num_items; i++)
+        track_item(r, s, i, tick);
 }
 
 static void name_cell(tw_rows *r, int k, const char *colname, int32_t id)
@@ -243,12 +241,28 @@ static int twrows_tick_wanted(tw_rows *r, int32_t tick)
     return 1;
 }
 
-static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
+static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
+                           const uint16_t *w, uint32_t nw, uint32_t added)
 {
     uint32_t i, j, k;
     zdem_status st;
-    if (!same)
+    if (how == SNAP_NEW) {
         r->match_valid = 0;
+    } else if (how == SNAP_IN_PLACE && r->match_valid) {
+        /* the items found keep their indexes; the new ones are the last
+         * `added`, looked at alone; a type's UUID item written may give
+         * other items another object: then every item again */
+        for (j = 0; j < nw && r->match_valid; j++)
+            if (zdem_tw_snap_type(s, w[j]) == 0)
+                r->match_valid = 0;
+        for (i = s->num_items - added; i < s->num_items && r->match_valid; i++)
+            if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj) {
+                if (r->nmatch >= ZDEM_TW_SNAP_MAX_ITEMS)
+                    r->match_valid = 0;
+                else
+                    r->match[r->nmatch++] = (uint16_t)i;
+            }
+    }
     if (!twrows_tick_wanted(r, tick))
         return ZDEM_OK;
     if (!r->match_valid) {
@@ -518,14 +532,18 @@ static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
         /* unchanged: the same snapshot (a delta copies it, an empty one
          * does not) with nothing written into it */
         const uint16_t *w;
-        int all;
-        uint32_t nw = zdem_tw_snap_written(&r->rd.snaps, &w, &all);
-        int same = ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && nw == 0 && !all;
+        int all, how = SNAP_NEW;
+        uint32_t added = 0, nw = zdem_tw_snap_written(&r->rd.snaps, &w, &all);
+        if (ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && nw == 0 && !all)
+            how = SNAP_SAME;
+        else if (ev->snap == r->seen_snap && !all && zdem_tw_snap_in_place(&r->rd.snaps, &added) &&
+                 ev->snap->num_items == r->seen_items + added)
+            how = SNAP_IN_PLACE; /* the one passed over, some items written */
         r->seen_snap = ev->snap;
         r->seen_items = ev->snap->num_items;
-        track(r, ev->snap, ev->chunk.tick, same);
+        track(r, ev->snap, ev->chunk.tick, how, w, nw);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
-            return objects(r, ev->snap, ev->chunk.tick, same);
+            return objects(r, ev->snap, ev->chunk.tick, how, w, nw, added);
     } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE)
         return message(r, ev);
     return ZDEM_OK;

@@ -65,6 +65,11 @@ typedef struct zdem_tw_snapstate {
     /* Items the last full snapshot or delta wrote: see zdem_tw_snap_written. */
     uint32_t nwritten;
     int written_all;
+    /* The last delta was applied in place (no item removed, each named
+     * once): the items kept their indexes, and the last nadded of them
+     * are the new ones. See zdem_tw_snap_in_place. */
+    uint32_t nadded;
+    int in_place;
 } zdem_tw_snapstate;
 
 /* Lays the two snapshots out in mem (4-byte aligned, at least
@@ -86,7 +91,9 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                               zdem_error *err);
 
-/* Applies a delta to the current snapshot:
+/* Applies a delta to the current snapshot (in place when it removes
+ * nothing and names each item once, see zdem_tw_snap_in_place; else
+ * built in the other buffer, which then becomes current):
  *   [num_removed] [num_deltas] [_zero] [removed keys...] then per delta
  *   [type] [id] ([size] unless pre-agreed) [data or diff...]
  * Changed items add the diff (wrapping); new items take the data as is. */
@@ -109,6 +116,18 @@ static inline const zdem_tw_snap *zdem_tw_snap_current(const zdem_tw_snapstate *
  * reader does). */
 uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all);
 void zdem_tw_snap_written_clear(zdem_tw_snapstate *s);
+
+/* 1 when the last delta changed the current snapshot in place: every item
+ * of the snapshot before it kept its index and data not written, and
+ * *added of the written ones are new, the last *added indexes. A caller
+ * that keeps what it found in the snapshot before then updates it from
+ * the written items alone. 0 after a full snapshot, a delta that removed
+ * items (the snapshot is rebuilt in the other buffer) or nothing applied. */
+static inline int zdem_tw_snap_in_place(const zdem_tw_snapstate *s, uint32_t *added)
+{
+    *added = s->nadded;
+    return s->in_place;
+}
 
 /* Index of the item with this key, -1 if absent. */
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key);
