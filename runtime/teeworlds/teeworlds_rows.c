@@ -196,22 +196,40 @@ static void present_flush(tw_rows *r)
 }
 
 /* How this snapshot follows the one passed over last. */
-enum { SNAP_NEW, SNAP_SAME, SNAP_IN_PLACE };
+enum { SNAP_NEW, SNAP_SAME, SNAP_CHANGED };
+
+/* What the last delta changed (zdem_tw_snap_changes) and wrote. */
+typedef struct tw_change {
+    const zdem_tw_snap *prev;
+    const uint16_t *removed, *w;
+    uint32_t nremoved, added, nw;
+} tw_change;
 
 /* Client names from the snapshot's client_info items, for the rows that
  * name players. SNAP_SAME: the snapshot passed over last, unchanged;
- * SNAP_IN_PLACE: that one with the items w[0..nw) written in place and
- * none removed, so that only those are read again (a delta costs what it
- * changes; the clients present stay present); SNAP_NEW: every item. */
+ * SNAP_CHANGED: that one changed as *c tells, so that only the items
+ * removed and written are read (a delta costs what it changes: a client
+ * whose info item goes was present up to the snapshot before); SNAP_NEW:
+ * every item. */
 static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
-                  const uint16_t *w, uint32_t nw)
+                  const tw_change *c)
 {
     uint32_t i;
     if (how != SNAP_NEW) {
+        if (how == SNAP_CHANGED) {
+            int info = r->rd.proto->version == 7 ? ZDEM_TW7_OBJ_DE_CLIENT_INFO
+                                                 : ZDEM_TW_OBJ_CLIENT_INFO;
+            for (i = 0; i < c->nremoved; i++) {
+                uint32_t key = c->prev->key[c->removed[i]], id = key & 0xffffu;
+                if ((int)(key >> 16) == info && id < MAX_CLIENTS && (r->present >> id & 1u)) {
+                    r->players[id].last_tick = r->present_tick;
+                    r->present &= ~((uint64_t)1 << id);
+                }
+            }
+            for (i = 0; i < c->nw; i++)
+                track_item(r, s, c->w[i], tick);
+        }
         r->present_tick = tick;
-        if (how == SNAP_IN_PLACE)
-            for (i = 0; i < nw; i++)
-                track_item(r, s, w[i], tick);
         return;
     }
     present_flush(r);
@@ -242,20 +260,37 @@ static int twrows_tick_wanted(tw_rows *r, int32_t tick)
 }
 
 static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
-                           const uint16_t *w, uint32_t nw, uint32_t added)
+                           const tw_change *c)
 {
     uint32_t i, j, k;
     zdem_status st;
     if (how == SNAP_NEW) {
         r->match_valid = 0;
-    } else if (how == SNAP_IN_PLACE && r->match_valid) {
-        /* the items found keep their indexes; the new ones are the last
-         * `added`, looked at alone; a type's UUID item written may give
-         * other items another object: then every item again */
-        for (j = 0; j < nw && r->match_valid; j++)
-            if (zdem_tw_snap_type(s, w[j]) == 0)
+    } else if (how == SNAP_CHANGED && r->match_valid) {
+        /* the items found stay, less the removed ones, their indexes less
+         * the removed before them (both lists ascending); the new ones are
+         * the last `added`, looked at alone; a type's UUID item written or
+         * removed may give other items another object: then every item
+         * again */
+        for (j = 0; j < c->nw && r->match_valid; j++)
+            if (zdem_tw_snap_type(s, c->w[j]) == 0)
                 r->match_valid = 0;
-        for (i = s->num_items - added; i < s->num_items && r->match_valid; i++)
+        for (j = 0; j < c->nremoved && r->match_valid; j++)
+            if (c->prev->key[c->removed[j]] >> 16 == 0)
+                r->match_valid = 0;
+        if (c->nremoved && r->match_valid) {
+            uint32_t b = 0, m = 0;
+            for (j = 0; j < r->nmatch; j++) {
+                uint32_t old = r->match[j];
+                while (b < c->nremoved && c->removed[b] < old)
+                    b++;
+                if (b < c->nremoved && c->removed[b] == old)
+                    continue;
+                r->match[m++] = (uint16_t)(old - b);
+            }
+            r->nmatch = m;
+        }
+        for (i = s->num_items - c->added; i < s->num_items && r->match_valid; i++)
             if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj) {
                 if (r->nmatch >= ZDEM_TW_SNAP_MAX_ITEMS)
                     r->match_valid = 0;
@@ -531,19 +566,20 @@ static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
     if (ev->snap) {
         /* unchanged: the same snapshot (a delta copies it, an empty one
          * does not) with nothing written into it */
-        const uint16_t *w;
+        tw_change c;
         int all, how = SNAP_NEW;
-        uint32_t added = 0, nw = zdem_tw_snap_written(&r->rd.snaps, &w, &all);
-        if (ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && nw == 0 && !all)
+        c.nw = zdem_tw_snap_written(&r->rd.snaps, &c.w, &all);
+        if (ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && c.nw == 0 && !all)
             how = SNAP_SAME;
-        else if (ev->snap == r->seen_snap && !all && zdem_tw_snap_in_place(&r->rd.snaps, &added) &&
-                 ev->snap->num_items == r->seen_items + added)
-            how = SNAP_IN_PLACE; /* the one passed over, some items written */
+        else if (!all && zdem_tw_snap_changes(&r->rd.snaps, &c.prev, &c.removed, &c.nremoved, &c.added) &&
+                 c.prev == r->seen_snap && r->seen_items >= c.nremoved &&
+                 ev->snap->num_items == r->seen_items - c.nremoved + c.added)
+            how = SNAP_CHANGED; /* the one passed over, changed item by item */
         r->seen_snap = ev->snap;
         r->seen_items = ev->snap->num_items;
-        track(r, ev->snap, ev->chunk.tick, how, w, nw);
+        track(r, ev->snap, ev->chunk.tick, how, &c);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
-            return objects(r, ev->snap, ev->chunk.tick, how, w, nw, added);
+            return objects(r, ev->snap, ev->chunk.tick, how, &c);
     } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE)
         return message(r, ev);
     return ZDEM_OK;

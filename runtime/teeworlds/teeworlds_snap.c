@@ -132,8 +132,11 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
     s->delta_unused = 0;
     s->nwritten = 0;
     s->written_all = 0;
+    s->prev = NULL;
+    s->removed_idx = NULL;
+    s->nremoved = 0;
     s->nadded = 0;
-    s->in_place = 0;
+    s->follows = 0;
 }
 
 /* A full snapshot states every item's size: where it contradicts the
@@ -158,8 +161,9 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     size_t base, data_ints, i;
     s->nwritten = 0; /* until it applies */
     s->written_all = 0;
+    s->nremoved = 0;
     s->nadded = 0;
-    s->in_place = 0;
+    s->follows = 0;
     if (n < 2)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: missing header");
     data_size = ints[0];
@@ -202,6 +206,33 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     s->written_all = 1;
     s->cur = !s->cur;
     return ZDEM_OK;
+}
+
+/* Heapsort: ascending, in place, O(n log n) whatever the order. */
+static void sort_u16(uint16_t *a, uint32_t n)
+{
+    uint32_t i, end, root, child;
+    uint16_t t;
+    for (i = n / 2u; i-- > 0;) {
+        for (root = i; (child = 2u * root + 1u) < n; root = child) {
+            if (child + 1u < n && a[child] < a[child + 1u])
+                child++;
+            if (a[root] >= a[child])
+                break;
+            t = a[root]; a[root] = a[child]; a[child] = t;
+        }
+    }
+    for (end = n; end > 1u;) {
+        end--;
+        t = a[0]; a[0] = a[end]; a[end] = t;
+        for (root = 0; (child = 2u * root + 1u) < end; root = child) {
+            if (child + 1u < end && a[child] < a[child + 1u])
+                child++;
+            if (a[root] >= a[child])
+                break;
+            t = a[root]; a[root] = a[child]; a[child] = t;
+        }
+    }
 }
 
 /* A delta's item header at ints[*p]: its key and data length (the
@@ -325,24 +356,29 @@ static int delta_in_place(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
     s->delta_unused = n - p;
     s->nwritten = nw;
     s->written_all = 0;
+    s->prev = cur;
+    s->removed_idx = cur->spare;
+    s->nremoved = 0;
     s->nadded = nnew;
-    s->in_place = 1;
+    s->follows = 1;
     return 1;
 }
 
 zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                                 zdem_error *err)
 {
-    const zdem_tw_snap *from = &s->snap[s->cur];
+    zdem_tw_snap *from = &s->snap[s->cur];
     zdem_tw_snap *to = &s->snap[!s->cur];
     int32_t num_removed, num_deltas;
     size_t p, i;
+    uint32_t kept, nrem = 0;
     uint32_t nw = 0; /* items written, listed in to->spare */
     int wall = 0;
     s->nwritten = 0; /* until it applies */
     s->written_all = 0;
+    s->nremoved = 0;
     s->nadded = 0;
-    s->in_place = 0;
+    s->follows = 0;
     if (n < 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: missing header");
     num_removed = ints[0];
@@ -361,11 +397,16 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         return ZDEM_OK;
     p = 3;
     memset(s->removed, 0, from->num_items);
+    /* the removed items' old indexes, for zdem_tw_snap_changes (from->spare
+     * is free: it held the written list of the delta before) */
     for (i = 0; i < (size_t)num_removed; i++) {
         int idx = zdem_tw_snap_find(from, (uint32_t)ints[p + i]);
-        if (idx >= 0)
+        if (idx >= 0 && !s->removed[idx]) {
             s->removed[idx] = 1;
+            from->spare[nrem++] = (uint16_t)idx;
+        }
     }
+    sort_u16(from->spare, nrem);
     p += (size_t)num_removed;
 
     /* Kept items first, in their old order, copied a run of consecutive
@@ -405,7 +446,9 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
             if (!s->removed[from->order[r]])
                 to->order[m++] = to->spare[from->order[r]];
     }
-    memset(s->removed, 0, from->num_items); /* the in-place path expects them clear */
+    for (i = 0; i < nrem; i++) /* clear for the in-place path */
+        s->removed[from->spare[i]] = 0;
+    kept = to->num_items;
 
     for (i = 0; i < (size_t)num_deltas; i++) {
         int32_t type, id;
@@ -463,6 +506,11 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     s->delta_unused = n - p;
     s->nwritten = nw;
     s->written_all = wall;
+    s->prev = from;
+    s->removed_idx = from->spare;
+    s->nremoved = nrem;
+    s->nadded = to->num_items - kept;
+    s->follows = 1;
     s->cur = !s->cur;
     return ZDEM_OK;
 }
@@ -478,6 +526,7 @@ void zdem_tw_snap_written_clear(zdem_tw_snapstate *s)
 {
     s->nwritten = 0;
     s->written_all = 0;
+    s->nremoved = 0;
     s->nadded = 0;
-    s->in_place = 0;
+    s->follows = 0;
 }

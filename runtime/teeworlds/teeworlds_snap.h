@@ -65,11 +65,13 @@ typedef struct zdem_tw_snapstate {
     /* Items the last full snapshot or delta wrote: see zdem_tw_snap_written. */
     uint32_t nwritten;
     int written_all;
-    /* The last delta was applied in place (no item removed, each named
-     * once): the items kept their indexes, and the last nadded of them
-     * are the new ones. See zdem_tw_snap_in_place. */
+    /* How the last delta changed the snapshot before it, item by item:
+     * see zdem_tw_snap_changes. */
+    const zdem_tw_snap *prev;
+    const uint16_t *removed_idx;
+    uint32_t nremoved;
     uint32_t nadded;
-    int in_place;
+    int follows;
 } zdem_tw_snapstate;
 
 /* Lays the two snapshots out in mem (4-byte aligned, at least
@@ -92,7 +94,7 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
                               zdem_error *err);
 
 /* Applies a delta to the current snapshot (in place when it removes
- * nothing and names each item once, see zdem_tw_snap_in_place; else
+ * nothing and names each item once; else
  * built in the other buffer, which then becomes current):
  *   [num_removed] [num_deltas] [_zero] [removed keys...] then per delta
  *   [type] [id] ([size] unless pre-agreed) [data or diff...]
@@ -117,16 +119,24 @@ static inline const zdem_tw_snap *zdem_tw_snap_current(const zdem_tw_snapstate *
 uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all);
 void zdem_tw_snap_written_clear(zdem_tw_snapstate *s);
 
-/* 1 when the last delta changed the current snapshot in place: every item
- * of the snapshot before it kept its index and data not written, and
- * *added of the written ones are new, the last *added indexes. A caller
- * that keeps what it found in the snapshot before then updates it from
- * the written items alone. 0 after a full snapshot, a delta that removed
- * items (the snapshot is rebuilt in the other buffer) or nothing applied. */
-static inline int zdem_tw_snap_in_place(const zdem_tw_snapstate *s, uint32_t *added)
+/* 1 when the last delta's change is told item by item, so that a caller
+ * that keeps what it found in the snapshot before (*prev, the snapshot
+ * it was last given) follows it in proportion to the delta: the current
+ * snapshot is *prev less its items at the indexes removed[0..*nremoved)
+ * (ascending), the others in their order (data changed only where
+ * written), then *added new items, the last indexes. *prev is the
+ * current snapshot when the delta was applied in place (it removed
+ * nothing: *nremoved is 0); else the other buffer, intact until the next
+ * delta. 0 after a full snapshot or when nothing applied. */
+static inline int zdem_tw_snap_changes(const zdem_tw_snapstate *s, const zdem_tw_snap **prev,
+                                       const uint16_t **removed, uint32_t *nremoved,
+                                       uint32_t *added)
 {
+    *prev = s->prev;
+    *removed = s->removed_idx;
+    *nremoved = s->nremoved;
     *added = s->nadded;
-    return s->in_place;
+    return s->follows;
 }
 
 /* Index of the item with this key, -1 if absent. */
