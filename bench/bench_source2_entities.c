@@ -2,7 +2,10 @@
  * the parse inside the process, the arena the demo needed (peak), and what
  * was decoded. With a FILE argument, parses that one file once (for the
  * whole-process comparison in bench_source2_entities.sh); with none, every
- * corpus/source2 demo, best of 5. Numbers only, no assertions. */
+ * corpus/source2 demo, best of 5. With --serve, a worker for
+ * bench_source2_cpu.sh: each stdin line names a file, parsed once; the reply
+ * line is "cpu_us fields updates" (CPU time of the parse alone, the file
+ * read before). Numbers only, no assertions. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +82,49 @@ static int bench(const char *path, int reps, uint8_t *arena)
     return 0;
 }
 
+/* bench_source2_cpu.sh's worker (see the top). */
+static int serve(uint8_t *arena)
+{
+    char path[4096];
+    while (fgets(path, sizeof path, stdin)) {
+        size_t size, n = strlen(path);
+        uint8_t *file;
+        zdem_s2_config cfg;
+        zdem_s2_state *s;
+        zdem_s2_stats st;
+        zdem_error err;
+        uint64_t events = 0;
+        struct timespec a, b;
+        while (n && (path[n - 1] == '\n' || path[n - 1] == '\r'))
+            path[--n] = 0;
+        if (!(file = bench_read_file(path, &size))) {
+            printf("error cannot read\n");
+            fflush(stdout);
+            continue;
+        }
+        zdem_s2_config_default(&cfg);
+        cfg.gather_buffer = 0;
+        cfg.on_event = on_event;
+        cfg.user = &events;
+        zdem_error_clear(&err);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+        if (zdem_s2_state_init(&s, arena, ARENA_SIZE, &cfg, &err) != ZDEM_OK) {
+            printf("error state_init\n");
+            fflush(stdout);
+            free(file);
+            continue;
+        }
+        (void)zdem_s2_state_run(s, file, size, -1, &err);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+        zdem_s2_state_stats(s, &st);
+        printf("%.0f %llu %llu\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / 1e3,
+               (unsigned long long)st.fields_decoded, (unsigned long long)st.entity_updates);
+        fflush(stdout);
+        free(file);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const files[] = {
@@ -91,7 +137,9 @@ int main(int argc, char **argv)
     int rc = 0, i;
     if (!arena)
         return 1;
-    if (argc > 1) {
+    if (argc > 1 && strcmp(argv[1], "--serve") == 0) {
+        rc = serve(arena);
+    } else if (argc > 1) {
         for (i = 1; i < argc; i++)
             rc |= bench(argv[i], 1, arena);
     } else {

@@ -262,6 +262,13 @@ zdem_status zdem_s2_for_each_inner_of(const uint8_t *data, size_t size,
                                        user, NULL, err);
 }
 
+/* Headers of a packet's messages kept from the first pass, so that the
+ * later priority passes visit them without reading the framing again: the
+ * type, the size and the header's length in bits (a header starts where
+ * the payload before it ends). A packet with more messages than this is
+ * read again in every pass, as it always was. */
+#define S2_INNER_KEEP 64u
+
 zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
                                         int ordered, zdem_s2_inner_want want,
                                         uint8_t *scratch, size_t scratch_cap,
@@ -275,12 +282,70 @@ zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
     zdem_status over = ZDEM_OK;
     uint32_t valid = 0xFFFFFFFFu; /* messages before a framing break */
     zdem_error broken;
+    uint32_t ktype[S2_INNER_KEEP], ksize[S2_INNER_KEEP], nkept = 0;
+    uint8_t khlen[S2_INNER_KEEP];
+    int kept = passes > 1; /* every header of the first pass is kept */
     zdem_error_clear(&broken);
     for (pass = 0; pass < passes; pass++) {
         zdem_s2_inner_reader ir;
         zdem_s2_inner m;
         int rc;
         zdem_s2_inner_init(&ir, data, size, scratch, scratch_cap);
+        if (pass > 0 && kept) {
+            /* The same visit as reading the headers again (below): the
+             * same messages, the same count of headers read against the
+             * budget, the same stop where the first pass found the
+             * framing broken. */
+            uint32_t i, lim = valid < nkept ? valid : nkept;
+            uint64_t bit = 0;
+            int stopped = 0;
+            for (i = 0; i < lim; i++) {
+                zdem_status st;
+                int prio;
+                if (read == room) {
+                    over = ZDEM_ERR_LIMIT;
+                    break;
+                }
+                read++;
+                m.index = i;
+                m.type = ktype[i];
+                m.size = ksize[i];
+                m.bit_offset = bit;
+                m.data_bit = bit + khlen[i];
+                m.data = 0;
+                bit = m.data_bit + (uint64_t)m.size * 8u;
+                prio = (int)zdem_s2_inner_priority(m.type);
+                if (ordered == 2 && prio > ZDEM_S2_PRIO_NORMAL)
+                    prio = ZDEM_S2_PRIO_NORMAL;
+                if (prio != pass || (want && !want(m.type)))
+                    continue;
+                ir.br.pos = (size_t)m.data_bit;
+                ir.index = i + 1u;
+                if (w && (ir.br.pos & 7u) != 0 && m.size > ir.scratch_cap) {
+                    m.data = 0;
+                } else if (inner_payload(&ir, &m, &broken) < 0) {
+                    valid = m.index;
+                    stopped = 1;
+                    break;
+                }
+                st = fn(user, &m);
+                if (st != ZDEM_OK) {
+                    if (w)
+                        w->used[ZDEM_S2_WORK_ITEMS] += read;
+                    return zdem_fail_bits(err, st, m.bit_offset, "inner message handler failed");
+                }
+            }
+            /* the header read that found the end of the data */
+            if (over == ZDEM_OK && !stopped && valid == 0xFFFFFFFFu) {
+                if (read == room)
+                    over = ZDEM_ERR_LIMIT;
+                else
+                    read++;
+            }
+            if (over != ZDEM_OK)
+                break;
+            continue;
+        }
         while (ir.index < valid) {
             zdem_status st;
             int prio;
@@ -291,6 +356,16 @@ zdem_status zdem_s2_for_each_inner_work(const uint8_t *data, size_t size,
             read++;
             if ((rc = inner_header(&ir, &m, &broken)) != 1)
                 break;
+            if (pass == 0 && kept) {
+                if (nkept < S2_INNER_KEEP && m.data_bit - m.bit_offset < 256u) {
+                    ktype[nkept] = m.type;
+                    ksize[nkept] = m.size;
+                    khlen[nkept] = (uint8_t)(m.data_bit - m.bit_offset);
+                    nkept++;
+                } else {
+                    kept = 0;
+                }
+            }
             prio = (int)zdem_s2_inner_priority(m.type);
             if (ordered == 2 && prio > ZDEM_S2_PRIO_NORMAL)
                 prio = ZDEM_S2_PRIO_NORMAL;

@@ -762,6 +762,13 @@ uint32_t zdem_s2_entities_live(const zdem_s2_state *s, uint32_t *out, uint32_t c
     return s->live;
 }
 
+int32_t zdem_s2_entity_class(const zdem_s2_state *s, int32_t index)
+{
+    if (index < 0 || (uint32_t)index >= s->max_ents || s->ents[index].cls < 0)
+        return -1;
+    return s->ents[index].cls;
+}
+
 int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e)
 {
     const s2_ent *x;

@@ -547,8 +547,75 @@ int32_t zdem_s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name,
     return -1;
 }
 
+/* The counts of the first pass from the message's own framing, without
+ * decoding the fields and serializers inside: -1 when the framing does not
+ * read (the full counting pass then finds the fault). */
+static int count_framing(const uint8_t *p, size_t n, fs_ctx *c)
+{
+    const uint8_t *q = p, *end = p + n;
+    zdem_error e;
+    zdem_error_clear(&e);
+    while (q < end) {
+        const uint8_t *key_at = q;
+        uint32_t key, len;
+        if (zdem_pb_key(p, &q, end, &key, &e) != ZDEM_OK)
+            return -1;
+        if (key == 10u || key == 18u || key == 26u) {
+            if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
+                return -1;
+            q += len;
+            if (key == 10u)
+                c->nser++;
+            else if (key == 18u)
+                c->nsym++;
+            else
+                c->nfld++;
+        } else if ((key >> 3) <= 3u ||
+                   zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, size_t n,
+                                         int quick, int *early, zdem_error *err);
+
+/* The serializers are counted from the framing alone, then loaded; the
+ * fields and serializers are decoded once. Only a message that fails to
+ * load is read again the careful way (counted by a full decode first, as
+ * before): the arena (and its peak), warnings and statistics are put back
+ * as they were, so the fault, and everything else, is reported exactly as
+ * that way reports it. */
 static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
                                   zdem_error *err)
+{
+    size_t used = s->used, peak = s->peak;
+    s2_field *fields = s->fields;
+    s2_ser *sers = s->sers;
+    zdem_s2_warnings warn = s->warn;
+    zdem_s2_stats stats = s->stats;
+    zdem_error e;
+    zdem_status st;
+    int early = 1;
+    zdem_error_clear(&e);
+    st = load_flattened_passes(s, p, n, 1, &early, &e);
+    if (st == ZDEM_OK)
+        return ZDEM_OK;
+    if (!early) /* past the decoding: the same steps as the careful way */
+        return e.offset_is_bits ? zdem_fail_bits(err, st, e.offset, e.msg)
+                                : zdem_fail(err, st, e.offset, e.msg);
+    s->used = used;
+    s->peak = peak; /* what this load needs is what the careful way needs */
+    s->fields = fields;
+    s->sers = sers;
+    s->warn = warn;
+    s->stats = stats;
+    return load_flattened_passes(s, p, n, 0, &early, err);
+}
+
+static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, size_t n,
+                                         int quick, int *early, zdem_error *err)
 {
     static const zdem_pb_CSVCMsg_FlattenedSerializer_cb count_cb = {
         fs_count_ser, NULL, fs_count_sym, fs_count_fld, NULL};
@@ -567,8 +634,13 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     memset(&c, 0, sizeof c);
     c.s = s;
     c.err = err;
-    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &count_cb, &c, err)) != ZDEM_OK)
+    if (quick) {
+        if (count_framing(p, n, &c) < 0)
+            return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "serializer framing");
+    } else if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &count_cb, &c, err)) !=
+               ZDEM_OK) {
         return st;
+    }
     nser = c.nser;
     nfld = c.nfld;
 
@@ -584,6 +656,7 @@ static zdem_status load_flattened(zdem_s2_state *s, const uint8_t *p, size_t n,
     /* fields and serializers, in the order they come */
     if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &load_cb, &c, err)) != ZDEM_OK)
         return st;
+    *early = 0;
     fi = c.fi;
     si = c.si;
     s->nfields = fi;

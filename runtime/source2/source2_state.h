@@ -280,6 +280,9 @@ uint32_t zdem_s2_entity_limit(const zdem_s2_state *s);
 uint32_t zdem_s2_entities_live(const zdem_s2_state *s, uint32_t *out, uint32_t cap);
 /* 1 and *e filled when index holds a live entity. */
 int zdem_s2_entity_get(const zdem_s2_state *s, int32_t index, zdem_s2_entity *e);
+/* The class id of the live entity at index, or -1: zdem_s2_entity_get's
+ * class_id alone (row makers ask it for every row). */
+int32_t zdem_s2_entity_class(const zdem_s2_state *s, int32_t index);
 
 /* Property by name: "m_iHealth", "CBodyComponent.m_cellX",
  * "m_vecPlayerData.3.m_iszPlayerName". 1 = found. */

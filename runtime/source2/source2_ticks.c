@@ -737,8 +737,7 @@ static int ref_get(const zdem_s2_state *s, tref *r, int slot, int32_t idx, int32
 
 static int32_t class_of(const zdem_s2_state *s, int32_t idx)
 {
-    zdem_s2_entity e;
-    return idx >= 0 && zdem_s2_entity_get(s, idx, &e) ? e.class_id : -1;
+    return zdem_s2_entity_class(s, idx);
 }
 
 /* The entities a row reads: the entity (or pawn) and the controller, with
