@@ -41,11 +41,39 @@ static volatile uint64_t sink;
 static uint8_t *mem, *outbuf;
 static size_t outcap = (size_t)64 << 20;
 
+/* Where a clip goes: into memory (zdem_out_buffer: every byte copied
+ * once more, here) or, as `zdem cut -o` writes it, through stdio to a
+ * file (/dev/null: the kernel's side of write(2) is not measured) */
+static FILE *outfile;
+
+static int file_write(void *user, const void *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)user) != len;
+}
+
+typedef struct clip_out {
+    zdem_out_buffer o;
+} clip_out;
+
+static zdem_write_fn clip_sink(clip_out *c, void **user)
+{
+    c->o.data = outbuf;
+    c->o.cap = outcap;
+    c->o.len = 0;
+    c->o.full = 0;
+    if (outfile) {
+        *user = outfile;
+        return file_write;
+    }
+    *user = &c->o;
+    return zdem_out_buffer_write;
+}
+
 /* ---------------------------------------------------------------- Quake III */
 
 typedef struct q3span {
     int32_t first, last, end;
-    uint64_t entities;
+    uint64_t entities, events;
 } q3span;
 
 static int q3_span_cb(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
@@ -89,7 +117,7 @@ static void q3_load(const char *corpus)
         zdem_q3_reader r;
         zdem_error err;
         zdem_q3_parser *p;
-        q3span sp = {INT32_MIN, INT32_MIN, 0, 0};
+        q3span sp = {INT32_MIN, INT32_MIN, 0, 0, 0};
         int proto = zdem_q3_protocol_from_path(e->d_name);
         if (proto < 66) /* dm_66 .. dm_91, as bench_quake3 */
             continue;
@@ -115,31 +143,45 @@ static void q3_load(const char *corpus)
     closedir(d);
 }
 
+/* reading takes the range's events too (obituaries, chat, prints,
+ * scores), as `zdem events` does: the parser makes them only for a
+ * caller that takes them */
+static int q3_event_cb(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    q3span *sp = user;
+    (void)p;
+    sp->events += (uint64_t)ev->type + 1u;
+    return 0;
+}
+
 static void q3_read(const demo *dm)
 {
     zdem_q3_callbacks cb;
     zdem_q3_reader r;
     zdem_error err;
-    q3span sp = {0, 0, dm->b, 0};
+    q3span sp = {0, 0, dm->b, 0, 0};
     zdem_q3_parser *p;
     memset(&cb, 0, sizeof cb);
     cb.snapshot = q3_read_cb;
+    cb.event = q3_event_cb;
     zdem_error_clear(&err);
     p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), dm->protocol, &cb, &sp, &err);
     if (p)
         (void)zdem_q3_parse_file(p, dm->data, dm->size, &r, &err);
-    sink += sp.entities;
+    sink += sp.entities + sp.events;
 }
 
 static void q3_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_q3_cut_info info;
     zdem_error err;
     zdem_error_clear(&err);
     (void)zdem_q3_cut(mem, zdem_q3_writer_size(), dm->protocol, dm->data, dm->size, dm->a, dm->b,
-                      zdem_out_buffer_write, &o, &info, &err);
-    sink += o.len;
+                      fn, user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- Teeworlds */
@@ -213,13 +255,15 @@ static void tw_read(const demo *dm)
 
 static void tw_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_tw_cut_info info;
     zdem_error err;
     zdem_error_clear(&err);
-    (void)zdem_tw_writer_cut(mem, zdem_tw_writer_size(), dm->data, dm->size, dm->a, dm->b,
-                             zdem_out_buffer_write, &o, &info, &err);
-    sink += o.len;
+    (void)zdem_tw_writer_cut(mem, zdem_tw_writer_size(), dm->data, dm->size, dm->a, dm->b, fn,
+                             user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- Source 2 */
@@ -292,22 +336,25 @@ static void s2_read(const demo *dm)
 
 static void s2_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_s2_cut_info info;
     zdem_s2_state *s = s2_fresh();
     zdem_error err;
     zdem_error_clear(&err);
+    memset(&info, 0, sizeof info);
     if (s)
-        (void)zdem_s2_writer_cut(s, dm->data, dm->size, dm->a, dm->b, zdem_out_buffer_write, &o,
-                                 &info, &err);
-    sink += o.len;
+        (void)zdem_s2_writer_cut(s, dm->data, dm->size, dm->a, dm->b, fn, user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- driver */
 
 int main(int argc, char **argv)
 {
-    const char *corpus = getenv("ZDEM_CORPUS"), *format = "quake3", *mode = NULL;
+    const char *corpus = getenv("ZDEM_CORPUS"), *format = "quake3", *mode = NULL,
+               *sink_name = "memory";
     int rounds = 5, once = 0, i, k, argi = 0;
     double best_r = 1e30, best_w = 1e30, mb = 0;
     void (*rd)(const demo *) = q3_read, (*wr)(const demo *) = q3_write;
@@ -318,6 +365,8 @@ int main(int argc, char **argv)
             format = argv[++i];
         else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
             mode = argv[++i];
+        else if (strcmp(argv[i], "--sink") == 0 && i + 1 < argc)
+            sink_name = argv[++i];
         else if (argi++ == 0)
             corpus = argv[i];
         else
@@ -325,6 +374,14 @@ int main(int argc, char **argv)
     }
     if (!corpus)
         corpus = "../shared/corpus";
+    if (strcmp(sink_name, "file") == 0) {
+        outfile = fopen("/dev/null", "wb");
+        if (!outfile)
+            return 1;
+    } else if (strcmp(sink_name, "memory") != 0) {
+        fprintf(stderr, "bench_cut: unknown sink %s\n", sink_name);
+        return 1;
+    }
     mem = malloc(zdem_q3_writer_size() > zdem_tw_writer_size() ? zdem_q3_writer_size()
                                                                 : zdem_tw_writer_size());
     outbuf = malloc(outcap);

@@ -34,6 +34,10 @@ struct zdem_q3_writer {
     size_t gs_len;
     int32_t cmdseq0;       /* server command sequence before the message */
     size_t snap_at;        /* w_snap_start of the snapshot written whole */
+    uintptr_t file, file_end; /* zdem_q3_cut's input: a message copied as it
+                                 is goes out with its own 8-byte header */
+    const uint8_t *span;   /* such messages, consecutive in the input, not */
+    size_t span_len;       /* handed over yet: one write for them all */
     const zdem_q3_encoder *enc;
     zdem_q3_parser *p;
     zdem_q3_entity zero_ent;
@@ -247,6 +251,41 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
     return 0;
 }
 
+/* The first snapshot of the range and those written whole: out of the
+ * per-snapshot path (external, so that the encoders inlined here do not
+ * weigh on every snapshot's call). */
+int zdem_q3__writer_snapshot_whole(zdem_q3_writer *w, const zdem_q3_snapshot *s);
+
+int zdem_q3__writer_snapshot_whole(zdem_q3_writer *w, const zdem_q3_snapshot *s)
+{
+    if (w->state == BEFORE) {
+        /* the protocol's encoders: known once the protocol is */
+        w->enc = &zdem_q3_encoders[w->p->proto - zdem_q3_protocols];
+        w->first_msg = s->message_num;
+        if (encode_gamestate(w)) {
+            w->cb_fail = ZDEM_ERR_LIMIT;
+            w->cb_msg = "the clip's gamestate is longer than a message (16384 bytes)";
+            return 1;
+        }
+        w->first = 1;
+    }
+    w->whole = 1;
+    if (encode_whole_snapshot(w, s)) {
+        w->cb_fail = ZDEM_ERR_LIMIT;
+        w->cb_msg = "a snapshot written whole is longer than a message (16384 bytes)";
+        return 1;
+    }
+    w->snap_at = w->p->w_snap_start;
+    w->info.whole++;
+    if (!w->info.started) {
+        w->info.started = 1;
+        w->info.first_server_time = s->server_time;
+    }
+    w->info.last_server_time = s->server_time;
+    w->info.snapshots++;
+    return 0;
+}
+
 static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
 {
     zdem_q3_writer *w = (zdem_q3_writer *)user;
@@ -263,32 +302,10 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
     if (w->state == BEFORE) {
         if (s->server_time < w->start)
             return 0;
-        /* the protocol's encoders: known once the protocol is */
-        w->enc = &zdem_q3_encoders[w->p->proto - zdem_q3_protocols];
-        w->first_msg = s->message_num;
-        if (encode_gamestate(w)) {
-            w->cb_fail = ZDEM_ERR_LIMIT;
-            w->cb_msg = "the clip's gamestate is longer than a message (16384 bytes)";
-            return 1;
-        }
-        w->first = 1;
-        w->whole = 1;
-    } else if (s->delta_num > 0 && s->delta_num < w->first_msg) {
-        w->whole = 1; /* its delta source is not in the clip */
+        return zdem_q3__writer_snapshot_whole(w, s);
     }
-    if (w->whole) {
-        if (encode_whole_snapshot(w, s)) {
-            w->cb_fail = ZDEM_ERR_LIMIT;
-            w->cb_msg = "a snapshot written whole is longer than a message (16384 bytes)";
-            return 1;
-        }
-        w->snap_at = w->p->w_snap_start;
-        w->info.whole++;
-    }
-    if (!w->info.started) {
-        w->info.started = 1;
-        w->info.first_server_time = s->server_time;
-    }
+    if (w->whole || (s->delta_num > 0 && s->delta_num < w->first_msg))
+        return zdem_q3__writer_snapshot_whole(w, s); /* its delta source is not in the clip */
     w->info.last_server_time = s->server_time;
     w->info.snapshots++;
     return 0;
@@ -329,8 +346,10 @@ static void sink_took(zdem_q3_writer *w, size_t n)
         w->nbatch += n;
 }
 
-/* Output goes out in batches (a callback per 32 KiB, not per message). */
-static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+/* Output goes out in batches (a callback per 32 KiB, not per message);
+ * a span of the input as large as the batch or larger goes straight to
+ * the output, uncopied. */
+static zdem_status emit_raw(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
 {
     if (w->direct) {
         w->info.bytes += len;
@@ -356,6 +375,20 @@ static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem
     return ZDEM_OK;
 }
 
+/* The input's messages waiting in w->span go first. */
+static zdem_status flush_span(zdem_q3_writer *w, zdem_error *err)
+{
+    size_t n = w->span_len;
+    w->span_len = 0;
+    return n ? emit_raw(w, w->span, n, err) : ZDEM_OK;
+}
+
+static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+{
+    zdem_status st = flush_span(w, err);
+    return st == ZDEM_OK ? emit_raw(w, data, len, err) : st;
+}
+
 static void store_le32(uint8_t *d, uint32_t v)
 {
     d[0] = (uint8_t)v;
@@ -376,6 +409,9 @@ static zdem_status emit_message(zdem_q3_writer *w, int32_t seq, const uint8_t *d
     uint8_t *at;
     size_t room;
     w->info.messages++;
+    st = flush_span(w, err);
+    if (st != ZDEM_OK)
+        return st;
     sink_of(w, &at, &room);
     if (8u + len <= room) {
         memcpy(at, h, 8);
@@ -432,8 +468,11 @@ static long tail_end(const zdem_q3_parser *p, size_t from, size_t len, int *cut)
 
 /* The message just parsed with its snapshot replaced by the one in
  * w->snap: its bits before the snapshot and after it are copied as they
- * are (a cut svc_EOF code is written whole). */
-static zdem_status emit_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+ * are (a cut svc_EOF code is written whole). External: out of the
+ * per-message path. */
+zdem_status zdem_q3__writer_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err);
+
+zdem_status zdem_q3__writer_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
 {
     const zdem_q3_parser *p = w->p;
     zdem_q3_bw b;
@@ -529,7 +568,22 @@ zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zd
         return ZDEM_OK;
     }
     if (w->whole)
-        return emit_reassembled(w, f, err);
+        return zdem_q3__writer_reassembled(w, f, err);
+    if (w->file && (uintptr_t)f->data >= w->file + 8u && (uintptr_t)f->data <= w->file_end &&
+        f->len <= w->file_end - (uintptr_t)f->data) {
+        /* in zdem_q3_cut's input: its header as read is the one written,
+         * joined to the messages before it when it follows them there */
+        const uint8_t *at = f->data - 8;
+        w->info.messages++;
+        if (w->span_len && w->span + w->span_len == at) {
+            w->span_len += f->len + 8u;
+            return ZDEM_OK;
+        }
+        st = flush_span(w, err);
+        w->span = at;
+        w->span_len = f->len + 8u;
+        return st;
+    }
     return emit_message(w, f->sequence, f->data, f->len, err);
 }
 
@@ -574,8 +628,10 @@ zdem_status zdem_q3_cut(void *mem, size_t size, int protocol, const uint8_t *dat
     if (!w)
         return err ? err->code : ZDEM_ERR_NO_SPACE;
     zdem_q3_reader_init(&r, data, n);
+    w->file = (uintptr_t)data;
+    w->file_end = (uintptr_t)data + n;
     zdem_error_clear(&e);
-    while (!zdem_q3_writer_done(w)) {
+    while (w->state != DONE) {
         st = zdem_q3__reader_next(&r, &f, &got, &e);
         if (st != ZDEM_OK || !got)
             break;
