@@ -213,8 +213,11 @@ static int encode_gamestate(zdem_q3_writer *w)
             continue;
         zdem_q3_bw_byte(&b, 3); /* svc_configstring */
         zdem_q3_bw_bits_n(&b, (uint32_t)i, 16);
-        for (k = 0; k < n; k++)
-            zdem_q3_bw_byte(&b, (uint8_t)s[k]);
+        if (b.raw)
+            for (k = 0; k < n; k++)
+                zdem_q3_bw_byte(&b, (uint8_t)s[k]);
+        else
+            zdem_q3_bw_hbytes(&b, (const uint8_t *)s, n);
         zdem_q3_bw_byte(&b, 0);
     }
     for (i = 0; i < ZDEM_Q3_MAX_GENTITIES; i++) {
@@ -538,11 +541,11 @@ zdem_q3_writer *zdem_q3_writer_init(void *mem, size_t size, int protocol,
     return w;
 }
 
-zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+/* One message (zdem_q3_writer_message without the check of w: the loop
+ * of zdem_q3_cut calls it directly). */
+static zdem_status writer_step(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
 {
     zdem_status st;
-    if (!w || w->magic != WRITER_MAGIC)
-        return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
     if (w->state == DONE)
         return ZDEM_OK;
     w->first = w->whole = w->past_end = 0;
@@ -585,6 +588,13 @@ zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zd
         return st;
     }
     return emit_message(w, f->sequence, f->data, f->len, err);
+}
+
+zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+{
+    if (!w || w->magic != WRITER_MAGIC)
+        return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
+    return writer_step(w, f, err);
 }
 
 int zdem_q3_writer_done(const zdem_q3_writer *w)
@@ -635,7 +645,7 @@ zdem_status zdem_q3_cut(void *mem, size_t size, int protocol, const uint8_t *dat
         st = zdem_q3__reader_next(&r, &f, &got, &e);
         if (st != ZDEM_OK || !got)
             break;
-        st = zdem_q3_writer_message(w, &f, &e);
+        st = writer_step(w, &f, &e);
         if (st != ZDEM_OK) {
             if (e.offset_is_bits) { /* inside the message: a file offset */
                 e.offset = f.offset + 8u + e.offset / 8u;
