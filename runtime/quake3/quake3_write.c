@@ -34,10 +34,10 @@ struct zdem_q3_writer {
     size_t gs_len;
     int32_t cmdseq0;       /* server command sequence before the message */
     size_t snap_at;        /* w_snap_start of the snapshot written whole */
-    uintptr_t file, file_end; /* zdem_q3_cut's input: a message copied as it
-                                 is goes out with its own 8-byte header */
-    const uint8_t *span;   /* such messages, consecutive in the input, not */
-    size_t span_len;       /* handed over yet: one write for them all */
+    int flagged;           /* one of the four above is set (or was: cleared
+                              at the next message) */
+    const uint8_t *span;   /* messages of zdem_q3_cut's input copied as they */
+    size_t span_len;       /* are, consecutive there, not handed over yet */
     const zdem_q3_encoder *enc;
     zdem_q3_parser *p;
     zdem_q3_entity zero_ent;
@@ -248,6 +248,7 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
     zdem_q3_writer *w = (zdem_q3_writer *)user;
     if (p->time_only && w->cb_fail == ZDEM_OK) {
         w->cb_fail = ZDEM_ERR_UNSUPPORTED;
+        w->flagged = 1;
         w->cb_msg = "ZEQ2-Lite demos cannot be cut (their netfields are not known)";
         return 1;
     }
@@ -267,12 +268,14 @@ int zdem_q3__writer_snapshot_whole(zdem_q3_writer *w, const zdem_q3_snapshot *s)
         w->first_msg = s->message_num;
         if (encode_gamestate(w)) {
             w->cb_fail = ZDEM_ERR_LIMIT;
+            w->flagged = 1;
             w->cb_msg = "the clip's gamestate is longer than a message (16384 bytes)";
             return 1;
         }
         w->first = 1;
     }
     w->whole = 1;
+    w->flagged = 1;
     if (encode_whole_snapshot(w, s)) {
         w->cb_fail = ZDEM_ERR_LIMIT;
         w->cb_msg = "a snapshot written whole is longer than a message (16384 bytes)";
@@ -296,10 +299,12 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
     if (!s->valid || w->state == DONE)
         return 0;
     if (s->server_time > w->end) {
-        if (w->state == BEFORE)
+        if (w->state == BEFORE) {
             w->state = DONE; /* nothing of the range: an empty clip */
-        else
+        } else {
             w->past_end = 1;
+            w->flagged = 1;
+        }
         return 0;
     }
     if (w->state == BEFORE) {
@@ -541,17 +546,14 @@ zdem_q3_writer *zdem_q3_writer_init(void *mem, size_t size, int protocol,
     return w;
 }
 
-/* One message (zdem_q3_writer_message without the check of w: the loop
- * of zdem_q3_cut calls it directly). */
-static zdem_status writer_step(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+/* The rest of a message that set one of the flags above or failed:
+ * external, out of the per-message path. */
+zdem_status zdem_q3__writer_flagged(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_status st,
+                                    zdem_error *err);
+
+zdem_status zdem_q3__writer_flagged(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_status st,
+                                    zdem_error *err)
 {
-    zdem_status st;
-    if (w->state == DONE)
-        return ZDEM_OK;
-    w->first = w->whole = w->past_end = 0;
-    w->cb_fail = ZDEM_OK;
-    w->cmdseq0 = w->p->server_command_sequence;
-    st = zdem_q3_parse_message(w->p, f, err);
     if (w->cb_fail != ZDEM_OK) { /* the writer's own stop, not the input's */
         zdem_error_clear(err);
         return zdem_fail(err, w->cb_fail, 0, w->cb_msg);
@@ -572,10 +574,31 @@ static zdem_status writer_step(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_e
     }
     if (w->whole)
         return zdem_q3__writer_reassembled(w, f, err);
-    if (w->file && (uintptr_t)f->data >= w->file + 8u && (uintptr_t)f->data <= w->file_end &&
-        f->len <= w->file_end - (uintptr_t)f->data) {
-        /* in zdem_q3_cut's input: its header as read is the one written,
-         * joined to the messages before it when it follows them there */
+    return emit_message(w, f->sequence, f->data, f->len, err);
+}
+
+/* One message (zdem_q3_writer_message without the check of w). in_file:
+ * f is a message of zdem_q3_cut's input (its 8-byte header just before
+ * f->data, as read): one copied as it is goes out with that header,
+ * joined to the messages before it when it follows them there. */
+static zdem_status writer_step(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err,
+                               int in_file)
+{
+    zdem_status st;
+    if (w->state == DONE)
+        return ZDEM_OK;
+    if (w->flagged) {
+        w->first = w->whole = w->past_end = 0;
+        w->cb_fail = ZDEM_OK;
+        w->flagged = 0;
+    }
+    w->cmdseq0 = w->p->server_command_sequence;
+    st = zdem_q3_parse_message(w->p, f, err);
+    if (st != ZDEM_OK || w->flagged)
+        return zdem_q3__writer_flagged(w, f, st, err);
+    if (w->state != IN_RANGE)
+        return ZDEM_OK;
+    if (in_file) {
         const uint8_t *at = f->data - 8;
         w->info.messages++;
         if (w->span_len && w->span + w->span_len == at) {
@@ -594,7 +617,7 @@ zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zd
 {
     if (!w || w->magic != WRITER_MAGIC)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
-    return writer_step(w, f, err);
+    return writer_step(w, f, err, 0);
 }
 
 int zdem_q3_writer_done(const zdem_q3_writer *w)
@@ -638,14 +661,12 @@ zdem_status zdem_q3_cut(void *mem, size_t size, int protocol, const uint8_t *dat
     if (!w)
         return err ? err->code : ZDEM_ERR_NO_SPACE;
     zdem_q3_reader_init(&r, data, n);
-    w->file = (uintptr_t)data;
-    w->file_end = (uintptr_t)data + n;
     zdem_error_clear(&e);
     while (w->state != DONE) {
         st = zdem_q3__reader_next(&r, &f, &got, &e);
         if (st != ZDEM_OK || !got)
             break;
-        st = writer_step(w, &f, &e);
+        st = writer_step(w, &f, &e, 1);
         if (st != ZDEM_OK) {
             if (e.offset_is_bits) { /* inside the message: a file offset */
                 e.offset = f.offset + 8u + e.offset / 8u;
