@@ -542,6 +542,7 @@ zdem_q3_writer *zdem_q3_writer_init(void *mem, size_t size, int protocol,
     w->p = zdem_q3_parser_init(pm, size - (size_t)(pm - (uint8_t *)mem), protocol, &cb, w, err);
     if (!w->p)
         return NULL;
+    w->p->no_events = 1; /* a clip needs the state, not the events */
     w->zero_ent.number = 0;
     return w;
 }
