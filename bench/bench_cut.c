@@ -1,17 +1,40 @@
 /* Writing a clip against reading the same range (`zdem cut`): for every
  * corpus demo of a format, the middle half of its time span (ticks;
- * Quake III server time; Source 2: game frames' ticks). Reading is what
- * any reader of that range does:
- * every message from the file's start (the state at the range's start
- * depends on all before it) to the range's end, every snapshot handed to
- * a callback (Source 2: zdem_s2_state_run to the range's end, entities
- * and events decoded). Writing is the library's cut of the same range into a
- * buffer in memory (the same reading plus the clip). Wall time, best of
- * N rounds, both in the same run; `--once --mode read|write` does one
- * pass of one side, for callgrind (bench/run.sh; `--mode none` loads the
- * demos only, the part to subtract). Numbers only.
+ * Quake III server time; Source 2: game frames' ticks).
  *
- *   bench_cut [--format quake3|teeworlds|source2] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
+ * Read: what a reader of that range does, with the library's ordinary
+ * reader, from the file's start (the state at the range's start depends
+ * on all before it) to the range's end:
+ *  - Quake III: zdem_q3_parse_file, every message decoded (snapshots,
+ *    entities, playerstates, configstrings, server commands), every
+ *    snapshot and every event (obituaries, chat, prints, scores) handed
+ *    to a callback, stopped at the first snapshot past the range;
+ *  - Teeworlds: zdem_tw_reader_next on every chunk (Huffman, ints,
+ *    snapshot deltas applied, messages parsed and checked against the
+ *    protocol) to the first tick marker past the range;
+ *  - Source 2: zdem_s2_state_run to the range's end, entities and events
+ *    decoded (default config, no callbacks).
+ * Write: the library's cut of the same range (zdem_q3_cut,
+ * zdem_tw_writer_cut, zdem_s2_writer_cut): the same decoding up to the
+ * range's end (what the clip needs: the state at its start, and every
+ * message of the range checked, so that damage ends the clip before it;
+ * not the events or protocol warnings the clip does not use), plus the
+ * clip: gamestate / header, the first snapshot written whole, the
+ * range's messages and frames copied, the writer's own frames. The clip
+ * goes to one of two sinks (--sink):
+ *  - memory (default): a zdem_out_buffer, every byte of the clip copied
+ *    once more into it (under callgrind a copy over glibc's rep-movsb
+ *    threshold counts one instruction a byte: a Teeworlds clip is mostly
+ *    its map);
+ *  - file: stdio to /dev/null, as `zdem cut -o` writes (spans of the
+ *    input as large as stdio's buffer go to write(2) uncopied; the
+ *    kernel's side is not counted).
+ * Wall time, best of N rounds, both in the same run; `--once --mode
+ * read|write` does one pass of one side, for callgrind (bench/run.sh;
+ * `--mode none` loads the demos only, the part to subtract). Numbers only.
+ *
+ *   bench_cut [--format quake3|teeworlds|source2] [--sink memory|file]
+ *             [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -432,7 +455,7 @@ int main(int argc, char **argv)
     printf("cut %s: %d demos (%.1f MB), the middle half of each, best of %d rounds\n", format,
            n_demos, mb, rounds);
     printf("  read the range (file start to its end):  %8.2f ms\n", best_r * 1e3);
-    printf("  write the clip (zdem cut, to memory):     %8.2f ms  (%.3fx the read)\n",
-           best_w * 1e3, best_w / best_r);
+    printf("  write the clip (zdem cut, to %s):%*s%8.2f ms  (%.3fx the read)\n", sink_name,
+           (int)(11 - strlen(sink_name)), "", best_w * 1e3, best_w / best_r);
     return 0;
 }
