@@ -279,6 +279,26 @@ def gen_sorted_worst(n, deltas=40):
     return d
 
 
+@generator("one-item-deltas", 1024)
+def gen_one_item_deltas(n, deltas=20000):
+    """A full snapshot of N (at most 1024) items of one int, then DELTAS
+    deltas each after a tick marker, each changing one item (the next in
+    turn): a delta must cost what it changes, not a pass over the
+    snapshot."""
+    n = min(n, 1024)
+    t0 = 0x7000
+    d = Demo()
+    tick = 100
+    d.tick_marker(tick, keyframe=True)
+    d.full_snapshot([((t0 << 16) | i, [1]) for i in range(n)])
+    for i in range(deltas):
+        tick += 1
+        d.tick_marker(tick)
+        d.delta(items=[(t0, i % n, [2 + (i & 1)])])
+    d.facts["items"] = n  # each delta changes an item present, adds none
+    return d
+
+
 # --------------------------------------------------------------------------
 
 

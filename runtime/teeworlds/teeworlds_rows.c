@@ -144,29 +144,45 @@ static int32_t col(tw_rows *r, int k, const char *name)
     return r->cols[k];
 }
 
-/* 0.7: names, teams and countries from the de_client_info items. */
-static void track7(tw_rows *r, const zdem_tw_snap *s, int32_t tick)
+/* One item's part in the players' record: 0.7's de_client_info (names,
+ * teams, countries), 0.6's client_info and player_info (its team). */
+static void track_item(tw_rows *r, const zdem_tw_snap *s, uint32_t i, int32_t tick)
 {
-    uint32_t i;
-    for (i = 0; i < s->num_items; i++) {
-        int id = zdem_tw_snap_id(s, i);
+    int id = zdem_tw_snap_id(s, i), type = zdem_tw_snap_type(s, i);
+    tw_player *p;
+    if (id < 0 || id >= MAX_CLIENTS)
+        return;
+    p = &r->players[id];
+    if (r->rd.proto->version == 7) {
         zdem_tw7_obj_de_client_info ci;
-        tw_player *p;
-        if (id < 0 || id >= MAX_CLIENTS || zdem_tw_snap_type(s, i) != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
-            continue;
+        if (type != ZDEM_TW7_OBJ_DE_CLIENT_INFO)
+            return;
         zdem_tw7_obj_de_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
-        p = &r->players[id];
-        r->present |= (uint64_t)1 << id;
-        if (!p->seen)
-            p->first_tick = tick;
-        p->seen = 1;
-        p->last_tick = tick;
         memcpy(p->name, ci.name, sizeof p->name);
         memcpy(p->clan, ci.clan, sizeof p->clan);
         p->country = ci.country;
         p->has_team = 1;
         p->team = ci.team;
+    } else if (type == ZDEM_TW_OBJ_PLAYER_INFO) {
+        zdem_tw_obj_player_info pi;
+        zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
+        p->has_team = 1;
+        p->team = pi.team;
+        return;
+    } else if (type == ZDEM_TW_OBJ_CLIENT_INFO) {
+        zdem_tw_obj_client_info ci;
+        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
+        memcpy(p->name, ci.name, sizeof p->name);
+        memcpy(p->clan, ci.clan, sizeof p->clan);
+        p->country = ci.country;
+    } else {
+        return;
     }
+    r->present |= (uint64_t)1 << id;
+    if (!p->seen)
+        p->first_tick = tick;
+    p->seen = 1;
+    p->last_tick = tick;
 }
 
 /* The clients of the snapshot last passed over were in every snapshot up
@@ -179,48 +195,48 @@ static void present_flush(tw_rows *r)
             r->players[id].last_tick = r->present_tick;
 }
 
+/* How this snapshot follows the one passed over last. */
+enum { SNAP_NEW, SNAP_SAME, SNAP_CHANGED };
+
+/* What the last delta changed (zdem_tw_snap_changes) and wrote. */
+typedef struct tw_change {
+    const zdem_tw_snap *prev;
+    const uint16_t *removed, *w;
+    uint32_t nremoved, added, nw;
+} tw_change;
+
 /* Client names from the snapshot's client_info items, for the rows that
- * name players; same: the snapshot is the one passed over last. */
-static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
+ * name players. SNAP_SAME: the snapshot passed over last, unchanged;
+ * SNAP_CHANGED: that one changed as *c tells, so that only the items
+ * removed and written are read (a delta costs what it changes: a client
+ * whose info item goes was present up to the snapshot before); SNAP_NEW:
+ * every item. */
+static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
+                  const tw_change *c)
 {
     uint32_t i;
-    if (same) {
+    if (how != SNAP_NEW) {
+        if (how == SNAP_CHANGED) {
+            int info = r->rd.proto->version == 7 ? ZDEM_TW7_OBJ_DE_CLIENT_INFO
+                                                 : ZDEM_TW_OBJ_CLIENT_INFO;
+            for (i = 0; i < c->nremoved; i++) {
+                uint32_t key = c->prev->key[c->removed[i]], id = key & 0xffffu;
+                if ((int)(key >> 16) == info && id < MAX_CLIENTS && (r->present >> id & 1u)) {
+                    r->players[id].last_tick = r->present_tick;
+                    r->present &= ~((uint64_t)1 << id);
+                }
+            }
+            for (i = 0; i < c->nw; i++)
+                track_item(r, s, c->w[i], tick);
+        }
         r->present_tick = tick;
         return;
     }
     present_flush(r);
     r->present = 0;
     r->present_tick = tick;
-    if (r->rd.proto->version == 7) {
-        track7(r, s, tick);
-        return;
-    }
-    for (i = 0; i < s->num_items; i++) {
-        int id = zdem_tw_snap_id(s, i);
-        zdem_tw_obj_client_info ci;
-        tw_player *p;
-        if (id < 0 || id >= MAX_CLIENTS)
-            continue;
-        if (zdem_tw_snap_type(s, i) == ZDEM_TW_OBJ_PLAYER_INFO) {
-            zdem_tw_obj_player_info pi;
-            zdem_tw_obj_player_info_decode(zdem_tw_snap_data(s, i), s->len[i], &pi);
-            r->players[id].has_team = 1;
-            r->players[id].team = pi.team;
-            continue;
-        }
-        if (zdem_tw_snap_type(s, i) != ZDEM_TW_OBJ_CLIENT_INFO)
-            continue;
-        zdem_tw_obj_client_info_decode(zdem_tw_snap_data(s, i), s->len[i], &ci);
-        p = &r->players[id];
-        r->present |= (uint64_t)1 << id;
-        if (!p->seen)
-            p->first_tick = tick;
-        p->seen = 1;
-        p->last_tick = tick;
-        memcpy(p->name, ci.name, sizeof p->name);
-        memcpy(p->clan, ci.clan, sizeof p->clan);
-        p->country = ci.country;
-    }
+    for (i = 0; i < s->num_items; i++)
+        track_item(r, s, i, tick);
 }
 
 static void name_cell(tw_rows *r, int k, const char *colname, int32_t id)
@@ -243,12 +259,45 @@ static int twrows_tick_wanted(tw_rows *r, int32_t tick)
     return 1;
 }
 
-static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int same)
+static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
+                           const tw_change *c)
 {
     uint32_t i, j, k;
     zdem_status st;
-    if (!same)
+    if (how == SNAP_NEW) {
         r->match_valid = 0;
+    } else if (how == SNAP_CHANGED && r->match_valid) {
+        /* the items found stay, less the removed ones, their indexes less
+         * the removed before them (both lists ascending); the new ones are
+         * the last `added`, looked at alone; a type's UUID item written or
+         * removed may give other items another object: then every item
+         * again */
+        for (j = 0; j < c->nw && r->match_valid; j++)
+            if (zdem_tw_snap_type(s, c->w[j]) == 0)
+                r->match_valid = 0;
+        for (j = 0; j < c->nremoved && r->match_valid; j++)
+            if (c->prev->key[c->removed[j]] >> 16 == 0)
+                r->match_valid = 0;
+        if (c->nremoved && r->match_valid) {
+            uint32_t b = 0, m = 0;
+            for (j = 0; j < r->nmatch; j++) {
+                uint32_t old = r->match[j];
+                while (b < c->nremoved && c->removed[b] < old)
+                    b++;
+                if (b < c->nremoved && c->removed[b] == old)
+                    continue;
+                r->match[m++] = (uint16_t)(old - b);
+            }
+            r->nmatch = m;
+        }
+        for (i = s->num_items - c->added; i < s->num_items && r->match_valid; i++)
+            if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj) {
+                if (r->nmatch >= ZDEM_TW_SNAP_MAX_ITEMS)
+                    r->match_valid = 0;
+                else
+                    r->match[r->nmatch++] = (uint16_t)i;
+            }
+    }
     if (!twrows_tick_wanted(r, tick))
         return ZDEM_OK;
     if (!r->match_valid) {
@@ -517,15 +566,20 @@ static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
     if (ev->snap) {
         /* unchanged: the same snapshot (a delta copies it, an empty one
          * does not) with nothing written into it */
-        const uint16_t *w;
-        int all;
-        uint32_t nw = zdem_tw_snap_written(&r->rd.snaps, &w, &all);
-        int same = ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && nw == 0 && !all;
+        tw_change c;
+        int all, how = SNAP_NEW;
+        c.nw = zdem_tw_snap_written(&r->rd.snaps, &c.w, &all);
+        if (ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && c.nw == 0 && !all)
+            how = SNAP_SAME;
+        else if (!all && zdem_tw_snap_changes(&r->rd.snaps, &c.prev, &c.removed, &c.nremoved, &c.added) &&
+                 c.prev == r->seen_snap && r->seen_items >= c.nremoved &&
+                 ev->snap->num_items == r->seen_items - c.nremoved + c.added)
+            how = SNAP_CHANGED; /* the one passed over, changed item by item */
         r->seen_snap = ev->snap;
         r->seen_items = ev->snap->num_items;
-        track(r, ev->snap, ev->chunk.tick, same);
+        track(r, ev->snap, ev->chunk.tick, how, &c);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)
-            return objects(r, ev->snap, ev->chunk.tick, same);
+            return objects(r, ev->snap, ev->chunk.tick, how, &c);
     } else if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE)
         return message(r, ev);
     return ZDEM_OK;

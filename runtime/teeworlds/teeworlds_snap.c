@@ -132,6 +132,11 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
     s->delta_unused = 0;
     s->nwritten = 0;
     s->written_all = 0;
+    s->prev = NULL;
+    s->removed_idx = NULL;
+    s->nremoved = 0;
+    s->nadded = 0;
+    s->follows = 0;
 }
 
 /* A full snapshot states every item's size: where it contradicts the
@@ -156,6 +161,9 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     size_t base, data_ints, i;
     s->nwritten = 0; /* until it applies */
     s->written_all = 0;
+    s->nremoved = 0;
+    s->nadded = 0;
+    s->follows = 0;
     if (n < 2)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: missing header");
     data_size = ints[0];
@@ -200,17 +208,177 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     return ZDEM_OK;
 }
 
+/* Heapsort: ascending, in place, O(n log n) whatever the order. */
+static void sort_u16(uint16_t *a, uint32_t n)
+{
+    uint32_t i, end, root, child;
+    uint16_t t;
+    for (i = n / 2u; i-- > 0;) {
+        for (root = i; (child = 2u * root + 1u) < n; root = child) {
+            if (child + 1u < n && a[child] < a[child + 1u])
+                child++;
+            if (a[root] >= a[child])
+                break;
+            t = a[root]; a[root] = a[child]; a[child] = t;
+        }
+    }
+    for (end = n; end > 1u;) {
+        end--;
+        t = a[0]; a[0] = a[end]; a[end] = t;
+        for (root = 0; (child = 2u * root + 1u) < end; root = child) {
+            if (child + 1u < end && a[child] < a[child + 1u])
+                child++;
+            if (a[root] >= a[child])
+                break;
+            t = a[root]; a[root] = a[child]; a[child] = t;
+        }
+    }
+}
+
+/* A delta's item header at ints[*p]: its key and data length (the
+ * learned or pre-agreed size, or the one it states). 0 when it does not
+ * parse (the copying path then names the fault). */
+static int delta_item(const zdem_tw_snapstate *s, const int32_t *ints, size_t n, size_t *p,
+                      uint32_t *key, uint32_t *len)
+{
+    int32_t type, id;
+    if (n - *p < 2)
+        return 0;
+    type = ints[*p];
+    id = ints[*p + 1];
+    if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID)
+        return 0;
+    *p += 2;
+    if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
+        *len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
+    } else {
+        if (*p >= n || ints[*p] < 0 || ints[*p] > ZDEM_TW_SNAP_MAX_INTS)
+            return 0;
+        *len = (uint32_t)ints[(*p)++];
+    }
+    if (n - *p < *len)
+        return 0;
+    *key = ((uint32_t)type << 16) | (uint32_t)id;
+    return 1;
+}
+
+/* A delta that removes none of the current items and names each item at
+ * most once (what the game writes: a key is removed or updated, never
+ * both, never twice) is applied in place: changed items take their diff
+ * where they are, new ones are appended, so that it costs what it
+ * changes, not a copy of the snapshot. A first pass checks that the whole
+ * delta applies (sizes, bounds, limits) before anything is written, so
+ * that a delta refused leaves the snapshot as it was; anything else (a
+ * removal, a key named twice, a fault) goes to the copying path, which
+ * gives the same result and names the fault. The other snapshot's arrays
+ * are scratch here: the new keys sorted (a key new twice is found), and
+ * the current items this delta names, to clear their marks in
+ * s->removed. Returns 1 when the delta was applied. */
+static int delta_in_place(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
+                          size_t num_removed, size_t num_deltas)
+{
+    zdem_tw_snap *cur = &s->snap[s->cur];
+    zdem_tw_snap *tmp = &s->snap[!s->cur];
+    uint32_t items = cur->num_items, used = cur->used, nnew = 0, nmarked = 0, nw = 0, k;
+    size_t p = 3, i;
+    int ok = 1;
+    for (i = 0; i < num_removed; i++)
+        if (zdem_tw_snap_find(cur, (uint32_t)ints[p + i]) >= 0)
+            return 0;
+    p += num_removed;
+    for (i = 0; i < num_deltas; i++) {
+        uint32_t key, len, lo, cnt;
+        int idx;
+        if (!delta_item(s, ints, n, &p, &key, &len)) {
+            ok = 0;
+            break;
+        }
+        idx = zdem_tw_snap_find(cur, key);
+        if (idx >= 0) {
+            if (s->removed[idx] || cur->len[idx] != len) {
+                ok = 0;
+                break;
+            }
+            s->removed[idx] = 1;
+            tmp->order[nmarked++] = (uint16_t)idx;
+        } else {
+            /* where it sorts among the new keys so far */
+            lo = 0;
+            cnt = nnew;
+            while (cnt) {
+                uint32_t half = cnt / 2u;
+                if (tmp->key[lo + half] < key) {
+                    lo += half + 1u;
+                    cnt -= half + 1u;
+                } else {
+                    cnt = half;
+                }
+            }
+            if ((lo < nnew && tmp->key[lo] == key) || items >= cur->max_items ||
+                len > cur->max_ints - used || wire_size(items + 1, used + len) > ZDEM_TW_SNAP_MAX_SIZE) {
+                ok = 0;
+                break;
+            }
+            /* at most 4 KiB moved per new item, as the order index's insert */
+            memmove(tmp->key + lo + 1, tmp->key + lo, sizeof tmp->key[0] * (nnew - lo));
+            tmp->key[lo] = key;
+            nnew++;
+            items++;
+            used += len;
+        }
+        p += len;
+    }
+    for (k = 0; k < nmarked; k++)
+        s->removed[tmp->order[k]] = 0;
+    tmp->num_items = 0; /* its arrays hold scratch, no snapshot */
+    tmp->used = 0;
+    if (!ok)
+        return 0;
+    p = 3 + num_removed;
+    for (i = 0; i < num_deltas; i++) {
+        uint32_t key, len, pos;
+        int idx;
+        int32_t *dst;
+        (void)delta_item(s, ints, n, &p, &key, &len);
+        pos = lower_bound(cur, key);
+        if (pos < cur->num_items && cur->key[cur->order[pos]] == key) {
+            idx = (int)cur->order[pos];
+            dst = cur->data + cur->off[idx];
+            for (k = 0; k < len; k++)
+                dst[k] = (int32_t)((uint32_t)dst[k] + (uint32_t)ints[p + k]);
+        } else {
+            idx = snap_add(cur, key, len, pos); /* the first pass saw it fit */
+            memcpy(cur->data + cur->off[idx], ints + p, 4u * len);
+        }
+        cur->spare[nw++] = (uint16_t)idx; /* each item once: nw <= max_items */
+        p += len;
+    }
+    s->delta_unused = n - p;
+    s->nwritten = nw;
+    s->written_all = 0;
+    s->prev = cur;
+    s->removed_idx = cur->spare;
+    s->nremoved = 0;
+    s->nadded = nnew;
+    s->follows = 1;
+    return 1;
+}
+
 zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                                 zdem_error *err)
 {
-    const zdem_tw_snap *from = &s->snap[s->cur];
+    zdem_tw_snap *from = &s->snap[s->cur];
     zdem_tw_snap *to = &s->snap[!s->cur];
     int32_t num_removed, num_deltas;
     size_t p, i;
+    uint32_t kept, nrem = 0;
     uint32_t nw = 0; /* items written, listed in to->spare */
     int wall = 0;
     s->nwritten = 0; /* until it applies */
     s->written_all = 0;
+    s->nremoved = 0;
+    s->nadded = 0;
+    s->follows = 0;
     if (n < 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: missing header");
     num_removed = ints[0];
@@ -225,13 +393,20 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         s->delta_unused = n - 3;
         return ZDEM_OK;
     }
+    if (delta_in_place(s, ints, n, (size_t)num_removed, (size_t)num_deltas))
+        return ZDEM_OK;
     p = 3;
     memset(s->removed, 0, from->num_items);
+    /* the removed items' old indexes, for zdem_tw_snap_changes (from->spare
+     * is free: it held the written list of the delta before) */
     for (i = 0; i < (size_t)num_removed; i++) {
         int idx = zdem_tw_snap_find(from, (uint32_t)ints[p + i]);
-        if (idx >= 0)
+        if (idx >= 0 && !s->removed[idx]) {
             s->removed[idx] = 1;
+            from->spare[nrem++] = (uint16_t)idx;
+        }
     }
+    sort_u16(from->spare, nrem);
     p += (size_t)num_removed;
 
     /* Kept items first, in their old order, copied a run of consecutive
@@ -271,6 +446,9 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
             if (!s->removed[from->order[r]])
                 to->order[m++] = to->spare[from->order[r]];
     }
+    for (i = 0; i < nrem; i++) /* clear for the in-place path */
+        s->removed[from->spare[i]] = 0;
+    kept = to->num_items;
 
     for (i = 0; i < (size_t)num_deltas; i++) {
         int32_t type, id;
@@ -328,6 +506,11 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     s->delta_unused = n - p;
     s->nwritten = nw;
     s->written_all = wall;
+    s->prev = from;
+    s->removed_idx = from->spare;
+    s->nremoved = nrem;
+    s->nadded = to->num_items - kept;
+    s->follows = 1;
     s->cur = !s->cur;
     return ZDEM_OK;
 }
@@ -343,4 +526,7 @@ void zdem_tw_snap_written_clear(zdem_tw_snapstate *s)
 {
     s->nwritten = 0;
     s->written_all = 0;
+    s->nremoved = 0;
+    s->nadded = 0;
+    s->follows = 0;
 }

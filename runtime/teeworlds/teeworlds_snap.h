@@ -65,6 +65,13 @@ typedef struct zdem_tw_snapstate {
     /* Items the last full snapshot or delta wrote: see zdem_tw_snap_written. */
     uint32_t nwritten;
     int written_all;
+    /* How the last delta changed the snapshot before it, item by item:
+     * see zdem_tw_snap_changes. */
+    const zdem_tw_snap *prev;
+    const uint16_t *removed_idx;
+    uint32_t nremoved;
+    uint32_t nadded;
+    int follows;
 } zdem_tw_snapstate;
 
 /* Lays the two snapshots out in mem (4-byte aligned, at least
@@ -86,7 +93,9 @@ void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                               zdem_error *err);
 
-/* Applies a delta to the current snapshot:
+/* Applies a delta to the current snapshot (in place when it removes
+ * nothing and names each item once; else
+ * built in the other buffer, which then becomes current):
  *   [num_removed] [num_deltas] [_zero] [removed keys...] then per delta
  *   [type] [id] ([size] unless pre-agreed) [data or diff...]
  * Changed items add the diff (wrapping); new items take the data as is. */
@@ -109,6 +118,26 @@ static inline const zdem_tw_snap *zdem_tw_snap_current(const zdem_tw_snapstate *
  * reader does). */
 uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all);
 void zdem_tw_snap_written_clear(zdem_tw_snapstate *s);
+
+/* 1 when the last delta's change is told item by item, so that a caller
+ * that keeps what it found in the snapshot before (*prev, the snapshot
+ * it was last given) follows it in proportion to the delta: the current
+ * snapshot is *prev less its items at the indexes removed[0..*nremoved)
+ * (ascending), the others in their order (data changed only where
+ * written), then *added new items, the last indexes. *prev is the
+ * current snapshot when the delta was applied in place (it removed
+ * nothing: *nremoved is 0); else the other buffer, intact until the next
+ * delta. 0 after a full snapshot or when nothing applied. */
+static inline int zdem_tw_snap_changes(const zdem_tw_snapstate *s, const zdem_tw_snap **prev,
+                                       const uint16_t **removed, uint32_t *nremoved,
+                                       uint32_t *added)
+{
+    *prev = s->prev;
+    *removed = s->removed_idx;
+    *nremoved = s->nremoved;
+    *added = s->nadded;
+    return s->follows;
+}
 
 /* Index of the item with this key, -1 if absent. */
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key);
