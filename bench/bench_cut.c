@@ -1,17 +1,40 @@
 /* Writing a clip against reading the same range (`zdem cut`): for every
  * corpus demo of a format, the middle half of its time span (ticks;
- * Quake III server time; Source 2: game frames' ticks). Reading is what
- * any reader of that range does:
- * every message from the file's start (the state at the range's start
- * depends on all before it) to the range's end, every snapshot handed to
- * a callback (Source 2: zdem_s2_state_run to the range's end, entities
- * and events decoded). Writing is the library's cut of the same range into a
- * buffer in memory (the same reading plus the clip). Wall time, best of
- * N rounds, both in the same run; `--once --mode read|write` does one
- * pass of one side, for callgrind (bench/run.sh; `--mode none` loads the
- * demos only, the part to subtract). Numbers only.
+ * Quake III server time; Source 2: game frames' ticks).
  *
- *   bench_cut [--format quake3|teeworlds|source2] [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
+ * Read: what a reader of that range does, with the library's ordinary
+ * reader, from the file's start (the state at the range's start depends
+ * on all before it) to the range's end:
+ *  - Quake III: zdem_q3_parse_file, every message decoded (snapshots,
+ *    entities, playerstates, configstrings, server commands), every
+ *    snapshot and every event (obituaries, chat, prints, scores) handed
+ *    to a callback, stopped at the first snapshot past the range;
+ *  - Teeworlds: zdem_tw_reader_next on every chunk (Huffman, ints,
+ *    snapshot deltas applied, messages parsed and checked against the
+ *    protocol) to the first tick marker past the range;
+ *  - Source 2: zdem_s2_state_run to the range's end, entities and events
+ *    decoded (default config, no callbacks).
+ * Write: the library's cut of the same range (zdem_q3_cut,
+ * zdem_tw_writer_cut, zdem_s2_writer_cut): the same decoding up to the
+ * range's end (what the clip needs: the state at its start, and every
+ * message of the range checked, so that damage ends the clip before it;
+ * not the events or protocol warnings the clip does not use), plus the
+ * clip: gamestate / header, the first snapshot written whole, the
+ * range's messages and frames copied, the writer's own frames. The clip
+ * goes to one of two sinks (--sink):
+ *  - memory (default): a zdem_out_buffer, every byte of the clip copied
+ *    once more into it (under callgrind a copy over glibc's rep-movsb
+ *    threshold counts one instruction a byte: a Teeworlds clip is mostly
+ *    its map);
+ *  - file: stdio to /dev/null, as `zdem cut -o` writes (spans of the
+ *    input as large as stdio's buffer go to write(2) uncopied; the
+ *    kernel's side is not counted).
+ * Wall time, best of N rounds, both in the same run; `--once --mode
+ * read|write` does one pass of one side, for callgrind (bench/run.sh;
+ * `--mode none` loads the demos only, the part to subtract). Numbers only.
+ *
+ *   bench_cut [--format quake3|teeworlds|source2] [--sink memory|file]
+ *             [--once --mode read|write|none] [CORPUS_DIR] [ROUNDS] */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -41,11 +64,39 @@ static volatile uint64_t sink;
 static uint8_t *mem, *outbuf;
 static size_t outcap = (size_t)64 << 20;
 
+/* Where a clip goes: into memory (zdem_out_buffer: every byte copied
+ * once more, here) or, as `zdem cut -o` writes it, through stdio to a
+ * file (/dev/null: the kernel's side of write(2) is not measured) */
+static FILE *outfile;
+
+static int file_write(void *user, const void *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)user) != len;
+}
+
+typedef struct clip_out {
+    zdem_out_buffer o;
+} clip_out;
+
+static zdem_write_fn clip_sink(clip_out *c, void **user)
+{
+    c->o.data = outbuf;
+    c->o.cap = outcap;
+    c->o.len = 0;
+    c->o.full = 0;
+    if (outfile) {
+        *user = outfile;
+        return file_write;
+    }
+    *user = &c->o;
+    return zdem_out_buffer_write;
+}
+
 /* ---------------------------------------------------------------- Quake III */
 
 typedef struct q3span {
     int32_t first, last, end;
-    uint64_t entities;
+    uint64_t entities, events;
 } q3span;
 
 static int q3_span_cb(void *user, const zdem_q3_parser *p, const zdem_q3_snapshot *s)
@@ -89,7 +140,7 @@ static void q3_load(const char *corpus)
         zdem_q3_reader r;
         zdem_error err;
         zdem_q3_parser *p;
-        q3span sp = {INT32_MIN, INT32_MIN, 0, 0};
+        q3span sp = {INT32_MIN, INT32_MIN, 0, 0, 0};
         int proto = zdem_q3_protocol_from_path(e->d_name);
         if (proto < 66) /* dm_66 .. dm_91, as bench_quake3 */
             continue;
@@ -115,31 +166,45 @@ static void q3_load(const char *corpus)
     closedir(d);
 }
 
+/* reading takes the range's events too (obituaries, chat, prints,
+ * scores), as `zdem events` does: the parser makes them only for a
+ * caller that takes them */
+static int q3_event_cb(void *user, const zdem_q3_parser *p, const zdem_q3_event *ev)
+{
+    q3span *sp = user;
+    (void)p;
+    sp->events += (uint64_t)ev->type + 1u;
+    return 0;
+}
+
 static void q3_read(const demo *dm)
 {
     zdem_q3_callbacks cb;
     zdem_q3_reader r;
     zdem_error err;
-    q3span sp = {0, 0, dm->b, 0};
+    q3span sp = {0, 0, dm->b, 0, 0};
     zdem_q3_parser *p;
     memset(&cb, 0, sizeof cb);
     cb.snapshot = q3_read_cb;
+    cb.event = q3_event_cb;
     zdem_error_clear(&err);
     p = zdem_q3_parser_init(mem, zdem_q3_parser_size(), dm->protocol, &cb, &sp, &err);
     if (p)
         (void)zdem_q3_parse_file(p, dm->data, dm->size, &r, &err);
-    sink += sp.entities;
+    sink += sp.entities + sp.events;
 }
 
 static void q3_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_q3_cut_info info;
     zdem_error err;
     zdem_error_clear(&err);
     (void)zdem_q3_cut(mem, zdem_q3_writer_size(), dm->protocol, dm->data, dm->size, dm->a, dm->b,
-                      zdem_out_buffer_write, &o, &info, &err);
-    sink += o.len;
+                      fn, user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- Teeworlds */
@@ -213,13 +278,15 @@ static void tw_read(const demo *dm)
 
 static void tw_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_tw_cut_info info;
     zdem_error err;
     zdem_error_clear(&err);
-    (void)zdem_tw_writer_cut(mem, zdem_tw_writer_size(), dm->data, dm->size, dm->a, dm->b,
-                             zdem_out_buffer_write, &o, &info, &err);
-    sink += o.len;
+    (void)zdem_tw_writer_cut(mem, zdem_tw_writer_size(), dm->data, dm->size, dm->a, dm->b, fn,
+                             user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- Source 2 */
@@ -292,22 +359,25 @@ static void s2_read(const demo *dm)
 
 static void s2_write(const demo *dm)
 {
-    zdem_out_buffer o = {outbuf, outcap, 0, 0};
+    clip_out c;
+    void *user;
+    zdem_write_fn fn = clip_sink(&c, &user);
     zdem_s2_cut_info info;
     zdem_s2_state *s = s2_fresh();
     zdem_error err;
     zdem_error_clear(&err);
+    memset(&info, 0, sizeof info);
     if (s)
-        (void)zdem_s2_writer_cut(s, dm->data, dm->size, dm->a, dm->b, zdem_out_buffer_write, &o,
-                                 &info, &err);
-    sink += o.len;
+        (void)zdem_s2_writer_cut(s, dm->data, dm->size, dm->a, dm->b, fn, user, &info, &err);
+    sink += info.bytes;
 }
 
 /* ---------------------------------------------------------------- driver */
 
 int main(int argc, char **argv)
 {
-    const char *corpus = getenv("ZDEM_CORPUS"), *format = "quake3", *mode = NULL;
+    const char *corpus = getenv("ZDEM_CORPUS"), *format = "quake3", *mode = NULL,
+               *sink_name = "memory";
     int rounds = 5, once = 0, i, k, argi = 0;
     double best_r = 1e30, best_w = 1e30, mb = 0;
     void (*rd)(const demo *) = q3_read, (*wr)(const demo *) = q3_write;
@@ -318,6 +388,8 @@ int main(int argc, char **argv)
             format = argv[++i];
         else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
             mode = argv[++i];
+        else if (strcmp(argv[i], "--sink") == 0 && i + 1 < argc)
+            sink_name = argv[++i];
         else if (argi++ == 0)
             corpus = argv[i];
         else
@@ -325,6 +397,14 @@ int main(int argc, char **argv)
     }
     if (!corpus)
         corpus = "../shared/corpus";
+    if (strcmp(sink_name, "file") == 0) {
+        outfile = fopen("/dev/null", "wb");
+        if (!outfile)
+            return 1;
+    } else if (strcmp(sink_name, "memory") != 0) {
+        fprintf(stderr, "bench_cut: unknown sink %s\n", sink_name);
+        return 1;
+    }
     mem = malloc(zdem_q3_writer_size() > zdem_tw_writer_size() ? zdem_q3_writer_size()
                                                                 : zdem_tw_writer_size());
     outbuf = malloc(outcap);
@@ -375,7 +455,7 @@ int main(int argc, char **argv)
     printf("cut %s: %d demos (%.1f MB), the middle half of each, best of %d rounds\n", format,
            n_demos, mb, rounds);
     printf("  read the range (file start to its end):  %8.2f ms\n", best_r * 1e3);
-    printf("  write the clip (zdem cut, to memory):     %8.2f ms  (%.3fx the read)\n",
-           best_w * 1e3, best_w / best_r);
+    printf("  write the clip (zdem cut, to %s):%*s%8.2f ms  (%.3fx the read)\n", sink_name,
+           (int)(11 - strlen(sink_name)), "", best_w * 1e3, best_w / best_r);
     return 0;
 }

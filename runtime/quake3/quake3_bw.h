@@ -96,6 +96,50 @@ static inline void zdem_q3_bw_byte(zdem_q3_bw *w, unsigned c)
     zdem_q3_bw_bits_n(w, c & 0xFFu, 8);
 }
 
+/* Bytes in the Huffman code one after another (a gamestate's
+ * configstrings): zdem_q3_bw_hbyte on each, stored four bytes at a time
+ * (a code is at most 11 bits: the accumulator holds 32 + 11). */
+static inline void zdem_q3_bw_hbytes(zdem_q3_bw *w, const uint8_t *s, size_t n)
+{
+    uint64_t acc = w->acc;
+    unsigned nacc = w->nacc, k;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned e = zdem_q3_huff_encode[s[i]];
+        acc |= (uint64_t)(e & 0x7FFu) << nacc;
+        nacc += e >> 11;
+        if (nacc >= 32u) {
+            if (w->pos < w->cap && w->cap - w->pos >= 4u) {
+                w->data[w->pos] = (uint8_t)acc;
+                w->data[w->pos + 1] = (uint8_t)(acc >> 8);
+                w->data[w->pos + 2] = (uint8_t)(acc >> 16);
+                w->data[w->pos + 3] = (uint8_t)(acc >> 24);
+            } else {
+                for (k = 0; k < 4u; k++) {
+                    if (w->pos + k < w->cap)
+                        w->data[w->pos + k] = (uint8_t)(acc >> (8u * k));
+                    else
+                        w->over = 1;
+                }
+            }
+            w->pos += 4;
+            acc >>= 32;
+            nacc -= 32u;
+        }
+    }
+    w->acc = acc;
+    w->nacc = nacc;
+    while (w->nacc >= 8u) {
+        if (w->pos < w->cap)
+            w->data[w->pos] = (uint8_t)w->acc;
+        else
+            w->over = 1;
+        w->pos++;
+        w->acc >>= 8;
+        w->nacc -= 8u;
+    }
+}
+
 static inline void zdem_q3_bw_long(zdem_q3_bw *w, int32_t v)
 {
     zdem_q3_bw_bits_n(w, (uint32_t)v, 32);

@@ -65,6 +65,8 @@ static int scores_event(zdem_q3_parser *p, int32_t seq, int idx)
     zdem_q3_event ev;
     size_t n1, n2;
     const char *s1, *s2;
+    if (p->no_events)
+        return 0; /* the caller takes no events: not made */
     memset(&ev, 0, sizeof ev);
     ev.type = ZDEM_Q3_EV_SCORES;
     ev.command_seq = seq;
@@ -236,6 +238,8 @@ static int handle_command(zdem_q3_parser *p, int32_t seq, const char *s, size_t 
         }
         return 0;
     }
+    if (p->no_events)
+        return 0; /* the rest only makes events: the caller takes none */
     memset(&ev, 0, sizeof ev);
     ev.attacker = ev.target = ev.client = -1;
     ev.command_seq = seq;

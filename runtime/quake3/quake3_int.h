@@ -72,6 +72,7 @@ struct zdem_q3_parser {
     /* ZEQ2-Lite (ioquake3 engine, own netfields): snapshots are read up
      * to their header only (server time, delta, flags) */
     int time_only;
+    int no_events;        /* events are not made (a clip's writer takes none) */
     uint32_t snapshots_time_only;
 
     int32_t parse_entities_num;

@@ -300,7 +300,7 @@ static zdem_status delta_entity(zdem_q3_parser *p, zdem_q3_msg *m, zdem_q3_snaps
      * it (the set holds the source frame's event entities), so only those
      * are listed */
     is_event = !removed && to->eType > p->proto->et_events;
-    if (was_event || is_event) {
+    if ((was_event || is_event) && !p->no_events) {
         if (p->nchg < sizeof p->chg / sizeof p->chg[0]) /* else: full event pass */
             p->chg[p->nchg] = ((uint32_t)number & (ZDEM_Q3_MAX_GENTITIES - 1)) | (uint32_t)slot << 10 |
                               (removed ? 0x80000000u : is_event ? 0x40000000u : 0u);
@@ -813,7 +813,8 @@ zdem_status zdem_q3__parse_snapshot(zdem_q3_parser *p, zdem_q3_msg *m, zdem_erro
     p->server_time = bp->server_time;
     p->snapshots_valid++;
     p->w_snap_end = m->bit;
-    if (snapshot_events(p, ns, old))
+    /* entity events unless the caller takes none (a clip's writer) */
+    if (!p->no_events && snapshot_events(p, ns, old))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");
     if (p->cb.snapshot && p->cb.snapshot(p->user, p, ns))
         return zdem_fail_bits(err, ZDEM_ERR_ABORTED, m->bit, "stopped by callback");

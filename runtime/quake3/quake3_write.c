@@ -34,6 +34,10 @@ struct zdem_q3_writer {
     size_t gs_len;
     int32_t cmdseq0;       /* server command sequence before the message */
     size_t snap_at;        /* w_snap_start of the snapshot written whole */
+    int flagged;           /* one of the four above is set (or was: cleared
+                              at the next message) */
+    const uint8_t *span;   /* messages of zdem_q3_cut's input copied as they */
+    size_t span_len;       /* are, consecutive there, not handed over yet */
     const zdem_q3_encoder *enc;
     zdem_q3_parser *p;
     zdem_q3_entity zero_ent;
@@ -209,8 +213,11 @@ static int encode_gamestate(zdem_q3_writer *w)
             continue;
         zdem_q3_bw_byte(&b, 3); /* svc_configstring */
         zdem_q3_bw_bits_n(&b, (uint32_t)i, 16);
-        for (k = 0; k < n; k++)
-            zdem_q3_bw_byte(&b, (uint8_t)s[k]);
+        if (b.raw)
+            for (k = 0; k < n; k++)
+                zdem_q3_bw_byte(&b, (uint8_t)s[k]);
+        else
+            zdem_q3_bw_hbytes(&b, (const uint8_t *)s, n);
         zdem_q3_bw_byte(&b, 0);
     }
     for (i = 0; i < ZDEM_Q3_MAX_GENTITIES; i++) {
@@ -241,9 +248,47 @@ static int on_gamestate(void *user, const zdem_q3_parser *p)
     zdem_q3_writer *w = (zdem_q3_writer *)user;
     if (p->time_only && w->cb_fail == ZDEM_OK) {
         w->cb_fail = ZDEM_ERR_UNSUPPORTED;
+        w->flagged = 1;
         w->cb_msg = "ZEQ2-Lite demos cannot be cut (their netfields are not known)";
         return 1;
     }
+    return 0;
+}
+
+/* The first snapshot of the range and those written whole: out of the
+ * per-snapshot path (external, so that the encoders inlined here do not
+ * weigh on every snapshot's call). */
+int zdem_q3__writer_snapshot_whole(zdem_q3_writer *w, const zdem_q3_snapshot *s);
+
+int zdem_q3__writer_snapshot_whole(zdem_q3_writer *w, const zdem_q3_snapshot *s)
+{
+    if (w->state == BEFORE) {
+        /* the protocol's encoders: known once the protocol is */
+        w->enc = &zdem_q3_encoders[w->p->proto - zdem_q3_protocols];
+        w->first_msg = s->message_num;
+        if (encode_gamestate(w)) {
+            w->cb_fail = ZDEM_ERR_LIMIT;
+            w->flagged = 1;
+            w->cb_msg = "the clip's gamestate is longer than a message (16384 bytes)";
+            return 1;
+        }
+        w->first = 1;
+    }
+    w->whole = 1;
+    w->flagged = 1;
+    if (encode_whole_snapshot(w, s)) {
+        w->cb_fail = ZDEM_ERR_LIMIT;
+        w->cb_msg = "a snapshot written whole is longer than a message (16384 bytes)";
+        return 1;
+    }
+    w->snap_at = w->p->w_snap_start;
+    w->info.whole++;
+    if (!w->info.started) {
+        w->info.started = 1;
+        w->info.first_server_time = s->server_time;
+    }
+    w->info.last_server_time = s->server_time;
+    w->info.snapshots++;
     return 0;
 }
 
@@ -254,41 +299,21 @@ static int on_snapshot(void *user, const zdem_q3_parser *p, const zdem_q3_snapsh
     if (!s->valid || w->state == DONE)
         return 0;
     if (s->server_time > w->end) {
-        if (w->state == BEFORE)
+        if (w->state == BEFORE) {
             w->state = DONE; /* nothing of the range: an empty clip */
-        else
+        } else {
             w->past_end = 1;
+            w->flagged = 1;
+        }
         return 0;
     }
     if (w->state == BEFORE) {
         if (s->server_time < w->start)
             return 0;
-        /* the protocol's encoders: known once the protocol is */
-        w->enc = &zdem_q3_encoders[w->p->proto - zdem_q3_protocols];
-        w->first_msg = s->message_num;
-        if (encode_gamestate(w)) {
-            w->cb_fail = ZDEM_ERR_LIMIT;
-            w->cb_msg = "the clip's gamestate is longer than a message (16384 bytes)";
-            return 1;
-        }
-        w->first = 1;
-        w->whole = 1;
-    } else if (s->delta_num > 0 && s->delta_num < w->first_msg) {
-        w->whole = 1; /* its delta source is not in the clip */
+        return zdem_q3__writer_snapshot_whole(w, s);
     }
-    if (w->whole) {
-        if (encode_whole_snapshot(w, s)) {
-            w->cb_fail = ZDEM_ERR_LIMIT;
-            w->cb_msg = "a snapshot written whole is longer than a message (16384 bytes)";
-            return 1;
-        }
-        w->snap_at = w->p->w_snap_start;
-        w->info.whole++;
-    }
-    if (!w->info.started) {
-        w->info.started = 1;
-        w->info.first_server_time = s->server_time;
-    }
+    if (w->whole || (s->delta_num > 0 && s->delta_num < w->first_msg))
+        return zdem_q3__writer_snapshot_whole(w, s); /* its delta source is not in the clip */
     w->info.last_server_time = s->server_time;
     w->info.snapshots++;
     return 0;
@@ -329,8 +354,10 @@ static void sink_took(zdem_q3_writer *w, size_t n)
         w->nbatch += n;
 }
 
-/* Output goes out in batches (a callback per 32 KiB, not per message). */
-static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+/* Output goes out in batches (a callback per 32 KiB, not per message);
+ * a span of the input as large as the batch or larger goes straight to
+ * the output, uncopied. */
+static zdem_status emit_raw(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
 {
     if (w->direct) {
         w->info.bytes += len;
@@ -356,6 +383,20 @@ static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem
     return ZDEM_OK;
 }
 
+/* The input's messages waiting in w->span go first. */
+static zdem_status flush_span(zdem_q3_writer *w, zdem_error *err)
+{
+    size_t n = w->span_len;
+    w->span_len = 0;
+    return n ? emit_raw(w, w->span, n, err) : ZDEM_OK;
+}
+
+static zdem_status emit(zdem_q3_writer *w, const uint8_t *data, size_t len, zdem_error *err)
+{
+    zdem_status st = flush_span(w, err);
+    return st == ZDEM_OK ? emit_raw(w, data, len, err) : st;
+}
+
 static void store_le32(uint8_t *d, uint32_t v)
 {
     d[0] = (uint8_t)v;
@@ -376,6 +417,9 @@ static zdem_status emit_message(zdem_q3_writer *w, int32_t seq, const uint8_t *d
     uint8_t *at;
     size_t room;
     w->info.messages++;
+    st = flush_span(w, err);
+    if (st != ZDEM_OK)
+        return st;
     sink_of(w, &at, &room);
     if (8u + len <= room) {
         memcpy(at, h, 8);
@@ -432,8 +476,11 @@ static long tail_end(const zdem_q3_parser *p, size_t from, size_t len, int *cut)
 
 /* The message just parsed with its snapshot replaced by the one in
  * w->snap: its bits before the snapshot and after it are copied as they
- * are (a cut svc_EOF code is written whole). */
-static zdem_status emit_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+ * are (a cut svc_EOF code is written whole). External: out of the
+ * per-message path. */
+zdem_status zdem_q3__writer_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err);
+
+zdem_status zdem_q3__writer_reassembled(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
 {
     const zdem_q3_parser *p = w->p;
     zdem_q3_bw b;
@@ -495,21 +542,19 @@ zdem_q3_writer *zdem_q3_writer_init(void *mem, size_t size, int protocol,
     w->p = zdem_q3_parser_init(pm, size - (size_t)(pm - (uint8_t *)mem), protocol, &cb, w, err);
     if (!w->p)
         return NULL;
+    w->p->no_events = 1; /* a clip needs the state, not the events */
     w->zero_ent.number = 0;
     return w;
 }
 
-zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+/* The rest of a message that set one of the flags above or failed:
+ * external, out of the per-message path. */
+zdem_status zdem_q3__writer_flagged(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_status st,
+                                    zdem_error *err);
+
+zdem_status zdem_q3__writer_flagged(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_status st,
+                                    zdem_error *err)
 {
-    zdem_status st;
-    if (!w || w->magic != WRITER_MAGIC)
-        return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
-    if (w->state == DONE)
-        return ZDEM_OK;
-    w->first = w->whole = w->past_end = 0;
-    w->cb_fail = ZDEM_OK;
-    w->cmdseq0 = w->p->server_command_sequence;
-    st = zdem_q3_parse_message(w->p, f, err);
     if (w->cb_fail != ZDEM_OK) { /* the writer's own stop, not the input's */
         zdem_error_clear(err);
         return zdem_fail(err, w->cb_fail, 0, w->cb_msg);
@@ -529,8 +574,51 @@ zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zd
         return ZDEM_OK;
     }
     if (w->whole)
-        return emit_reassembled(w, f, err);
+        return zdem_q3__writer_reassembled(w, f, err);
     return emit_message(w, f->sequence, f->data, f->len, err);
+}
+
+/* One message (zdem_q3_writer_message without the check of w). in_file:
+ * f is a message of zdem_q3_cut's input (its 8-byte header just before
+ * f->data, as read): one copied as it is goes out with that header,
+ * joined to the messages before it when it follows them there. */
+static zdem_status writer_step(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err,
+                               int in_file)
+{
+    zdem_status st;
+    if (w->state == DONE)
+        return ZDEM_OK;
+    if (w->flagged) {
+        w->first = w->whole = w->past_end = 0;
+        w->cb_fail = ZDEM_OK;
+        w->flagged = 0;
+    }
+    w->cmdseq0 = w->p->server_command_sequence;
+    st = zdem_q3_parse_message(w->p, f, err);
+    if (st != ZDEM_OK || w->flagged)
+        return zdem_q3__writer_flagged(w, f, st, err);
+    if (w->state != IN_RANGE)
+        return ZDEM_OK;
+    if (in_file) {
+        const uint8_t *at = f->data - 8;
+        w->info.messages++;
+        if (w->span_len && w->span + w->span_len == at) {
+            w->span_len += f->len + 8u;
+            return ZDEM_OK;
+        }
+        st = flush_span(w, err);
+        w->span = at;
+        w->span_len = f->len + 8u;
+        return st;
+    }
+    return emit_message(w, f->sequence, f->data, f->len, err);
+}
+
+zdem_status zdem_q3_writer_message(zdem_q3_writer *w, const zdem_q3_frame *f, zdem_error *err)
+{
+    if (!w || w->magic != WRITER_MAGIC)
+        return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "writer not initialised");
+    return writer_step(w, f, err, 0);
 }
 
 int zdem_q3_writer_done(const zdem_q3_writer *w)
@@ -575,11 +663,11 @@ zdem_status zdem_q3_cut(void *mem, size_t size, int protocol, const uint8_t *dat
         return err ? err->code : ZDEM_ERR_NO_SPACE;
     zdem_q3_reader_init(&r, data, n);
     zdem_error_clear(&e);
-    while (!zdem_q3_writer_done(w)) {
+    while (w->state != DONE) {
         st = zdem_q3__reader_next(&r, &f, &got, &e);
         if (st != ZDEM_OK || !got)
             break;
-        st = zdem_q3_writer_message(w, &f, &e);
+        st = writer_step(w, &f, &e, 1);
         if (st != ZDEM_OK) {
             if (e.offset_is_bits) { /* inside the message: a file offset */
                 e.offset = f.offset + 8u + e.offset / 8u;

@@ -168,6 +168,7 @@ void zdem_tw_push_init(zdem_tw_push *s, zdem_tw_reader *r, uint8_t *buf, size_t 
     s->r = r;
     r->decode_snapshots = 1;
     r->decode_messages = 1;
+    r->check_protocol = 1;
     zdem_push_init(&s->in, buf, cap, zdem_tw_sizer, zdem_tw_sink, s);
     zdem_push_set_skip(&s->in, zdem_tw_skip);
 }

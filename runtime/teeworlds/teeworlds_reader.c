@@ -80,6 +80,7 @@ zdem_status zdem_tw_reader_open(zdem_tw_reader *r, const uint8_t *data, size_t s
     zdem_tw_reader_use_protocol(r);
     r->decode_snapshots = 1;
     r->decode_messages = 1;
+    r->check_protocol = 1;
     r->limit_hits = 0;
     r->stale = 0;
     zdem_error_clear(&r->first_limit);
@@ -162,8 +163,10 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
         if (zdem_tw_msg_parse(bytes, 4 * k, &ev->msg, &inner) != ZDEM_OK) {
             return payload_fail(r, err, &inner, ev->chunk.offset);
         }
-        ev->desc = zdem_tw_protocol_msg(r->proto, ev->msg.sys, ev->msg.id, ev->msg.uuid);
-        zdem_tw_reader_check(r, ev);
+        if (r->check_protocol) {
+            ev->desc = zdem_tw_protocol_msg(r->proto, ev->msg.sys, ev->msg.id, ev->msg.uuid);
+            zdem_tw_reader_check(r, ev);
+        }
         return 1;
     }
     zdem_tw_snap_written_clear(&r->snaps); /* until a chunk applies something */
@@ -196,7 +199,8 @@ int zdem_tw_reader_decode(zdem_tw_reader *r, zdem_tw_event *ev, zdem_error *err)
             ev->warning = "snapshot delta: ints left after the last item (ignored)";
     }
     ev->snap = zdem_tw_snap_current(&r->snaps);
-    zdem_tw_reader_check(r, ev);
+    if (r->check_protocol)
+        zdem_tw_reader_check(r, ev);
     return 1;
 }
 

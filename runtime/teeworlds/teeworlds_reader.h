@@ -84,6 +84,10 @@ typedef struct zdem_tw_reader {
     uint32_t mismatches;
     zdem_error first_mismatch;
     uint32_t snap_mismatches_seen;
+    /* 0: no protocol check (mismatches stay 0) and no message
+     * descriptions (ev->desc NULL), for a caller that uses neither (a
+     * clip's writer); 1 by default */
+    int check_protocol;
 } zdem_tw_reader;
 
 /* sizeof(zdem_tw_reader) (the control block, without its buffers), for

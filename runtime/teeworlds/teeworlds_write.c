@@ -203,6 +203,7 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
         return err ? err->code : ZDEM_ERR_NO_SPACE;
     if (zdem_tw_reader_open(r, data, n, err) != ZDEM_OK)
         return err ? err->code : ZDEM_ERR_CORRUPT;
+    r->check_protocol = 0; /* its warnings are the reader's to give, not the clip's */
     /* read up to the clip's end: its state at the start, its extent */
     zdem_error_clear(&e);
     for (;;) {
