@@ -339,38 +339,55 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int 
     return ZDEM_OK;
 }
 
+/* One chat row and one kill row, whichever protocol the message came in. */
+static zdem_status chat_row(tw_rows *r, int32_t tick, int64_t team, int32_t client_id,
+                            const void *text, size_t text_len)
+{
+    zdem_table *t = r->t;
+    zdem_status st;
+    if ((st = zdem_table_row(t)) != ZDEM_OK)
+        return st;
+    zdem_table_int(t, col(r, 0, "tick"), tick);
+    zdem_table_int(t, col(r, 1, "team"), team);
+    zdem_table_int(t, col(r, 2, "client_id"), client_id);
+    name_cell(r, 3, "name", client_id);
+    zdem_table_str(t, col(r, 4, "text"), text, text_len);
+    return ZDEM_OK;
+}
+
+static zdem_status kill_row(tw_rows *r, int32_t tick, int32_t killer, int32_t victim,
+                            int64_t weapon, int64_t mode_special)
+{
+    zdem_table *t = r->t;
+    zdem_status st;
+    if ((st = zdem_table_row(t)) != ZDEM_OK)
+        return st;
+    zdem_table_int(t, col(r, 0, "tick"), tick);
+    zdem_table_int(t, col(r, 1, "killer"), killer);
+    name_cell(r, 2, "killer_name", killer);
+    zdem_table_int(t, col(r, 3, "victim"), victim);
+    name_cell(r, 4, "victim_name", victim);
+    zdem_table_int(t, col(r, 5, "weapon"), weapon);
+    zdem_table_int(t, col(r, 6, "mode_special"), mode_special);
+    return ZDEM_OK;
+}
+
 /* 0.7's chat (team: its mode less one, 0 everyone, 1 the team, 2 a
  * whisper) and kill messages, in the 0.6 rows' columns. */
 static zdem_status message7(tw_rows *r, const zdem_tw_event *ev)
 {
     const zdem_tw_msg *m = &ev->msg;
-    zdem_table *t = r->t;
-    zdem_status st;
     int32_t tick = ev->chunk.tick;
     if (r->c->kind == ZDEM_TW_ROWS_CHAT && m->id == ZDEM_TW7_MSG_SV_CHAT) {
         zdem_tw7_game_sv_chat c;
         if (zdem_tw7_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
             return ZDEM_OK;
-        if ((st = zdem_table_row(t)) != ZDEM_OK)
-            return st;
-        zdem_table_int(t, col(r, 0, "tick"), tick);
-        zdem_table_int(t, col(r, 1, "team"), c.mode - 1);
-        zdem_table_int(t, col(r, 2, "client_id"), c.client_id);
-        name_cell(r, 3, "name", c.client_id);
-        zdem_table_str(t, col(r, 4, "text"), c.message.p, c.message.n);
+        return chat_row(r, tick, c.mode - 1, c.client_id, c.message.p, c.message.n);
     } else if (r->c->kind == ZDEM_TW_ROWS_KILLS && m->id == ZDEM_TW7_MSG_SV_KILL_MSG) {
         zdem_tw7_game_sv_kill_msg k;
         if (zdem_tw7_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
             return ZDEM_OK;
-        if ((st = zdem_table_row(t)) != ZDEM_OK)
-            return st;
-        zdem_table_int(t, col(r, 0, "tick"), tick);
-        zdem_table_int(t, col(r, 1, "killer"), k.killer);
-        name_cell(r, 2, "killer_name", k.killer);
-        zdem_table_int(t, col(r, 3, "victim"), k.victim);
-        name_cell(r, 4, "victim_name", k.victim);
-        zdem_table_int(t, col(r, 5, "weapon"), k.weapon);
-        zdem_table_int(t, col(r, 6, "mode_special"), k.mode_special);
+        return kill_row(r, tick, k.killer, k.victim, k.weapon, k.mode_special);
     }
     return ZDEM_OK;
 }
@@ -378,8 +395,6 @@ static zdem_status message7(tw_rows *r, const zdem_tw_event *ev)
 static zdem_status message(tw_rows *r, const zdem_tw_event *ev)
 {
     const zdem_tw_msg *m = &ev->msg;
-    zdem_table *t = r->t;
-    zdem_status st;
     int32_t tick = ev->chunk.tick;
     if (!ev->desc || m->sys || m->id == 0)
         return ZDEM_OK;
@@ -389,26 +404,12 @@ static zdem_status message(tw_rows *r, const zdem_tw_event *ev)
         zdem_tw_game_sv_chat c;
         if (zdem_tw_game_sv_chat_decode(m->body, m->body_len, &c) != ZDEM_OK)
             return ZDEM_OK;
-        if ((st = zdem_table_row(t)) != ZDEM_OK)
-            return st;
-        zdem_table_int(t, col(r, 0, "tick"), tick);
-        zdem_table_int(t, col(r, 1, "team"), c.team);
-        zdem_table_int(t, col(r, 2, "client_id"), c.client_id);
-        name_cell(r, 3, "name", c.client_id);
-        zdem_table_str(t, col(r, 4, "text"), c.message.p, c.message.n);
+        return chat_row(r, tick, c.team, c.client_id, c.message.p, c.message.n);
     } else if (r->c->kind == ZDEM_TW_ROWS_KILLS && m->id == ZDEM_TW_MSG_SV_KILL_MSG) {
         zdem_tw_game_sv_kill_msg k;
         if (zdem_tw_game_sv_kill_msg_decode(m->body, m->body_len, &k) != ZDEM_OK)
             return ZDEM_OK;
-        if ((st = zdem_table_row(t)) != ZDEM_OK)
-            return st;
-        zdem_table_int(t, col(r, 0, "tick"), tick);
-        zdem_table_int(t, col(r, 1, "killer"), k.killer);
-        name_cell(r, 2, "killer_name", k.killer);
-        zdem_table_int(t, col(r, 3, "victim"), k.victim);
-        name_cell(r, 4, "victim_name", k.victim);
-        zdem_table_int(t, col(r, 5, "weapon"), k.weapon);
-        zdem_table_int(t, col(r, 6, "mode_special"), k.mode_special);
+        return kill_row(r, tick, k.killer, k.victim, k.weapon, k.mode_special);
     }
     return ZDEM_OK;
 }
