@@ -442,7 +442,35 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     for (i = 0; i < n; i++) {
         const zdem_s2_fdec *fd = fds[i];
         zdem_s2_raw v;
-        uint64_t hi, lo;
+        uint64_t hi, lo, a;
+        s2_slot *sl;
+        int r;
+        /* a bool or a 32-bit varint (most values) straight into its slot:
+         * what decode_value and ent_store give for them, without the
+         * zdem_s2_raw in between */
+        if (fd && fd->dec <= ZDEM_S2_DEC_SVAR32 && fd->dec != ZDEM_S2_DEC_UNKNOWN) {
+            if (fd->dec == ZDEM_S2_DEC_UVAR32)
+                a = zdem_bits_read_varuint32(br);
+            else if (fd->dec == ZDEM_S2_DEC_SVAR32)
+                a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
+            else
+                a = zdem_bits_read(br, 1);
+            if (br->overflow)
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                      "entity field value runs past the data");
+            fp_pack_clean(&s->fps[i], &hi, &lo);
+            r = vt_insert(s, &e->v, hi, lo, &sl);
+            if (r <= 0) {
+                if (r == 0)
+                    return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos,
+                                          "arena too small for entity values");
+                continue; /* refused: reported, the value not kept */
+            }
+            if (sl->lo & S2_SLOT_STRING)
+                free_string(s, sl);
+            sl->a = a;
+            continue;
+        }
         if (fd == &zdem_s2_fd_late) /* under a polymorphic pointer */
             fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
         if (!fd)

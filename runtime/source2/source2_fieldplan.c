@@ -386,6 +386,32 @@ static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
     return 0;
 }
 
+/* The decoder of the path that ends with component c at level in: the
+ * *end of pl_step without the next level, for the fast path (the next
+ * level is resolved when a deeper component needs it). */
+static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+{
+    const s2_field *f;
+    uint32_t i;
+    switch (in->kind) {
+    case PL_SER:
+        if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+            return 0;
+        f = &s->fields[i];
+        switch (f->model) {
+        case S2_M_SIMPLE: return &f->fd;
+        case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
+        case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
+        case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
+        default: return 0;
+        }
+    case PL_ELEM: return in->fd;
+    case PL_VTELEM: return &zdem_s2_fd_count;
+    case PL_POLY: return &zdem_s2_fd_late;
+    default: return 0;
+    }
+}
+
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err)
 {
@@ -396,38 +422,72 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     pl_work w;
     uint32_t count = 0, cap = s->max_fps;
     int prev_last = 0;
+    /* the depth whose level below was not resolved (the fast path resolves
+     * only the path's end): the general case starts there at the latest */
+    int unresolved = ZDEM_S2_FP_MAX_DEPTH;
+    /* the read position lives in a register; br->pos is written back
+     * before anything else reads br */
+    const uint8_t *data = br->data;
+    size_t pos = br->pos;
+    const size_t fast_end = br->end >= 64u ? br->end - 63u : 0u; /* pos < fast_end: 64 bits left */
     memset(&cur, 0, sizeof cur);
     lvl[0].kind = PL_NONE;
     if (ser >= 0 && (uint32_t)ser < s->nsers)
         pl_set_ser(s, &lvl[0], ser);
+    /* the path before the first is (-1) at depth 1, its level resolved
+     * but not the one below: the first PlusOne takes the fast path */
     w.c[0] = -1;
     w.last = 0;
-    w.low = 0;
+    w.low = 1;
+    unresolved = 0;
+    cur.depth = 1;
     *n = 0;
     for (;;) {
-        int op = pl_read_op(br), d;
-        if (op < 0 || br->overflow)
-            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
-                                  "field paths run past the end of the entity data");
+        int op, d;
+        if (pos < fast_end) {
+            /* one 8-bit table lookup: every code but the three longest */
+            uint16_t e = zdem_s2_fp_lut[(zdem_load_le64(data + (pos >> 3)) >> (pos & 7u)) & 0xFFu];
+            if (!(e & 0x8000u)) {
+                pos += e >> 8;
+                op = e & 0xFF;
+            } else {
+                br->pos = pos;
+                op = zdem_s2_fp_read_op(br);
+                pos = br->pos;
+                if (op < 0 || br->overflow) /* cannot happen with 64 bits left */
+                    return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                          "field paths run past the end of the entity data");
+            }
+        } else {
+            br->pos = pos;
+            op = pl_read_op(br);
+            pos = br->pos;
+            if (op < 0 || br->overflow)
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                      "field paths run past the end of the entity data");
+        }
         if (op <= ZDEM_S2_FP_PLUSFOUR && w.low > w.last) {
             /* PlusOne .. PlusFour (ids 0..3; most operations) after a
              * path: only the last component moves, the depth stays. The
              * same checks, in the same order, as the general case. */
             int64_t c = w.c[w.last] += op + 1;
             d = w.last;
-            if (count >= cap)
-                return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
-                                      "more field paths in one update than max_field_paths");
-            if (c < 0 || c > ZDEM_S2_FP_MAX_INDEX)
+            if (count >= cap || c < 0 || c > ZDEM_S2_FP_MAX_INDEX) {
+                br->pos = pos;
+                if (count >= cap)
+                    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                          "more field paths in one update than max_field_paths");
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
+            }
             cur.path[d] = (uint16_t)c;
-            pl_step(s, &lvl[d], (uint32_t)c, &end[d], &lvl[d + 1]);
             out[count] = cur;
-            fds[count] = end[d];
+            fds[count] = pl_end(s, &lvl[d], (uint32_t)c);
+            unresolved = d;
             count++;
             continue;
         }
+        br->pos = pos;
         if (op <= ZDEM_S2_FP_PLUSFOUR) {
             pl_add_last(&w, op + 1);
         } else {
@@ -441,13 +501,17 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "field paths run past the end of the entity data");
+            pos = br->pos;
         }
         if (count >= cap)
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
                                   "more field paths in one update than max_field_paths");
-        /* the components changed since the last path: checked, written
-         * and resolved; a shorter path clears the ones it dropped */
-        for (d = w.low; d <= w.last; d++) {
+        /* the components changed since the last path (and the level the
+         * fast path left unresolved): checked, written and resolved; a
+         * shorter path clears the ones it dropped */
+        d = w.low < unresolved ? w.low : unresolved;
+        unresolved = ZDEM_S2_FP_MAX_DEPTH;
+        for (; d <= w.last; d++) {
             if (w.c[d] < 0 || w.c[d] > ZDEM_S2_FP_MAX_INDEX)
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
