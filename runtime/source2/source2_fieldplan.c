@@ -445,18 +445,69 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     for (;;) {
         int op, d;
         if (pos < fast_end) {
-            /* one 8-bit table lookup: every code but the three longest */
-            uint16_t e = zdem_s2_fp_lut[(zdem_load_le64(data + (pos >> 3)) >> (pos & 7u)) & 0xFFu];
+            /* 64 bits left: the code (at most 17 bits) and a PlusN's
+             * operand (at most 35) are in one window, no bounds test */
+            uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
+            unsigned e = zdem_s2_fp_lut[win & 0xFFu];
             if (!(e & 0x8000u)) {
                 pos += e >> 8;
-                op = e & 0xFF;
+                win >>= e >> 8;
+                op = (int)(e & 0xFFu);
             } else {
-                br->pos = pos;
-                op = zdem_s2_fp_read_op(br);
-                pos = br->pos;
-                if (op < 0 || br->overflow) /* cannot happen with 64 bits left */
+                /* one of the three long codes: the tree from the node the
+                 * first 8 bits reach, a bit at a time from the window */
+                unsigned node = e & 0xFFu, k;
+                op = -1;
+                win >>= 8;
+                for (k = 0; k < 16u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+                    uint8_t t = zdem_s2_fp_tree[node][win & 1u];
+                    win >>= 1;
+                    if (t & 0x80u) {
+                        op = t & 0x7F;
+                        pos += 9u + k;
+                        break;
+                    }
+                    node = t;
+                }
+                if (op < 0) { /* not a code of the table: cannot happen */
+                    br->pos = pos;
                     return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                           "field paths run past the end of the entity data");
+                }
+            }
+            if (op <= ZDEM_S2_FP_PLUSN) {
+                /* PlusOne .. PlusFour, PlusN (most operations) after a
+                 * path: only the last component moves, the depth stays.
+                 * It starts at -1 or a checked value and only grows, so
+                 * the range test is one-sided; the checks are the general
+                 * case's, in the same order. */
+                int64_t c;
+                d = w.last;
+                if (op < ZDEM_S2_FP_PLUSN) {
+                    c = w.c[d] += op + 1;
+                } else { /* PlusN: Valve's field-path varint + 5 */
+                    uint32_t v;
+                    if (win & 1u) { v = (uint32_t)(win >> 1) & 3u; pos += 3u; }
+                    else if (win & 2u) { v = (uint32_t)(win >> 2) & 15u; pos += 6u; }
+                    else if (win & 4u) { v = (uint32_t)(win >> 3) & 0x3FFu; pos += 13u; }
+                    else if (win & 8u) { v = (uint32_t)(win >> 4) & 0x1FFFFu; pos += 21u; }
+                    else { v = (uint32_t)(win >> 4) & 0x7FFFFFFFu; pos += 35u; }
+                    c = w.c[d] += (int64_t)v + 5;
+                }
+                if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {
+                    br->pos = pos;
+                    if (count >= cap)
+                        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                              "more field paths in one update than max_field_paths");
+                    return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                                          "field path component out of range");
+                }
+                cur.path[d] = (uint16_t)c;
+                out[count] = cur;
+                fds[count] = pl_end(s, &lvl[d], (uint32_t)c);
+                unresolved = d;
+                count++;
+                continue;
             }
         } else {
             br->pos = pos;
@@ -465,27 +516,6 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
             if (op < 0 || br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "field paths run past the end of the entity data");
-        }
-        if (op <= ZDEM_S2_FP_PLUSFOUR && w.low > w.last) {
-            /* PlusOne .. PlusFour (ids 0..3; most operations) after a
-             * path: only the last component moves, the depth stays. The
-             * same checks, in the same order, as the general case. */
-            int64_t c = w.c[w.last] += op + 1;
-            d = w.last;
-            if (count >= cap || c < 0 || c > ZDEM_S2_FP_MAX_INDEX) {
-                br->pos = pos;
-                if (count >= cap)
-                    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
-                                          "more field paths in one update than max_field_paths");
-                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
-                                      "field path component out of range");
-            }
-            cur.path[d] = (uint16_t)c;
-            out[count] = cur;
-            fds[count] = pl_end(s, &lvl[d], (uint32_t)c);
-            unresolved = d;
-            count++;
-            continue;
         }
         br->pos = pos;
         if (op <= ZDEM_S2_FP_PLUSFOUR) {
