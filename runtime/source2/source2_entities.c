@@ -409,6 +409,58 @@ static inline void decode_value(const zdem_s2_fdec *fd, zdem_bits *br, float tic
     v->full_len = 0;
 }
 
+/* A float as its slot word: the float in the first four bytes, zeros
+ * after (zdem_s2_raw's union, as ent_store copies it). */
+static inline uint64_t float_word(float f)
+{
+    union {
+        uint64_t u;
+        float f[2];
+    } x;
+    x.u = 0;
+    x.f[0] = f;
+    return x.u;
+}
+
+/* The slot word of a value whose decoder is one of the commonest (a bool,
+ * a 32-bit varint, an unscaled, quantized or simulation-time float): 1;
+ * 0 for any other decoder (decode_value's). */
+static inline int decode_to_slot_word(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
+                             uint64_t *a)
+{
+    switch (fd->dec) {
+    case ZDEM_S2_DEC_BOOL:
+        *a = zdem_bits_read(br, 1);
+        return 1;
+    case ZDEM_S2_DEC_UVAR32:
+        *a = zdem_bits_read_varuint32(br);
+        return 1;
+    case ZDEM_S2_DEC_SVAR32:
+        *a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
+        return 1;
+    case ZDEM_S2_DEC_FLOAT:
+        switch (fd->fkind) {
+        case ZDEM_S2_F_NOSCALE: {
+            uint32_t u = zdem_bits_read(br, 32);
+            float f;
+            memcpy(&f, &u, sizeof f);
+            *a = float_word(f);
+            return 1;
+        }
+        case ZDEM_S2_F_QUANT:
+            *a = float_word(zdem_s2_qfloat_read(&fd->q, br));
+            return 1;
+        case ZDEM_S2_F_SIMTIME:
+            *a = float_word((float)zdem_bits_read_varuint32(br) * tick_interval);
+            return 1;
+        default:
+            return 0;
+        }
+    default:
+        return 0;
+    }
+}
+
 /* Reads field paths and values from br into entity e. *nfp receives the
  * path count (paths are in s->fps). The paths come first, each resolved
  * to its decoder as it is read (zdem_s2_plan_read); then the values. */
@@ -445,16 +497,10 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         uint64_t hi, lo, a;
         s2_slot *sl;
         int r;
-        /* a bool or a 32-bit varint (most values) straight into its slot:
-         * what decode_value and ent_store give for them, without the
-         * zdem_s2_raw in between */
-        if (fd && fd->dec <= ZDEM_S2_DEC_SVAR32 && fd->dec != ZDEM_S2_DEC_UNKNOWN) {
-            if (fd->dec == ZDEM_S2_DEC_UVAR32)
-                a = zdem_bits_read_varuint32(br);
-            else if (fd->dec == ZDEM_S2_DEC_SVAR32)
-                a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
-            else
-                a = zdem_bits_read(br, 1);
+        /* the commonest values (a bool, a 32-bit varint, a float)
+         * straight into their slot: the bytes decode_value and ent_store
+         * give them, without the zdem_s2_raw in between */
+        if (fd && decode_to_slot_word(fd, br, s->tick_interval, &a)) {
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
