@@ -45,77 +45,6 @@ static inline void pl_set_ser(const zdem_s2_state *s, pl_lvl *l, int32_t ser)
     l->idx = (const uint32_t *)(const void *)(s->base + sr->fields);
 }
 
-/* The component c at level *in: the decoder of the path that ends with it
- * (*end, NULL when that path names no field) and the level of the next
- * component (*next). The cases follow zdem_s2_resolve_ent. */
-static inline void pl_step(const zdem_s2_state *s, const pl_lvl *in, uint32_t c,
-                        const zdem_s2_fdec **end, pl_lvl *next)
-{
-    switch (in->kind) {
-    case PL_SER: {
-        const s2_field *f;
-        uint32_t i;
-        next->kind = PL_NONE;
-        *end = 0;
-        if (c >= in->nf)
-            return;
-        i = in->idx[c];
-        if (i >= s->nfields)
-            return;
-        f = &s->fields[i];
-        switch (f->model) {
-        case S2_M_SIMPLE:
-            *end = &f->fd;
-            return;
-        case S2_M_FIXED_ARRAY:
-            next->kind = PL_ELEM;
-            next->fd = &f->fd;
-            return;
-        case S2_M_VAR_ARRAY:
-            *end = &zdem_s2_fd_count;
-            next->kind = PL_ELEM;
-            next->fd = &f->fd;
-            return;
-        case S2_M_FIXED_TABLE:
-            if (f->npoly) {
-                *end = &zdem_s2_fd_poly;
-                next->kind = PL_POLY;
-                return;
-            }
-            *end = &zdem_s2_fd_bool;
-            if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
-                pl_set_ser(s, next, f->ser);
-            return;
-        case S2_M_VAR_TABLE:
-            *end = &zdem_s2_fd_count;
-            next->kind = PL_VTELEM;
-            next->ser = f->ser;
-            return;
-        default:
-            return;
-        }
-    }
-    case PL_ELEM:
-        *end = in->fd;
-        next->kind = PL_NONE;
-        return;
-    case PL_VTELEM:
-        *end = &zdem_s2_fd_count;
-        next->kind = PL_NONE;
-        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
-            pl_set_ser(s, next, in->ser);
-        return;
-    case PL_POLY:
-        *end = &zdem_s2_fd_late;
-        next->kind = PL_POLY;
-        return;
-    default:
-        *end = 0;
-        next->kind = PL_NONE;
-        return;
-    }
-}
-
 /* One operation code (0..39) through the 8-bit table, -1 when the bits
  * run out: zdem_s2_fp_read_op, inlined. */
 static inline int pl_read_op(zdem_bits *br)
@@ -386,9 +315,8 @@ static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
     return 0;
 }
 
-/* The decoder of the path that ends with component c at level in: the
- * *end of pl_step without the next level, for the fast path (the next
- * level is resolved when a deeper component needs it). */
+/* The decoder of the path that ends with component c at level in (NULL
+ * when that path names no field). The cases follow zdem_s2_resolve_ent. */
 static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
 {
     const s2_field *f;
@@ -412,12 +340,55 @@ static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *i
     }
 }
 
+/* The level below component c at level in: what a next component means.
+ * Resolved only when a deeper path needs it (pl_end alone for the last
+ * component). */
+static inline void pl_next(const zdem_s2_state *s, const pl_lvl *in, uint32_t c, pl_lvl *next)
+{
+    const s2_field *f;
+    uint32_t i;
+    next->kind = PL_NONE;
+    switch (in->kind) {
+    case PL_SER:
+        if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+            return;
+        f = &s->fields[i];
+        switch (f->model) {
+        case S2_M_FIXED_ARRAY:
+        case S2_M_VAR_ARRAY:
+            next->kind = PL_ELEM;
+            next->fd = &f->fd;
+            return;
+        case S2_M_FIXED_TABLE:
+            if (f->npoly)
+                next->kind = PL_POLY;
+            else if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
+                pl_set_ser(s, next, f->ser);
+            return;
+        case S2_M_VAR_TABLE:
+            next->kind = PL_VTELEM;
+            next->ser = f->ser;
+            return;
+        default:
+            return;
+        }
+    case PL_VTELEM:
+        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
+            pl_set_ser(s, next, in->ser);
+        return;
+    case PL_POLY:
+        next->kind = PL_POLY;
+        return;
+    default:
+        return;
+    }
+}
+
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err)
 {
     zdem_s2_fp *out = s->fps, cur;
     const zdem_s2_fdec **fds = s->fds;
-    const zdem_s2_fdec *end[ZDEM_S2_FP_MAX_DEPTH];
     pl_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
     pl_work w;
     uint32_t count = 0, cap = s->max_fps;
@@ -540,21 +511,22 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
          * fast path left unresolved): checked, written and resolved; a
          * shorter path clears the ones it dropped */
         d = w.low < unresolved ? w.low : unresolved;
-        unresolved = ZDEM_S2_FP_MAX_DEPTH;
         for (; d <= w.last; d++) {
             if (w.c[d] < 0 || w.c[d] > ZDEM_S2_FP_MAX_INDEX)
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
             cur.path[d] = (uint16_t)w.c[d];
-            pl_step(s, &lvl[d], (uint32_t)w.c[d], &end[d], &lvl[d + 1]);
+            if (d < w.last) /* the last one's level below stays unresolved */
+                pl_next(s, &lvl[d], (uint32_t)w.c[d], &lvl[d + 1]);
         }
+        unresolved = w.last;
         for (d = w.last + 1; d <= prev_last; d++)
             cur.path[d] = 0;
         prev_last = w.last;
         cur.depth = (uint8_t)(w.last + 1);
         w.low = w.last + 1;
         out[count] = cur;
-        fds[count] = end[w.last];
+        fds[count] = pl_end(s, &lvl[w.last], cur.path[w.last]);
         count++;
     }
 }
