@@ -414,57 +414,62 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     cur.depth = 1;
     *n = 0;
     for (;;) {
-        int op, d;
-        if (pos < fast_end) {
-            /* 64 bits left: the code (at most 17 bits) and a PlusN's
-             * operand (at most 35) are in one window, no bounds test */
-            uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
-            unsigned e = zdem_s2_fp_lut[win & 0xFFu];
-            if (!(e & 0x8000u)) {
-                pos += e >> 8;
-                win >>= e >> 8;
-                op = (int)(e & 0xFFu);
-            } else {
-                /* one of the three long codes: the tree from the node the
-                 * first 8 bits reach, a bit at a time from the window */
-                unsigned node = e & 0xFFu, k;
-                op = -1;
-                win >>= 8;
-                for (k = 0; k < 16u && node < ZDEM_S2_FP_TREE_NODES; k++) {
-                    uint8_t t = zdem_s2_fp_tree[node][win & 1u];
-                    win >>= 1;
-                    if (t & 0x80u) {
-                        op = t & 0x7F;
-                        pos += 9u + k;
-                        break;
+        int op = -1, d = w.last;
+        {
+            /* PlusOne .. PlusFour and PlusN (most operations) move only
+             * the last component: a tight loop over them while 64 bits
+             * are left (the code and a PlusN's operand, at most 17 + 35
+             * bits, in one window, no bounds test). The component starts
+             * at -1 or a checked value and only grows, so the range test
+             * is one-sided; the checks are the general case's, in order.
+             * Another operation ends the loop, decoded (op >= 0). */
+            const pl_lvl *lv = &lvl[d];
+            int64_t c = w.c[d];
+            uint32_t first = count;
+            while (pos < fast_end) {
+                uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
+                unsigned e = zdem_s2_fp_lut[win & 0xFFu], len = e >> 8;
+                if (e & 0x8000u) {
+                    /* one of the three long codes (none of them moves
+                     * only the last component): the tree from the node
+                     * the first 8 bits reach, a bit at a time */
+                    unsigned node = e & 0xFFu, k;
+                    win >>= 8;
+                    for (k = 0; k < 16u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+                        uint8_t t = zdem_s2_fp_tree[node][win & 1u];
+                        win >>= 1;
+                        if (t & 0x80u) {
+                            op = t & 0x7F;
+                            pos += 9u + k;
+                            break;
+                        }
+                        node = t;
                     }
-                    node = t;
+                    if (op < 0) { /* not a code of the table: cannot happen */
+                        br->pos = pos;
+                        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                              "field paths run past the end of the entity data");
+                    }
+                    break;
                 }
-                if (op < 0) { /* not a code of the table: cannot happen */
-                    br->pos = pos;
-                    return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
-                                          "field paths run past the end of the entity data");
+                if ((e & 0xFFu) > ZDEM_S2_FP_PLUSN) {
+                    op = (int)(e & 0xFFu);
+                    pos += len;
+                    break;
                 }
-            }
-            if (op <= ZDEM_S2_FP_PLUSN) {
-                /* PlusOne .. PlusFour, PlusN (most operations) after a
-                 * path: only the last component moves, the depth stays.
-                 * It starts at -1 or a checked value and only grows, so
-                 * the range test is one-sided; the checks are the general
-                 * case's, in the same order. */
-                int64_t c;
-                d = w.last;
-                if (op < ZDEM_S2_FP_PLUSN) {
-                    c = w.c[d] += op + 1;
+                if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
+                    c += (int64_t)(e & 0xFFu) + 1;
                 } else { /* PlusN: Valve's field-path varint + 5 */
+                    uint64_t x = win >> len;
                     uint32_t v;
-                    if (win & 1u) { v = (uint32_t)(win >> 1) & 3u; pos += 3u; }
-                    else if (win & 2u) { v = (uint32_t)(win >> 2) & 15u; pos += 6u; }
-                    else if (win & 4u) { v = (uint32_t)(win >> 3) & 0x3FFu; pos += 13u; }
-                    else if (win & 8u) { v = (uint32_t)(win >> 4) & 0x1FFFFu; pos += 21u; }
-                    else { v = (uint32_t)(win >> 4) & 0x7FFFFFFFu; pos += 35u; }
-                    c = w.c[d] += (int64_t)v + 5;
+                    if (x & 1u) { v = (uint32_t)(x >> 1) & 3u; len += 3u; }
+                    else if (x & 2u) { v = (uint32_t)(x >> 2) & 15u; len += 6u; }
+                    else if (x & 4u) { v = (uint32_t)(x >> 3) & 0x3FFu; len += 13u; }
+                    else if (x & 8u) { v = (uint32_t)(x >> 4) & 0x1FFFFu; len += 21u; }
+                    else { v = (uint32_t)(x >> 4) & 0x7FFFFFFFu; len += 35u; }
+                    c += (int64_t)v + 5;
                 }
+                pos += len;
                 if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {
                     br->pos = pos;
                     if (count >= cap)
@@ -475,12 +480,14 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 }
                 cur.path[d] = (uint16_t)c;
                 out[count] = cur;
-                fds[count] = pl_end(s, &lvl[d], (uint32_t)c);
-                unresolved = d;
+                fds[count] = pl_end(s, lv, (uint32_t)c);
                 count++;
-                continue;
             }
-        } else {
+            w.c[d] = c;
+            if (count != first)
+                unresolved = d; /* the level below is stale */
+        }
+        if (op < 0) { /* fewer than 64 bits left: one code, bounds-checked */
             br->pos = pos;
             op = pl_read_op(br);
             pos = br->pos;
