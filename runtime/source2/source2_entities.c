@@ -73,9 +73,18 @@ static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
     return v->tab ? (s2_slot *)(void *)(s->base + v->tab) : 0;
 }
 
+void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed)
+{
+    unsigned i;
+    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH; i++)
+        h->k[i] = zdem_hash_mix64(seed ^ (0x9E3779B97F4A7C15ull * (i + 1u))) | 1u;
+    for (i = 0; i <= ZDEM_S2_FP_MAX_DEPTH; i++)
+        h->d[i] = zdem_hash_mix64(seed + 0xD6E8FEB86659FD93ull * (i + 1u));
+}
+
 static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)
 {
-    return zdem_hash_slot(zdem_hash_key128(hi, lo, s->seed), log2);
+    return zdem_hash_slot(zdem_s2_fphash_key(&s->fph, hi, lo), log2);
 }
 
 /* No key sits further than S2_PROBE_LIMIT slots from its home (vt_insert
@@ -155,12 +164,13 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
  * them) until the key fits within S2_PROBE_LIMIT of its home, or the key
  * is refused and reported. Kept apart so that vt_insert stays small enough
  * to be inlined where values are stored. */
-static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
+                          s2_slot **out)
 {
     for (;;) {
         s2_slot *t = vt_slots(s, v);
         if (t) {
-            uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+            uint32_t mask = (1u << v->log2) - 1u, j = zdem_hash_slot(h, v->log2), d;
             for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++)
                 j = (j + 1u) & mask;
             if (d <= S2_PROBE_LIMIT) {
@@ -188,11 +198,12 @@ static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo
  * grown as far as its load allows (16 slots a key), is refused and
  * reported: -1 (crafted keys only; a random seed makes it as unlikely as
  * a hash collision). 0 on a full arena. One pass finds or places. */
-static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
+                            s2_slot **out)
 {
     s2_slot *t = vt_slots(s, v);
     if (t) {
-        uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+        uint32_t mask = (1u << v->log2) - 1u, j = zdem_hash_slot(h, v->log2), d;
         for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
             if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
                 *out = &t[j];
@@ -208,7 +219,7 @@ static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t 
             return 1;
         }
     }
-    return vt_insert_slow(s, v, hi, lo, out);
+    return vt_insert_slow(s, v, hi, lo, h, out);
 }
 
 static void free_string(zdem_s2_state *s, s2_slot *sl)
@@ -239,7 +250,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
 int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a)
 {
     s2_slot *sl;
-    int r = vt_insert(s, v, hi, lo, &sl);
+    int r = vt_insert(s, v, hi, lo, zdem_s2_fphash_key(&s->fph, hi, lo), &sl);
     if (r == 1) {
         free_string(s, sl);
         sl->a = a;
@@ -323,11 +334,11 @@ static void ent_free(zdem_s2_state *s, uint32_t idx)
 }
 
 /* Stores a decoded value; returns 0 on a full arena. */
-static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
+static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo, uint64_t h,
                      const zdem_s2_raw *v)
 {
     s2_slot *sl;
-    int r = vt_insert(s, &e->v, hi, lo, &sl);
+    int r = vt_insert(s, &e->v, hi, lo, h, &sl);
     if (r <= 0)
         return r < 0; /* refused: reported, the value not kept */
     if (sl->lo & S2_SLOT_STRING)
@@ -471,6 +482,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
     zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
     const zdem_s2_fdec *const *fds = s->fds;
+    const uint64_t *fph_of = s->fph_of;
     *nfp = 0;
     if (st != ZDEM_OK) {
         if (st == ZDEM_ERR_LIMIT)
@@ -505,7 +517,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
             fp_pack_clean(&s->fps[i], &hi, &lo);
-            r = vt_insert(s, &e->v, hi, lo, &sl);
+            r = vt_insert(s, &e->v, hi, lo, fph_of[i], &sl);
             if (r <= 0) {
                 if (r == 0)
                     return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos,
@@ -530,7 +542,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
         fp_pack_clean(&s->fps[i], &hi, &lo);
-        if (!ent_store(s, e, hi, lo, &v))
+        if (!ent_store(s, e, hi, lo, fph_of[i], &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     s->stats.fields_decoded += n;

@@ -390,6 +390,11 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     zdem_s2_fp *out = s->fps, cur;
     const zdem_s2_fdec **fds = s->fds;
     pl_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
+    /* hp[d]: the hash of components 0..d-1 (s2_fphash is linear), valid
+     * where lvl is */
+    uint64_t hp[ZDEM_S2_FP_MAX_DEPTH + 1];
+    const s2_fphash *fph = &s->fph;
+    uint64_t *fph_of = s->fph_of;
     pl_work w;
     uint32_t count = 0, cap = s->max_fps;
     int prev_last = 0;
@@ -410,6 +415,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     w.c[0] = -1;
     w.last = 0;
     w.low = 1;
+    hp[0] = 0;
     unresolved = 0;
     cur.depth = 1;
     *n = 0;
@@ -424,6 +430,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
              * is one-sided; the checks are the general case's, in order.
              * Another operation ends the loop, decoded (op >= 0). */
             const pl_lvl *lv = &lvl[d];
+            const uint64_t hk = fph->k[d], hbase = hp[d] + fph->d[d + 1];
             int64_t c = w.c[d];
             uint32_t first = count;
             while (pos < fast_end) {
@@ -481,6 +488,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 cur.path[d] = (uint16_t)c;
                 out[count] = cur;
                 fds[count] = pl_end(s, lv, (uint32_t)c);
+                fph_of[count] = hbase + (uint64_t)c * hk;
                 count++;
             }
             w.c[d] = c;
@@ -523,6 +531,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
             cur.path[d] = (uint16_t)w.c[d];
+            hp[d + 1] = hp[d] + (uint64_t)w.c[d] * fph->k[d];
             if (d < w.last) /* the last one's level below stays unresolved */
                 pl_next(s, &lvl[d], (uint32_t)w.c[d], &lvl[d + 1]);
         }
@@ -534,6 +543,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
         w.low = w.last + 1;
         out[count] = cur;
         fds[count] = pl_end(s, &lvl[w.last], cur.path[w.last]);
+        fph_of[count] = hp[w.last + 1] + fph->d[w.last + 1];
         count++;
     }
 }
