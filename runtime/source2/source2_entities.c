@@ -420,6 +420,15 @@ static inline void decode_value(const zdem_s2_fdec *fd, zdem_bits *br, float tic
     v->full_len = 0;
 }
 
+/* 32 bits as a float (an unscaled float). */
+static inline float raw_float(zdem_bits *br)
+{
+    uint32_t u = zdem_bits_read(br, 32);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* A float as its slot word: the float in the first four bytes, zeros
  * after (zdem_s2_raw's union, as ent_store copies it). */
 static inline uint64_t float_word(float f)
@@ -433,11 +442,25 @@ static inline uint64_t float_word(float f)
     return x.u;
 }
 
-/* The slot word of a value whose decoder is one of the commonest (a bool,
- * a 32-bit varint, an unscaled, quantized or simulation-time float): 1;
- * 0 for any other decoder (decode_value's). */
-static inline int decode_to_slot_word(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
-                             uint64_t *a)
+/* Two floats as a slot word, as ent_store copies a vector's. */
+static inline uint64_t floats_word(float f0, float f1)
+{
+    union {
+        uint64_t u;
+        float f[2];
+    } x;
+    x.f[0] = f0;
+    x.f[1] = f1;
+    return x.u;
+}
+
+/* The slot words of a value whose decoder is one of the commonest: 1 for
+ * a bool, a 32-bit varint, a uvarint64, an unscaled, quantized or
+ * simulation-time float (*a); 2 for a QAngle of three precise angles or a
+ * vector of three unscaled floats (*a, *b: what ent_store copies, a
+ * fourth float 0). 0 for any other decoder (decode_value's). */
+static inline int decode_to_slot_words(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
+                                       uint64_t *a, uint64_t *b)
 {
     switch (fd->dec) {
     case ZDEM_S2_DEC_BOOL:
@@ -449,15 +472,14 @@ static inline int decode_to_slot_word(const zdem_s2_fdec *fd, zdem_bits *br, flo
     case ZDEM_S2_DEC_SVAR32:
         *a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
         return 1;
+    case ZDEM_S2_DEC_UVAR64:
+        *a = zdem_bits_read_varuint64(br);
+        return 1;
     case ZDEM_S2_DEC_FLOAT:
         switch (fd->fkind) {
-        case ZDEM_S2_F_NOSCALE: {
-            uint32_t u = zdem_bits_read(br, 32);
-            float f;
-            memcpy(&f, &u, sizeof f);
-            *a = float_word(f);
+        case ZDEM_S2_F_NOSCALE:
+            *a = float_word(raw_float(br));
             return 1;
-        }
         case ZDEM_S2_F_QUANT:
             *a = float_word(zdem_s2_qfloat_read(&fd->q, br));
             return 1;
@@ -467,6 +489,27 @@ static inline int decode_to_slot_word(const zdem_s2_fdec *fd, zdem_bits *br, flo
         default:
             return 0;
         }
+    case ZDEM_S2_DEC_VECTOR3:
+        if (fd->fkind != ZDEM_S2_F_NOSCALE)
+            return 0;
+        {
+            float x = raw_float(br), y = raw_float(br); /* in this order */
+            *a = floats_word(x, y);
+            *b = float_word(raw_float(br));
+        }
+        return 2;
+    case ZDEM_S2_DEC_QANGLE:
+        if (fd->akind != ZDEM_S2_A_PRECISE)
+            return 0;
+        {
+            uint32_t h = zdem_bits_read(br, 3); /* the three presence bits, x first */
+            float x = (h & 1u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float y = (h & 2u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float z = (h & 4u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            *a = floats_word(x, y);
+            *b = float_word(z);
+        }
+        return 2;
     default:
         return 0;
     }
@@ -506,13 +549,13 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     for (i = 0; i < n; i++) {
         const zdem_s2_fdec *fd = fds[i];
         zdem_s2_raw v;
-        uint64_t hi, lo, a;
+        uint64_t hi, lo, a, b = 0;
         s2_slot *sl;
-        int r;
+        int r, words;
         /* the commonest values (a bool, a 32-bit varint, a float)
          * straight into their slot: the bytes decode_value and ent_store
          * give them, without the zdem_s2_raw in between */
-        if (fd && decode_to_slot_word(fd, br, s->tick_interval, &a)) {
+        if (fd && (words = decode_to_slot_words(fd, br, s->tick_interval, &a, &b)) != 0) {
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
@@ -527,6 +570,8 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             if (sl->lo & S2_SLOT_STRING)
                 free_string(s, sl);
             sl->a = a;
+            if (words == 2)
+                sl->b = b;
             continue;
         }
         if (fd == &zdem_s2_fd_late) /* under a polymorphic pointer */
