@@ -462,6 +462,11 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 if ((e & 0xFFu) > ZDEM_S2_FP_PLUSN) {
                     op = (int)(e & 0xFFu);
                     pos += len;
+                    if (op == ZDEM_S2_FP_FIELDPATHENCODEFINISH) { /* once an update */
+                        br->pos = pos;
+                        *n = count;
+                        return ZDEM_OK;
+                    }
                     break;
                 }
                 if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
