@@ -317,22 +317,26 @@ static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
 
 /* The decoder of the path that ends with component c at level in (NULL
  * when that path names no field). The cases follow zdem_s2_resolve_ent. */
-static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+static inline const zdem_s2_fdec *pl_end_ser(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
 {
     const s2_field *f;
     uint32_t i;
+    if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+        return 0;
+    f = &s->fields[i];
+    switch (f->model) {
+    case S2_M_SIMPLE: return &f->fd;
+    case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
+    case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
+    case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
+    default: return 0;
+    }
+}
+
+static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+{
     switch (in->kind) {
-    case PL_SER:
-        if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
-            return 0;
-        f = &s->fields[i];
-        switch (f->model) {
-        case S2_M_SIMPLE: return &f->fd;
-        case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
-        case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
-        case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
-        default: return 0;
-        }
+    case PL_SER: return pl_end_ser(s, in, c);
     case PL_ELEM: return in->fd;
     case PL_VTELEM: return &zdem_s2_fd_count;
     case PL_POLY: return &zdem_s2_fd_late;
@@ -430,6 +434,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
              * is one-sided; the checks are the general case's, in order.
              * Another operation ends the loop, decoded (op >= 0). */
             const pl_lvl *lv = &lvl[d];
+            const uint32_t lv_kind = lv->kind; /* one level for the whole loop */
             const uint64_t hk = fph->k[d], hbase = hp[d] + fph->d[d + 1];
             int64_t c = w.c[d];
             uint32_t first = count;
@@ -490,13 +495,17 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                     return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                           "field path component out of range");
                 }
-                cur.path[d] = (uint16_t)c;
-                out[count] = cur;
-                fds[count] = pl_end(s, lv, (uint32_t)c);
+                out[count] = cur; /* cur.path[d] is written once the loop ends */
+                out[count].path[d] = (uint16_t)c;
+                fds[count] = lv_kind == PL_ELEM ? lv->fd
+                             : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
+                                                 : pl_end(s, lv, (uint32_t)c);
                 fph_of[count] = hbase + (uint64_t)c * hk;
                 count++;
             }
             w.c[d] = c;
+            if (c >= 0) /* a path was made (c starts at -1 only before the first) */
+                cur.path[d] = (uint16_t)c;
             if (count != first)
                 unresolved = d; /* the level below is stale */
         }
