@@ -524,8 +524,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     uint32_t n, i;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
     zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
-    const zdem_s2_fdec *const *fds = s->fds;
-    const uint64_t *fph_of = s->fph_of;
+    const s2_planned *plan = s->plan;
     *nfp = 0;
     if (st != ZDEM_OK) {
         if (st == ZDEM_ERR_LIMIT)
@@ -547,7 +546,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     for (i = 0; i < n; i++) {
-        const zdem_s2_fdec *fd = fds[i];
+        const zdem_s2_fdec *fd = plan[i].fd;
         zdem_s2_raw v;
         uint64_t hi, lo, a, b = 0;
         s2_slot *sl;
@@ -560,7 +559,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
             fp_pack_clean(&s->fps[i], &hi, &lo);
-            r = vt_insert(s, &e->v, hi, lo, fph_of[i], &sl);
+            r = vt_insert(s, &e->v, hi, lo, plan[i].h, &sl);
             if (r <= 0) {
                 if (r == 0)
                     return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos,
@@ -587,7 +586,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
         fp_pack_clean(&s->fps[i], &hi, &lo);
-        if (!ent_store(s, e, hi, lo, fph_of[i], &v))
+        if (!ent_store(s, e, hi, lo, plan[i].h, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     s->stats.fields_decoded += n;

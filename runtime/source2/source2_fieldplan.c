@@ -392,13 +392,12 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                               uint32_t *n, zdem_error *err)
 {
     zdem_s2_fp *out = s->fps, cur;
-    const zdem_s2_fdec **fds = s->fds;
+    s2_planned *plan = s->plan;
     pl_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
     /* hp[d]: the hash of components 0..d-1 (s2_fphash is linear), valid
      * where lvl is */
     uint64_t hp[ZDEM_S2_FP_MAX_DEPTH + 1];
     const s2_fphash *fph = &s->fph;
-    uint64_t *fph_of = s->fph_of;
     pl_work w;
     uint32_t count = 0, cap = s->max_fps;
     int prev_last = 0;
@@ -497,10 +496,10 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 }
                 out[count] = cur; /* cur.path[d] is written once the loop ends */
                 out[count].path[d] = (uint16_t)c;
-                fds[count] = lv_kind == PL_ELEM ? lv->fd
-                             : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
-                                                 : pl_end(s, lv, (uint32_t)c);
-                fph_of[count] = hbase + (uint64_t)c * hk;
+                plan[count].fd = lv_kind == PL_ELEM ? lv->fd
+                                 : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
+                                                     : pl_end(s, lv, (uint32_t)c);
+                plan[count].h = hbase + (uint64_t)c * hk;
                 count++;
             }
             w.c[d] = c;
@@ -556,8 +555,8 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
         cur.depth = (uint8_t)(w.last + 1);
         w.low = w.last + 1;
         out[count] = cur;
-        fds[count] = pl_end(s, &lvl[w.last], cur.path[w.last]);
-        fph_of[count] = hp[w.last + 1] + fph->d[w.last + 1];
+        plan[count].fd = pl_end(s, &lvl[w.last], cur.path[w.last]);
+        plan[count].h = hp[w.last + 1] + fph->d[w.last + 1];
         count++;
     }
 }

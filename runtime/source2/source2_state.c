@@ -130,7 +130,7 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 {
     return sizeof(zdem_s2_state) + 128u +
            (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
-           (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(void *) + 8u) +
+           (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(s2_planned)) +
            cfg->tmp_size +
            cfg->frame_buffer + (cfg->inner_buffer ? cfg->inner_buffer : cfg->frame_buffer) +
            cfg->gather_buffer + 64u;
@@ -210,14 +210,10 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->fps = (zdem_s2_fp *)s2_ptr(s, off);
-    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->fds));
+    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->plan));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
-    s->fds = (const zdem_s2_fdec **)s2_ptr(s, off);
-    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->fph_of));
-    if (!off)
-        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
-    s->fph_of = (uint64_t *)s2_ptr(s, off);
+    s->plan = (s2_planned *)s2_ptr(s, off);
     if (!carve(s, s->cfg.tmp_size, &s->tmp, &tmp_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
     s->tmp_size = (uint32_t)tmp_cap;

@@ -38,6 +38,14 @@ zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_err
  * term for its depth; a table takes the top bits (Dietzfelbinger's
  * multiply-add-shift, universal for 16-bit components). Linear, so the
  * entity reader keeps it as a path changes: one multiply-add a value. */
+/* What zdem_s2_plan_read resolved a field path to: its decoder (NULL: the
+ * path names no field; &zdem_s2_fd_late: resolved with the values) and
+ * its hash (s2_fphash). One array, as the reader writes them together. */
+typedef struct s2_planned {
+    const zdem_s2_fdec *fd;
+    uint64_t h;
+} s2_planned;
+
 typedef struct s2_fphash {
     uint64_t k[ZDEM_S2_FP_MAX_DEPTH];     /* per component */
     uint64_t d[ZDEM_S2_FP_MAX_DEPTH + 1]; /* per depth */
@@ -226,8 +234,7 @@ struct zdem_s2_state {
     uint32_t live;
     uint32_t *live_list; /* indexes of the live entities, any order */
     zdem_s2_fp *fps;
-    const zdem_s2_fdec **fds; /* the decoder of fps[i] (zdem_s2_plan_read) */
-    uint64_t *fph_of;         /* the hash of fps[i] (zdem_s2_plan_read) */
+    s2_planned *plan;         /* the decoder and hash of fps[i] (zdem_s2_plan_read) */
     uint32_t max_fps;
     uint8_t *tmp;
     uint32_t tmp_size;
@@ -326,7 +333,7 @@ extern const zdem_s2_fdec zdem_s2_fd_bool, zdem_s2_fd_count, zdem_s2_fd_poly;
 extern const zdem_s2_fdec zdem_s2_fd_late;
 /* Reads an update's field paths from br (as zdem_s2_fp_read_all does, the
  * same checks and errors) into s->fps[0..*n), and for each the decoder
- * serializer ser gives it into s->fds (NULL: the path names no field;
+ * serializer ser gives it into s->plan (NULL: the path names no field;
  * &zdem_s2_fd_late: resolved later) (source2_fieldplan.c). */
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err);
