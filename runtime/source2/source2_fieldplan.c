@@ -443,17 +443,20 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 if (e & 0x8000u) {
                     /* one of the three long codes (none of them moves
                      * only the last component): the tree from the node
-                     * the first 8 bits reach, a bit at a time */
+                     * the first 8 bits reach, three bits a step (at most
+                     * 9 more bits, well inside the window) */
                     unsigned node = e & 0xFFu, k;
+                    pos += 8u;
                     win >>= 8;
-                    for (k = 0; k < 16u && node < ZDEM_S2_FP_TREE_NODES; k++) {
-                        uint8_t t = zdem_s2_fp_tree[node][win & 1u];
-                        win >>= 1;
-                        if (t & 0x80u) {
-                            op = t & 0x7F;
-                            pos += 9u + k;
+                    for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+                        unsigned t = zdem_s2_fp_tree3[node][win & 7u];
+                        if (t & 0x8000u) {
+                            op = (int)(t & 0xFFu);
+                            pos += (t >> 8) & 0xFu;
                             break;
                         }
+                        pos += 3u;
+                        win >>= 3;
                         node = t;
                     }
                     if (op < 0) { /* not a code of the table: cannot happen */
