@@ -150,6 +150,10 @@ def generate(schema_dir):
     h.append("extern const uint16_t zdem_s2_fp_lut[256];")
     h.append("/* tree[node][bit]: 0x80 | op for a leaf, else the next node. */")
     h.append("extern const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2];")
+    h.append("/* tree3[node][next 3 bits, first in bit 0]: the same walk three bits at")
+    h.append(" * a time: 0x8000 | (bits used << 8) | op for a leaf within them, else")
+    h.append(" * the node after all three. */")
+    h.append("extern const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8];")
     h.append("extern const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT];")
     h.append("extern const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT];")
     h.append("")
@@ -181,6 +185,18 @@ def generate(schema_dir):
     c.append("const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2] = {")
     for a, b in tree:
         c.append("    {0x%02x, 0x%02x}," % (a, b))
+    c.append("};")
+    c.append("")
+    def step3(node, v):
+        for i in range(3):
+            t = tree[node][(v >> i) & 1]
+            if t & 0x80:
+                return 0x8000 | ((i + 1) << 8) | (t & 0x7F)
+            node = t
+        return node
+    c.append("const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8] = {")
+    for n in range(len(tree)):
+        c.append("    {" + ", ".join("0x%04x" % step3(n, v) for v in range(8)) + "},")
     c.append("};")
     c.append("")
     c.append("const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT] = {")

@@ -243,17 +243,17 @@ static inline void zdem_bits_read_bytes(zdem_bits *br, uint8_t *out, size_t n)
         /* eight at a time while p[i + 8] is within that bound: inner
          * messages of a packet are rarely aligned, and a byte at a time
          * was most of what copying one cost */
+        static const uint16_t one = 1; /* little-endian: a word stored as it is */
         for (i = 0; i + 8u < n; i += 8u) {
             uint64_t w = (zdem_load_le64(p + i) >> sh) | ((uint64_t)p[i + 8u] << (64u - sh));
-            uint8_t *o = out + i; /* stores a compiler merges into one */
-            o[0] = (uint8_t)w;
-            o[1] = (uint8_t)(w >> 8);
-            o[2] = (uint8_t)(w >> 16);
-            o[3] = (uint8_t)(w >> 24);
-            o[4] = (uint8_t)(w >> 32);
-            o[5] = (uint8_t)(w >> 40);
-            o[6] = (uint8_t)(w >> 48);
-            o[7] = (uint8_t)(w >> 56);
+            uint8_t *o = out + i;
+            if (*(const uint8_t *)&one) {
+                memcpy(o, &w, 8); /* one store */
+            } else {
+                unsigned k;
+                for (k = 0; k < 8u; k++)
+                    o[k] = (uint8_t)(w >> (8u * k));
+            }
         }
         for (; i < n; i++)
             out[i] = (uint8_t)((p[i] >> sh) | (p[i + 1] << (8u - sh)));

@@ -26,14 +26,6 @@ static inline uint64_t zdem_hash_u64(uint64_t key, uint64_t seed)
     return zdem_hash_mix64(key ^ seed);
 }
 
-/* A 128-bit key whose first word varies most (Source 2 field-path keys):
- * one mixer round, lo spread by an odd multiplier. For a fixed lo,
- * distinct hi never share a hash. */
-static inline uint64_t zdem_hash_key128(uint64_t hi, uint64_t lo, uint64_t seed)
-{
-    return zdem_hash_mix64(hi ^ seed ^ (lo * 0x9E3779B97F4A7C15ull));
-}
-
 /* Byte strings: a word at a time through the mixer. */
 static inline uint64_t zdem_hash_bytes(const uint8_t *p, size_t n, uint64_t seed)
 {

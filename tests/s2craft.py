@@ -2898,11 +2898,6 @@ def zh_u64(key, seed):
     return zh_mix64(key ^ seed)
 
 
-def zh_key128(hi, lo, seed):
-    """zdem_hash_key128 (the field-path value tables)."""
-    return zh_mix64(hi ^ seed ^ ((lo * _ZH_K) & M64))
-
-
 def zh_bytes(p, seed):
     h = seed ^ ((len(p) * 0x9E3779B97F4A7C15) & M64)
     i = 0
@@ -2912,6 +2907,21 @@ def zh_bytes(p, seed):
     if i < len(p):
         h = zh_mix64(h ^ int.from_bytes(p[i:], "little") ^ 0x80)
     return zh_mix64(h)
+
+
+def zh_fphash_init(seed):
+    """zdem_s2_fphash_init: the field-path hash's multipliers (odd, one per
+    component) and its per-depth terms."""
+    k = [zh_mix64(seed ^ ((0x9E3779B97F4A7C15 * (i + 1)) & M64)) | 1 for i in range(7)]
+    d = [zh_mix64((seed + 0xD6E8FEB86659FD93 * (i + 1)) & M64) for i in range(8)]
+    return k, d
+
+
+def zh_fphash(path, seed):
+    """The hash of a field path (source2_state_int.h, zdem_s2_fphash_key):
+    the depth's term plus each component times its multiplier, mod 2^64."""
+    k, d = zh_fphash_init(seed)
+    return (d[len(path)] + sum(c * k[i] for i, c in enumerate(path))) & M64
 
 
 def fp_key(path):
@@ -2979,18 +2989,20 @@ def colliding_indexes(n, seed, bits=12, start=1, stop=1 << 26):
 def colliding_fieldpaths(n, seed, fields, count, bits=12):
     """n depth-2 field paths (f, k), f < fields, k < count, sharing one home
     slot in every table of up to 2^bits slots under ZDEM_HASH_SEED=seed."""
-    s = zh_seed(seed)
-    lo = fp_key((0, 0))[1]  # depth 2; hi holds f and k (fp_key)
+    k, d = zh_fphash_init(zh_seed(seed))
 
     def cands(np):
         for f in range(fields):
             if np is not None:
                 yield (np.uint64(f) | (np.arange(count, dtype=np.uint64) << np.uint64(16)))
             else:
-                yield [f | k << 16 for k in range(count)]
-    mixed = s ^ ((lo * _ZH_K) & M64)  # zh_key128's words but hi
-    his = _top_bits_search(n, bits, cands, lambda v: zh_key128(v, lo, s),
-                           lambda x, np: _mix64_np(x ^ np.uint64(mixed), np))
+                yield [f | c << 16 for c in range(count)]
+
+    def h_np(x, np):  # components f (low 16 bits) and k; wraps mod 2^64
+        return (np.uint64(d[2]) + (x & np.uint64(0xFFFF)) * np.uint64(k[0]) +
+                (x >> np.uint64(16)) * np.uint64(k[1]))
+    his = _top_bits_search(n, bits, cands, lambda v: zh_fphash((v & 0xFFFF, v >> 16), zh_seed(seed)),
+                           h_np)
     return sorted((h & 0xFFFF, (h >> 16) & 0xFFFF) for h in his)
 
 

@@ -73,9 +73,18 @@ static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
     return v->tab ? (s2_slot *)(void *)(s->base + v->tab) : 0;
 }
 
+void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed)
+{
+    unsigned i;
+    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH; i++)
+        h->k[i] = zdem_hash_mix64(seed ^ (0x9E3779B97F4A7C15ull * (i + 1u))) | 1u;
+    for (i = 0; i <= ZDEM_S2_FP_MAX_DEPTH; i++)
+        h->d[i] = zdem_hash_mix64(seed + 0xD6E8FEB86659FD93ull * (i + 1u));
+}
+
 static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)
 {
-    return zdem_hash_slot(zdem_hash_key128(hi, lo, s->seed), log2);
+    return zdem_hash_slot(zdem_s2_fphash_key(&s->fph, hi, lo), log2);
 }
 
 /* No key sits further than S2_PROBE_LIMIT slots from its home (vt_insert
@@ -155,12 +164,13 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
  * them) until the key fits within S2_PROBE_LIMIT of its home, or the key
  * is refused and reported. Kept apart so that vt_insert stays small enough
  * to be inlined where values are stored. */
-static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
+                          s2_slot **out)
 {
     for (;;) {
         s2_slot *t = vt_slots(s, v);
         if (t) {
-            uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+            uint32_t mask = (1u << v->log2) - 1u, j = zdem_hash_slot(h, v->log2), d;
             for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++)
                 j = (j + 1u) & mask;
             if (d <= S2_PROBE_LIMIT) {
@@ -188,11 +198,12 @@ static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo
  * grown as far as its load allows (16 slots a key), is refused and
  * reported: -1 (crafted keys only; a random seed makes it as unlikely as
  * a hash collision). 0 on a full arena. One pass finds or places. */
-static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, s2_slot **out)
+static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
+                            s2_slot **out)
 {
     s2_slot *t = vt_slots(s, v);
     if (t) {
-        uint32_t mask = (1u << v->log2) - 1u, j = vt_home(s, hi, lo, v->log2), d;
+        uint32_t mask = (1u << v->log2) - 1u, j = zdem_hash_slot(h, v->log2), d;
         for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
             if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
                 *out = &t[j];
@@ -208,7 +219,7 @@ static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t 
             return 1;
         }
     }
-    return vt_insert_slow(s, v, hi, lo, out);
+    return vt_insert_slow(s, v, hi, lo, h, out);
 }
 
 static void free_string(zdem_s2_state *s, s2_slot *sl)
@@ -239,7 +250,7 @@ static void vt_free(zdem_s2_state *s, s2_vtab *v)
 int zdem_s2_vt_put(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t a)
 {
     s2_slot *sl;
-    int r = vt_insert(s, v, hi, lo, &sl);
+    int r = vt_insert(s, v, hi, lo, zdem_s2_fphash_key(&s->fph, hi, lo), &sl);
     if (r == 1) {
         free_string(s, sl);
         sl->a = a;
@@ -323,11 +334,11 @@ static void ent_free(zdem_s2_state *s, uint32_t idx)
 }
 
 /* Stores a decoded value; returns 0 on a full arena. */
-static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo,
+static int ent_store(zdem_s2_state *s, s2_ent *e, uint64_t hi, uint64_t lo, uint64_t h,
                      const zdem_s2_raw *v)
 {
     s2_slot *sl;
-    int r = vt_insert(s, &e->v, hi, lo, &sl);
+    int r = vt_insert(s, &e->v, hi, lo, h, &sl);
     if (r <= 0)
         return r < 0; /* refused: reported, the value not kept */
     if (sl->lo & S2_SLOT_STRING)
@@ -409,6 +420,101 @@ static inline void decode_value(const zdem_s2_fdec *fd, zdem_bits *br, float tic
     v->full_len = 0;
 }
 
+/* 32 bits as a float (an unscaled float). */
+static inline float raw_float(zdem_bits *br)
+{
+    uint32_t u = zdem_bits_read(br, 32);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* A float as its slot word: the float in the first four bytes, zeros
+ * after (zdem_s2_raw's union, as ent_store copies it). */
+static inline uint64_t float_word(float f)
+{
+    union {
+        uint64_t u;
+        float f[2];
+    } x;
+    x.u = 0;
+    x.f[0] = f;
+    return x.u;
+}
+
+/* Two floats as a slot word, as ent_store copies a vector's. */
+static inline uint64_t floats_word(float f0, float f1)
+{
+    union {
+        uint64_t u;
+        float f[2];
+    } x;
+    x.f[0] = f0;
+    x.f[1] = f1;
+    return x.u;
+}
+
+/* The slot words of a value whose decoder is one of the commonest: 1 for
+ * a bool, a 32-bit varint, a uvarint64, an unscaled, quantized or
+ * simulation-time float (*a); 2 for a QAngle of three precise angles or a
+ * vector of three unscaled floats (*a, *b: what ent_store copies, a
+ * fourth float 0). 0 for any other decoder (decode_value's). */
+static inline int decode_to_slot_words(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
+                                       uint64_t *a, uint64_t *b)
+{
+    switch (fd->dec) {
+    case ZDEM_S2_DEC_BOOL:
+        *a = zdem_bits_read(br, 1);
+        return 1;
+    case ZDEM_S2_DEC_UVAR32:
+        *a = zdem_bits_read_varuint32(br);
+        return 1;
+    case ZDEM_S2_DEC_SVAR32:
+        *a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
+        return 1;
+    case ZDEM_S2_DEC_UVAR64:
+        *a = zdem_bits_read_varuint64(br);
+        return 1;
+    case ZDEM_S2_DEC_FLOAT:
+        switch (fd->fkind) {
+        case ZDEM_S2_F_NOSCALE:
+            *a = float_word(raw_float(br));
+            return 1;
+        case ZDEM_S2_F_QUANT:
+            *a = float_word(zdem_s2_qfloat_read(&fd->q, br));
+            return 1;
+        case ZDEM_S2_F_SIMTIME:
+            *a = float_word((float)zdem_bits_read_varuint32(br) * tick_interval);
+            return 1;
+        default:
+            return 0;
+        }
+    case ZDEM_S2_DEC_VECTOR3:
+        if (fd->fkind != ZDEM_S2_F_NOSCALE)
+            return 0;
+        {
+            float x = raw_float(br), y = raw_float(br); /* in this order */
+            *a = floats_word(x, y);
+            *b = float_word(raw_float(br));
+        }
+        return 2;
+    case ZDEM_S2_DEC_QANGLE:
+        if (fd->akind != ZDEM_S2_A_PRECISE)
+            return 0;
+        {
+            uint32_t h = zdem_bits_read(br, 3); /* the three presence bits, x first */
+            float x = (h & 1u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float y = (h & 2u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float z = (h & 4u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            *a = floats_word(x, y);
+            *b = float_word(z);
+        }
+        return 2;
+    default:
+        return 0;
+    }
+}
+
 /* Reads field paths and values from br into entity e. *nfp receives the
  * path count (paths are in s->fps). The paths come first, each resolved
  * to its decoder as it is read (zdem_s2_plan_read); then the values. */
@@ -418,7 +524,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     uint32_t n, i;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
     zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
-    const zdem_s2_fdec *const *fds = s->fds;
+    const s2_planned *plan = s->plan;
     *nfp = 0;
     if (st != ZDEM_OK) {
         if (st == ZDEM_ERR_LIMIT)
@@ -440,9 +546,33 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     for (i = 0; i < n; i++) {
-        const zdem_s2_fdec *fd = fds[i];
+        const zdem_s2_fdec *fd = plan[i].fd;
         zdem_s2_raw v;
-        uint64_t hi, lo;
+        uint64_t hi, lo, a, b = 0;
+        s2_slot *sl;
+        int r, words;
+        /* the commonest values (a bool, a 32-bit varint, a float)
+         * straight into their slot: the bytes decode_value and ent_store
+         * give them, without the zdem_s2_raw in between */
+        if (fd && (words = decode_to_slot_words(fd, br, s->tick_interval, &a, &b)) != 0) {
+            if (br->overflow)
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                      "entity field value runs past the data");
+            fp_pack_clean(&s->fps[i], &hi, &lo);
+            r = vt_insert(s, &e->v, hi, lo, plan[i].h, &sl);
+            if (r <= 0) {
+                if (r == 0)
+                    return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos,
+                                          "arena too small for entity values");
+                continue; /* refused: reported, the value not kept */
+            }
+            if (sl->lo & S2_SLOT_STRING)
+                free_string(s, sl);
+            sl->a = a;
+            if (words == 2)
+                sl->b = b;
+            continue;
+        }
         if (fd == &zdem_s2_fd_late) /* under a polymorphic pointer */
             fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
         if (!fd)
@@ -456,7 +586,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
         fp_pack_clean(&s->fps[i], &hi, &lo);
-        if (!ent_store(s, e, hi, lo, &v))
+        if (!ent_store(s, e, hi, lo, plan[i].h, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
     s->stats.fields_decoded += n;

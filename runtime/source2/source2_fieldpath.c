@@ -19,24 +19,28 @@ int zdem_s2_fp_read_op(zdem_bits *br)
         return e & 0xFF;
     }
     /* Rare long code (9..17 bits): walk the tree from the node reached
-     * after the first 8 bits. */
+     * after the first 8 bits, through the next (at most 9) bits taken at
+     * once. */
     if (zdem_bits_left(br) < 8u) {
         zdem_bits_skip(br, 8);
         return -1;
     }
     br->pos += 8;
     {
-        unsigned node = e & 0xFFu, steps;
-        for (steps = 0; steps < 16u && node < ZDEM_S2_FP_TREE_NODES; steps++) {
-            uint8_t c;
-            if (!zdem_bits_left(br)) {
-                br->overflow = 1;
-                return -1;
-            }
-            c = zdem_s2_fp_tree[node][zdem_bits_read(br, 1)];
-            if (c & 0x80u)
+        unsigned node = e & 0xFFu, steps, avail = (unsigned)(zdem_bits_left(br) < 16u ? zdem_bits_left(br) : 16u);
+        uint32_t bits = zdem_bits_peek(br, 16);
+        for (steps = 0; steps < avail && node < ZDEM_S2_FP_TREE_NODES; steps++) {
+            uint8_t c = zdem_s2_fp_tree[node][(bits >> steps) & 1u];
+            if (c & 0x80u) {
+                br->pos += steps + 1u;
                 return c & 0x7F;
+            }
             node = c;
+        }
+        if (steps == avail && avail < 16u) { /* ran out of bits */
+            br->pos = br->end;
+            br->overflow = 1;
+            return -1;
         }
     }
     br->overflow = 1;

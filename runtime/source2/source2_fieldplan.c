@@ -45,77 +45,6 @@ static inline void pl_set_ser(const zdem_s2_state *s, pl_lvl *l, int32_t ser)
     l->idx = (const uint32_t *)(const void *)(s->base + sr->fields);
 }
 
-/* The component c at level *in: the decoder of the path that ends with it
- * (*end, NULL when that path names no field) and the level of the next
- * component (*next). The cases follow zdem_s2_resolve_ent. */
-static inline void pl_step(const zdem_s2_state *s, const pl_lvl *in, uint32_t c,
-                        const zdem_s2_fdec **end, pl_lvl *next)
-{
-    switch (in->kind) {
-    case PL_SER: {
-        const s2_field *f;
-        uint32_t i;
-        next->kind = PL_NONE;
-        *end = 0;
-        if (c >= in->nf)
-            return;
-        i = in->idx[c];
-        if (i >= s->nfields)
-            return;
-        f = &s->fields[i];
-        switch (f->model) {
-        case S2_M_SIMPLE:
-            *end = &f->fd;
-            return;
-        case S2_M_FIXED_ARRAY:
-            next->kind = PL_ELEM;
-            next->fd = &f->fd;
-            return;
-        case S2_M_VAR_ARRAY:
-            *end = &zdem_s2_fd_count;
-            next->kind = PL_ELEM;
-            next->fd = &f->fd;
-            return;
-        case S2_M_FIXED_TABLE:
-            if (f->npoly) {
-                *end = &zdem_s2_fd_poly;
-                next->kind = PL_POLY;
-                return;
-            }
-            *end = &zdem_s2_fd_bool;
-            if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
-                pl_set_ser(s, next, f->ser);
-            return;
-        case S2_M_VAR_TABLE:
-            *end = &zdem_s2_fd_count;
-            next->kind = PL_VTELEM;
-            next->ser = f->ser;
-            return;
-        default:
-            return;
-        }
-    }
-    case PL_ELEM:
-        *end = in->fd;
-        next->kind = PL_NONE;
-        return;
-    case PL_VTELEM:
-        *end = &zdem_s2_fd_count;
-        next->kind = PL_NONE;
-        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
-            pl_set_ser(s, next, in->ser);
-        return;
-    case PL_POLY:
-        *end = &zdem_s2_fd_late;
-        next->kind = PL_POLY;
-        return;
-    default:
-        *end = 0;
-        next->kind = PL_NONE;
-        return;
-    }
-}
-
 /* One operation code (0..39) through the 8-bit table, -1 when the bits
  * run out: zdem_s2_fp_read_op, inlined. */
 static inline int pl_read_op(zdem_bits *br)
@@ -386,48 +315,211 @@ static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
     return 0;
 }
 
+/* The decoder of the path that ends with component c at level in (NULL
+ * when that path names no field). The cases follow zdem_s2_resolve_ent. */
+static inline const zdem_s2_fdec *pl_end_ser(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+{
+    const s2_field *f;
+    uint32_t i;
+    if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+        return 0;
+    f = &s->fields[i];
+    switch (f->model) {
+    case S2_M_SIMPLE: return &f->fd;
+    case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
+    case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
+    case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
+    default: return 0;
+    }
+}
+
+static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+{
+    switch (in->kind) {
+    case PL_SER: return pl_end_ser(s, in, c);
+    case PL_ELEM: return in->fd;
+    case PL_VTELEM: return &zdem_s2_fd_count;
+    case PL_POLY: return &zdem_s2_fd_late;
+    default: return 0;
+    }
+}
+
+/* The level below component c at level in: what a next component means.
+ * Resolved only when a deeper path needs it (pl_end alone for the last
+ * component). */
+static inline void pl_next(const zdem_s2_state *s, const pl_lvl *in, uint32_t c, pl_lvl *next)
+{
+    const s2_field *f;
+    uint32_t i;
+    next->kind = PL_NONE;
+    switch (in->kind) {
+    case PL_SER:
+        if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+            return;
+        f = &s->fields[i];
+        switch (f->model) {
+        case S2_M_FIXED_ARRAY:
+        case S2_M_VAR_ARRAY:
+            next->kind = PL_ELEM;
+            next->fd = &f->fd;
+            return;
+        case S2_M_FIXED_TABLE:
+            if (f->npoly)
+                next->kind = PL_POLY;
+            else if (f->ser >= 0 && (uint32_t)f->ser < s->nsers)
+                pl_set_ser(s, next, f->ser);
+            return;
+        case S2_M_VAR_TABLE:
+            next->kind = PL_VTELEM;
+            next->ser = f->ser;
+            return;
+        default:
+            return;
+        }
+    case PL_VTELEM:
+        if (in->ser >= 0 && (uint32_t)in->ser < s->nsers)
+            pl_set_ser(s, next, in->ser);
+        return;
+    case PL_POLY:
+        next->kind = PL_POLY;
+        return;
+    default:
+        return;
+    }
+}
+
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err)
 {
     zdem_s2_fp *out = s->fps, cur;
-    const zdem_s2_fdec **fds = s->fds;
-    const zdem_s2_fdec *end[ZDEM_S2_FP_MAX_DEPTH];
+    s2_planned *plan = s->plan;
     pl_lvl lvl[ZDEM_S2_FP_MAX_DEPTH + 1];
+    /* hp[d]: the hash of components 0..d-1 (s2_fphash is linear), valid
+     * where lvl is */
+    uint64_t hp[ZDEM_S2_FP_MAX_DEPTH + 1];
+    const s2_fphash *fph = &s->fph;
     pl_work w;
     uint32_t count = 0, cap = s->max_fps;
     int prev_last = 0;
+    /* the depth whose level below was not resolved (the fast path resolves
+     * only the path's end): the general case starts there at the latest */
+    int unresolved = ZDEM_S2_FP_MAX_DEPTH;
+    /* the read position lives in a register; br->pos is written back
+     * before anything else reads br */
+    const uint8_t *data = br->data;
+    size_t pos = br->pos;
+    const size_t fast_end = br->end >= 64u ? br->end - 63u : 0u; /* pos < fast_end: 64 bits left */
     memset(&cur, 0, sizeof cur);
     lvl[0].kind = PL_NONE;
     if (ser >= 0 && (uint32_t)ser < s->nsers)
         pl_set_ser(s, &lvl[0], ser);
+    /* the path before the first is (-1) at depth 1, its level resolved
+     * but not the one below: the first PlusOne takes the fast path */
     w.c[0] = -1;
     w.last = 0;
-    w.low = 0;
+    w.low = 1;
+    hp[0] = 0;
+    unresolved = 0;
+    cur.depth = 1;
     *n = 0;
     for (;;) {
-        int op = pl_read_op(br), d;
-        if (op < 0 || br->overflow)
-            return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
-                                  "field paths run past the end of the entity data");
-        if (op <= ZDEM_S2_FP_PLUSFOUR && w.low > w.last) {
-            /* PlusOne .. PlusFour (ids 0..3; most operations) after a
-             * path: only the last component moves, the depth stays. The
-             * same checks, in the same order, as the general case. */
-            int64_t c = w.c[w.last] += op + 1;
-            d = w.last;
-            if (count >= cap)
-                return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
-                                      "more field paths in one update than max_field_paths");
-            if (c < 0 || c > ZDEM_S2_FP_MAX_INDEX)
-                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
-                                      "field path component out of range");
-            cur.path[d] = (uint16_t)c;
-            pl_step(s, &lvl[d], (uint32_t)c, &end[d], &lvl[d + 1]);
-            out[count] = cur;
-            fds[count] = end[d];
-            count++;
-            continue;
+        int op = -1, d = w.last;
+        {
+            /* PlusOne .. PlusFour and PlusN (most operations) move only
+             * the last component: a tight loop over them while 64 bits
+             * are left (the code and a PlusN's operand, at most 17 + 35
+             * bits, in one window, no bounds test). The component starts
+             * at -1 or a checked value and only grows, so the range test
+             * is one-sided; the checks are the general case's, in order.
+             * Another operation ends the loop, decoded (op >= 0). */
+            const pl_lvl *lv = &lvl[d];
+            const uint32_t lv_kind = lv->kind; /* one level for the whole loop */
+            const uint64_t hk = fph->k[d], hbase = hp[d] + fph->d[d + 1];
+            int64_t c = w.c[d];
+            uint32_t first = count;
+            while (pos < fast_end) {
+                uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
+                unsigned e = zdem_s2_fp_lut[win & 0xFFu], len = e >> 8;
+                if (e & 0x8000u) {
+                    /* one of the three long codes (none of them moves
+                     * only the last component): the tree from the node
+                     * the first 8 bits reach, three bits a step (at most
+                     * 9 more bits, well inside the window) */
+                    unsigned node = e & 0xFFu, k;
+                    pos += 8u;
+                    win >>= 8;
+                    for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+                        unsigned t = zdem_s2_fp_tree3[node][win & 7u];
+                        if (t & 0x8000u) {
+                            op = (int)(t & 0xFFu);
+                            pos += (t >> 8) & 0xFu;
+                            break;
+                        }
+                        pos += 3u;
+                        win >>= 3;
+                        node = t;
+                    }
+                    if (op < 0) { /* not a code of the table: cannot happen */
+                        br->pos = pos;
+                        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                              "field paths run past the end of the entity data");
+                    }
+                    break;
+                }
+                if ((e & 0xFFu) > ZDEM_S2_FP_PLUSN) {
+                    op = (int)(e & 0xFFu);
+                    pos += len;
+                    if (op == ZDEM_S2_FP_FIELDPATHENCODEFINISH) { /* once an update */
+                        br->pos = pos;
+                        *n = count;
+                        return ZDEM_OK;
+                    }
+                    break;
+                }
+                if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
+                    c += (int64_t)(e & 0xFFu) + 1;
+                } else { /* PlusN: Valve's field-path varint + 5 */
+                    uint64_t x = win >> len;
+                    uint32_t v;
+                    if (x & 1u) { v = (uint32_t)(x >> 1) & 3u; len += 3u; }
+                    else if (x & 2u) { v = (uint32_t)(x >> 2) & 15u; len += 6u; }
+                    else if (x & 4u) { v = (uint32_t)(x >> 3) & 0x3FFu; len += 13u; }
+                    else if (x & 8u) { v = (uint32_t)(x >> 4) & 0x1FFFFu; len += 21u; }
+                    else { v = (uint32_t)(x >> 4) & 0x7FFFFFFFu; len += 35u; }
+                    c += (int64_t)v + 5;
+                }
+                pos += len;
+                if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {
+                    br->pos = pos;
+                    if (count >= cap)
+                        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                              "more field paths in one update than max_field_paths");
+                    return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                                          "field path component out of range");
+                }
+                out[count] = cur; /* cur.path[d] is written once the loop ends */
+                out[count].path[d] = (uint16_t)c;
+                plan[count].fd = lv_kind == PL_ELEM ? lv->fd
+                                 : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
+                                                     : pl_end(s, lv, (uint32_t)c);
+                plan[count].h = hbase + (uint64_t)c * hk;
+                count++;
+            }
+            w.c[d] = c;
+            if (c >= 0) /* a path was made (c starts at -1 only before the first) */
+                cur.path[d] = (uint16_t)c;
+            if (count != first)
+                unresolved = d; /* the level below is stale */
         }
+        if (op < 0) { /* fewer than 64 bits left: one code, bounds-checked */
+            br->pos = pos;
+            op = pl_read_op(br);
+            pos = br->pos;
+            if (op < 0 || br->overflow)
+                return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                      "field paths run past the end of the entity data");
+        }
+        br->pos = pos;
         if (op <= ZDEM_S2_FP_PLUSFOUR) {
             pl_add_last(&w, op + 1);
         } else {
@@ -441,26 +533,33 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "field paths run past the end of the entity data");
+            pos = br->pos;
         }
         if (count >= cap)
             return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
                                   "more field paths in one update than max_field_paths");
-        /* the components changed since the last path: checked, written
-         * and resolved; a shorter path clears the ones it dropped */
-        for (d = w.low; d <= w.last; d++) {
+        /* the components changed since the last path (and the level the
+         * fast path left unresolved): checked, written and resolved; a
+         * shorter path clears the ones it dropped */
+        d = w.low < unresolved ? w.low : unresolved;
+        for (; d <= w.last; d++) {
             if (w.c[d] < 0 || w.c[d] > ZDEM_S2_FP_MAX_INDEX)
                 return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                       "field path component out of range");
             cur.path[d] = (uint16_t)w.c[d];
-            pl_step(s, &lvl[d], (uint32_t)w.c[d], &end[d], &lvl[d + 1]);
+            hp[d + 1] = hp[d] + (uint64_t)w.c[d] * fph->k[d];
+            if (d < w.last) /* the last one's level below stays unresolved */
+                pl_next(s, &lvl[d], (uint32_t)w.c[d], &lvl[d + 1]);
         }
+        unresolved = w.last;
         for (d = w.last + 1; d <= prev_last; d++)
             cur.path[d] = 0;
         prev_last = w.last;
         cur.depth = (uint8_t)(w.last + 1);
         w.low = w.last + 1;
         out[count] = cur;
-        fds[count] = end[w.last];
+        plan[count].fd = pl_end(s, &lvl[w.last], cur.path[w.last]);
+        plan[count].h = hp[w.last + 1] + fph->d[w.last + 1];
         count++;
     }
 }

@@ -130,7 +130,8 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
 {
     return sizeof(zdem_s2_state) + 128u +
            (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
-           (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(void *)) + cfg->tmp_size +
+           (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(s2_planned)) +
+           cfg->tmp_size +
            cfg->frame_buffer + (cfg->inner_buffer ? cfg->inner_buffer : cfg->frame_buffer) +
            cfg->gather_buffer + 64u;
 }
@@ -182,6 +183,7 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     s->used = sizeof *s;
     s->peak = s->used;
     s->seed = s->cfg.hash_seed ? s->cfg.hash_seed : 0x5A44454D53325F31ull; /* "ZDEMS2_1" */
+    zdem_s2_fphash_init(&s->fph, s->seed);
     s->baseline_table = s->userinfo_table = s->combatlog_table = -1;
     s->tick = -1;
     s->stop_tick = -1;
@@ -208,10 +210,10 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->fps = (zdem_s2_fp *)s2_ptr(s, off);
-    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->fds));
+    off = zdem_s2_alloc(s, (size_t)s->max_fps * sizeof(*s->plan));
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
-    s->fds = (const zdem_s2_fdec **)s2_ptr(s, off);
+    s->plan = (s2_planned *)s2_ptr(s, off);
     if (!carve(s, s->cfg.tmp_size, &s->tmp, &tmp_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
     s->tmp_size = (uint32_t)tmp_cap;

@@ -33,6 +33,38 @@ zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_err
  * keys not crafted against it. */
 #define S2_PROBE_LIMIT 48u
 
+/* The hash of a field path (the value tables' key): a multiply-add over
+ * its components with odd 64-bit multipliers drawn from the seed, plus a
+ * term for its depth; a table takes the top bits (Dietzfelbinger's
+ * multiply-add-shift, universal for 16-bit components). Linear, so the
+ * entity reader keeps it as a path changes: one multiply-add a value. */
+/* What zdem_s2_plan_read resolved a field path to: its decoder (NULL: the
+ * path names no field; &zdem_s2_fd_late: resolved with the values) and
+ * its hash (s2_fphash). One array, as the reader writes them together. */
+typedef struct s2_planned {
+    const zdem_s2_fdec *fd;
+    uint64_t h;
+} s2_planned;
+
+typedef struct s2_fphash {
+    uint64_t k[ZDEM_S2_FP_MAX_DEPTH];     /* per component */
+    uint64_t d[ZDEM_S2_FP_MAX_DEPTH + 1]; /* per depth */
+} s2_fphash;
+
+void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed);
+
+/* The hash of the path packed in (hi, lo) (zdem_s2_fp_pack's key). */
+static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint64_t lo)
+{
+    uint64_t l = lo >> 8, r;
+    r = h->d[(l >> 48) & 7u] + (hi & 0xFFFFu) * h->k[0] + ((hi >> 16) & 0xFFFFu) * h->k[1] +
+        ((hi >> 32) & 0xFFFFu) * h->k[2] + (hi >> 48) * h->k[3];
+    if (l & 0xFFFFFFFFFFFFull) /* paths deeper than 4: rare */
+        r += (l & 0xFFFFu) * h->k[4] + ((l >> 16) & 0xFFFFu) * h->k[5] +
+             ((l >> 32) & 0xFFFFu) * h->k[6];
+    return r;
+}
+
 /* Field models: how a field's sub-paths are laid out. */
 enum {
     S2_M_SIMPLE = 0,
@@ -157,6 +189,7 @@ struct zdem_s2_state {
     size_t cap, used, peak;
     uint32_t free_head[S2_POOL_CLASSES];
     uint64_t seed; /* hash seed */
+    s2_fphash fph;  /* field-path hash from the seed */
 
     /* frames: one forward pass, push or whole file */
     zdem_s2_push push;
@@ -201,7 +234,7 @@ struct zdem_s2_state {
     uint32_t live;
     uint32_t *live_list; /* indexes of the live entities, any order */
     zdem_s2_fp *fps;
-    const zdem_s2_fdec **fds; /* the decoder of fps[i] (zdem_s2_plan_read) */
+    s2_planned *plan;         /* the decoder and hash of fps[i] (zdem_s2_plan_read) */
     uint32_t max_fps;
     uint8_t *tmp;
     uint32_t tmp_size;
@@ -300,7 +333,7 @@ extern const zdem_s2_fdec zdem_s2_fd_bool, zdem_s2_fd_count, zdem_s2_fd_poly;
 extern const zdem_s2_fdec zdem_s2_fd_late;
 /* Reads an update's field paths from br (as zdem_s2_fp_read_all does, the
  * same checks and errors) into s->fps[0..*n), and for each the decoder
- * serializer ser gives it into s->fds (NULL: the path names no field;
+ * serializer ser gives it into s->plan (NULL: the path names no field;
  * &zdem_s2_fd_late: resolved later) (source2_fieldplan.c). */
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err);

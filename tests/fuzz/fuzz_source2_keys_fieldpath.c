@@ -27,12 +27,15 @@ static void make_sets(void)
 {
     unsigned k;
     for (k = 0; k < 2; k++) {
-        uint64_t seed = fk_state_seed(k), want = zdem_hash_key128(0, set_lo, seed) >> 52;
+        s2_fphash h;
+        uint64_t want;
         uint32_t f, i, n = 0;
+        zdem_s2_fphash_init(&h, fk_state_seed(k));
+        want = zdem_s2_fphash_key(&h, 0, set_lo) >> 52;
         for (f = 0; n < NSET; f++)
             for (i = 0; i < 16384u && n < NSET; i++) {
                 uint64_t hi = (uint64_t)f << 48 | (uint64_t)i << 32;
-                if (zdem_hash_key128(hi, set_lo, seed) >> 52 == want)
+                if (zdem_s2_fphash_key(&h, hi, set_lo) >> 52 == want)
                     set_hi[k][n++] = hi;
             }
     }
