@@ -439,8 +439,8 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
                 /* its old data must stay for the next write: listed */
                 uint32_t *t = tw_keys - ntw;
                 lo = keys_bound(t, ntw, key);
-                memmove(t - 1, t, sizeof t[0] * lo);
-                t[lo - 1] = key;
+                memmove(t - 1, t, sizeof t[0] * lo); /* the list now starts at t - 1 */
+                (t - 1)[lo] = key;
                 ntw++;
                 *twice_ints += len;
                 s->mark[old] |= MARK_TWICE;
