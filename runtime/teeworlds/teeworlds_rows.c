@@ -53,7 +53,7 @@ typedef struct tw_rows {
     int match_valid;        /* match[]: r->obj's items in seen_snap */
     uint32_t nmatch;
     uint16_t match[ZDEM_TW_SNAP_MAX_ITEMS]; /* their slots, in item order */
-    uint8_t gone[ZDEM_TW_SNAP_MAX_ITEMS];   /* per slot: removed by the last delta (0 between uses) */
+    uint8_t gone[ZDEM_TW_SNAP_MAX_ITEMS / 8]; /* bit per slot: removed by the last delta (0 between uses) */
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -283,12 +283,12 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int 
         if (c->nremoved && r->match_valid) {
             uint32_t m = 0;
             for (j = 0; j < c->nremoved; j++)
-                r->gone[c->rslot[j]] = 1;
+                r->gone[c->rslot[j] >> 3] |= (uint8_t)(1u << (c->rslot[j] & 7u));
             for (j = 0; j < r->nmatch; j++)
-                if (!r->gone[r->match[j]])
+                if (!(r->gone[r->match[j] >> 3] >> (r->match[j] & 7u) & 1u))
                     r->match[m++] = r->match[j];
             for (j = 0; j < c->nremoved; j++)
-                r->gone[c->rslot[j]] = 0;
+                r->gone[c->rslot[j] >> 3] = 0;
             r->nmatch = m;
         }
         for (i = c->first_added, k = 0; k < c->added && r->match_valid; k++, i = zdem_tw_snap_next(s, i))
