@@ -47,7 +47,7 @@ typedef struct zdem_tw_snap {
     uint32_t head, tail; /* first and last item in order (ZDEM_TW_SNAP_END: none) */
     uint32_t fresh;      /* slots at or above this one were never taken */
     uint32_t free_slot;  /* first free slot below `fresh`, chained through next[] */
-    uint32_t version;    /* changes with each snapshot or delta applied */
+    uint32_t version;    /* changes with each full snapshot or non-empty delta applied */
     uint32_t *key;       /* per slot: type << 16 | id */
     uint16_t *off;       /* first data int */
     uint16_t *len;       /* data ints */
