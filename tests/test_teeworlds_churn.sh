@@ -2,7 +2,8 @@
 # Snapshots changed in place (runtime/teeworlds/teeworlds_snap.c: slots
 # kept while others come and go, holes closed up when new data needs the
 # room) against an independent decoder: tests/tw_churn_craft.py writes
-# demos whose deltas remove items (twice, absent ones too), remove and add
+# demos whose deltas remove items (twice, absent ones too, 32 or more at
+# once, which leave the key index in one pass), remove and add
 # them back, name kept and new items twice or three times, with items of
 # 0 to 600 ints, so that the data area fills with holes and is closed up
 # several times per file; every snapshot zdem rebuilds (tests/tw_snapdump,
@@ -51,7 +52,7 @@ work = tempfile.mkdtemp()
 # seed, deltas, items, options, the fault zdem must stop at (seeds whose
 # snapshots stay under the bounds: the reference does not model them)
 cases = [(12, 1500, 150, ["-o", "big=0.2"], None), (16, 1500, 150, ["-o", "big=0.2"], None),
-         (4, 1500, 300, [], None),
+         (4, 1500, 300, [], None), (30, 1500, 300, ["-o", "mass=0.1", "-o", "big=0.1"], None),
          (20, 600, 150, ["-o", "bad=1"], "end 76233 snapshot delta: item size changed")]
 for seed, deltas, items, opts, fault in cases:
     path = os.path.join(work, "churn%d.demo" % seed)

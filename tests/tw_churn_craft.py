@@ -3,7 +3,8 @@
 way the format allows, valid or not, for comparing two builds of zdem
 byte for byte (tests/tw_corpus_outputs.sh on both, then diff -r):
 
-  - items removed, removed twice, absent keys removed; removed and added
+  - items removed, removed twice, absent keys removed, many at once
+    (-o mass=); removed and added
     back in the same delta (with a diff against the old item), then named
     again; kept items named twice or three times; new items named twice;
   - characters (the pre-agreed type 9, so that `zdem ticks` has rows),
@@ -19,6 +20,7 @@ the delta's new ones) only to pick keys that exist; the two builds'
 outputs are the check.
 
   tw_churn_craft.py OUT [--seed S] [--deltas D] [--items N] [-o bad=1] [-o big=SHARE]
+                    [-o mass=SHARE]   (deltas that remove 32 to 79 items)
 """
 import argparse
 import os
@@ -54,6 +56,7 @@ def main():
     opts = dict(kv.split("=", 1) for kv in a.o)
     bad = int(opts.get("bad", "0"))
     BIG[0] = float(opts.get("big", "0.05"))
+    mass = float(opts.get("mass", "0"))  # share of deltas removing 32 to 79 items
     rng = random.Random(a.seed)
     types = [CHAR, PINFO, CINFO, 0x100, 0x101, 0x2345, 0x7000]
 
@@ -91,7 +94,11 @@ def main():
         present = [k for k, _ in snap]
         size = {k: len(v) for k, v in snap}
         removed = []
-        if present and rng.random() < 0.7:
+        if present and mass and rng.random() < mass:
+            removed = rng.sample(present, min(len(present), rng.randrange(32, 80)))
+            removed.insert(rng.randrange(len(removed)), rng.choice(removed))  # twice
+            removed.append(new_key())  # absent, most likely
+        elif present and rng.random() < 0.7:
             removed = rng.sample(present, min(len(present), rng.randrange(1, 6)))
             if rng.random() < 0.2:
                 removed.append(removed[0])  # twice

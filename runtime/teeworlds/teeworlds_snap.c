@@ -30,6 +30,10 @@ enum {
 
 #define NO_OFF 0xffffu
 
+/* From this many removed keys on, the key index loses them in one pass
+ * (about what moving it 32 times costs at 1024 items). */
+#define BULK_REMOVALS 32u
+
 /* Position in `order` of the first item whose key is >= key. */
 static uint32_t lower_bound(const zdem_tw_snap *snap, uint32_t key)
 {
@@ -494,7 +498,7 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     uint32_t first_added = ZDEM_TW_SNAP_END, from_version;
     uint32_t *tw_keys;
     uint16_t *tw_off;
-    int wall = 0;
+    int wall = 0, bulk;
     zdem_status st;
     zdem_tw_snap_written_clear(s); /* until it applies */
     if (n < 3)
@@ -525,15 +529,24 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     for (k = 0; k < ntwice; k++)
         tw_off[k] = NO_OFF;
 
-    /* removals: out of the key index and the order, slot freed, data left
-     * as a hole (read below by a new item of the same key) */
+    /* removals: out of the order, slot freed, data left as a hole (read
+     * below by a new item of the same key); out of the key index one at a
+     * time (at most 2 KiB moved each) or, for many, in one pass after */
+    bulk = (size_t)num_removed >= BULK_REMOVALS;
     p = 3;
     for (i = 0; i < (size_t)num_removed; i++) {
         uint32_t key = (uint32_t)ints[p + i], pos = lower_bound(sn, key), x;
         if (pos >= sn->num_items || sn->key[sn->order[pos]] != key)
             continue;
         x = sn->order[pos];
-        memmove(sn->order + pos, sn->order + pos + 1, sizeof sn->order[0] * (sn->num_items - pos - 1u));
+        if (bulk) {
+            if (s->mark[x])
+                continue; /* removed already */
+            s->mark[x] = MARK_REMOVED;
+        } else {
+            memmove(sn->order + pos, sn->order + pos + 1, sizeof sn->order[0] * (sn->num_items - pos - 1u));
+            sn->num_items--;
+        }
         if (sn->prev[x] == ZDEM_TW_SNAP_END)
             sn->head = sn->next[x];
         else
@@ -544,12 +557,20 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
             sn->prev[sn->next[x]] = sn->prev[x];
         sn->next[x] = (uint16_t)sn->free_slot;
         sn->free_slot = x;
-        sn->num_items--;
         sn->used -= sn->len[x];
         s->rkey[nrem] = key;
         s->rslot[nrem] = (uint16_t)x;
         s->roff[nrem] = sn->off[x];
         nrem++;
+    }
+    if (bulk) {
+        uint32_t r, m = 0;
+        for (r = 0; r < sn->num_items; r++)
+            if (!s->mark[sn->order[r]])
+                sn->order[m++] = sn->order[r];
+        sn->num_items = m;
+        for (r = 0; r < nrem; r++)
+            s->mark[s->rslot[r]] = 0;
     }
     if (nrem > 1u)
         sort_removed(s, nrem);
