@@ -67,7 +67,7 @@ static uint64_t snap_hash(const zdem_tw_snap *s)
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     uint32_t i;
     h = fnv(h, &s->num_items, sizeof s->num_items);
-    for (i = 0; i < s->num_items; i++) {
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i)) {
         h = fnv(h, &s->key[i], 4);
         h = fnv(h, &s->len[i], 2);
         h = fnv(h, zdem_tw_snap_data(s, i), 4u * s->len[i]);
@@ -278,7 +278,8 @@ static void check_encoders(const uint8_t *data, size_t size, unsigned long min_s
                 /* the same items (a delta puts new ones last) */
                 if (d->num_items != ev.snap->num_items)
                     bad++;
-                for (i = 0; i < ev.snap->num_items; i++) {
+                for (i = zdem_tw_snap_first(ev.snap); i != ZDEM_TW_SNAP_END;
+                     i = zdem_tw_snap_next(ev.snap, i)) {
                     int x = zdem_tw_snap_find(d, ev.snap->key[i]);
                     if (x < 0 || d->len[x] != ev.snap->len[i] ||
                         memcmp(zdem_tw_snap_data(d, (uint32_t)x), zdem_tw_snap_data(ev.snap, i),

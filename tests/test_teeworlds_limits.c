@@ -30,12 +30,14 @@ static uint32_t lim_mem[ZDEM_TW_READER_MEM(4096, 128, 1024) / 4];
 
 static int same_snap(const zdem_tw_snap *a, const zdem_tw_snap *b)
 {
-    uint32_t i;
+    uint32_t i, j;
     if (a->num_items != b->num_items)
         return 0;
-    for (i = 0; i < a->num_items; i++)
-        if (a->key[i] != b->key[i] || a->len[i] != b->len[i] ||
-            memcmp(zdem_tw_snap_data(a, i), zdem_tw_snap_data(b, i), 4u * a->len[i]) != 0)
+    /* the same items in the same order (slots may differ) */
+    for (i = zdem_tw_snap_first(a), j = zdem_tw_snap_first(b); i != ZDEM_TW_SNAP_END;
+         i = zdem_tw_snap_next(a, i), j = zdem_tw_snap_next(b, j))
+        if (j == ZDEM_TW_SNAP_END || a->key[i] != b->key[j] || a->len[i] != b->len[j] ||
+            memcmp(zdem_tw_snap_data(a, i), zdem_tw_snap_data(b, j), 4u * a->len[i]) != 0)
             return 0;
     return 1;
 }

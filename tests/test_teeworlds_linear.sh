@@ -5,7 +5,9 @@
 # the reader used before, followed by empty deltas; keys in the worst order
 # for the key-sorted index that replaced it; 1024 items and 20,000 deltas
 # of one changed item each, which once cost a copy of the snapshot in the
-# reader and a pass over every item in the rows) runs through `zdem info` and
+# reader and a pass over every item in the rows; 20,000 deltas that each
+# remove an item and add it back, which once rebuilt the snapshot) runs
+# through `zdem info` and
 # `zdem events` (at the default limits, and a 128-item set at --small)
 # and `zdem ticks` under callgrind, and its instructions per input byte
 # (after the fixed cost of a run on a header-only demo) must stay within
@@ -61,7 +63,8 @@ done
 
 # generator, -n, the commands (default or small limits), generator options
 cases=("hash-items 1024 default" "hash-items 128 small" "sorted-worst 1024 default"
-       "sorted-worst 128 small -o deltas=600" "one-item-deltas 1024 default")
+       "sorted-worst 128 small -o deltas=600" "one-item-deltas 1024 default"
+       "remove-readd-deltas 1024 default")
 pass=0 fail=0
 printf '%-14s %5s %-20s %9s %12s %8s %8s\n' generator n command bytes instructions per-byte limit
 for cs in "${cases[@]}"; do

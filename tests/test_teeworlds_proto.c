@@ -145,7 +145,7 @@ static void check_file(const zdem_tw_expect *e)
             }
         } else if (ev.snap && (ev.chunk.kind == ZDEM_TW_CHUNK_SNAPSHOT || ev.chunk.kind == ZDEM_TW_CHUNK_DELTA)) {
             uint32_t i;
-            for (i = 0; i < ev.snap->num_items; i++) {
+            for (i = zdem_tw_snap_first(ev.snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev.snap, i)) {
                 const zdem_tw_obj_desc *od = zdem_tw_item_desc(ev.snap, i);
                 int type = zdem_tw_snap_type(ev.snap, i);
                 if (type == 0)

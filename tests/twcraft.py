@@ -299,6 +299,27 @@ def gen_one_item_deltas(n, deltas=20000):
     return d
 
 
+@generator("remove-readd-deltas", 1024)
+def gen_remove_readd_deltas(n, deltas=20000):
+    """A full snapshot of N (at most 1024) items of one int, then DELTAS
+    deltas each after a tick marker, each removing one item (the next in
+    turn) and adding it back (it moves to the end of the item order, as
+    the game rebuilds it): a removal must cost what it changes, not a
+    rebuild of the snapshot."""
+    n = min(n, 1024)
+    t0 = 0x7000
+    d = Demo()
+    tick = 100
+    d.tick_marker(tick, keyframe=True)
+    d.full_snapshot([((t0 << 16) | i, [1]) for i in range(n)])
+    for i in range(deltas):
+        tick += 1
+        d.tick_marker(tick)
+        d.delta(removed=[(t0 << 16) | (i % n)], items=[(t0, i % n, [2 + (i & 1)])])
+    d.facts["items"] = n  # each delta removes an item and adds it back
+    return d
+
+
 # --------------------------------------------------------------------------
 
 

@@ -76,7 +76,7 @@ static void track_players(const zdem_tw_snap *s)
 {
     const uint16_t *w;
     int all;
-    uint32_t n, k;
+    uint32_t n, k, it;
     if (rd.proto->version == 7) {
         zdem_cli_tw7_track(players, &rd, s);
         return;
@@ -84,8 +84,9 @@ static void track_players(const zdem_tw_snap *s)
     n = zdem_tw_snap_written(&rd.snaps, &w, &all);
     if (all)
         n = s->num_items;
-    for (k = 0; k < n; k++) {
-        uint32_t i = all ? k : w[k];
+    it = zdem_tw_snap_first(s);
+    for (k = 0; k < n; k++, it = all ? zdem_tw_snap_next(s, it) : it) {
+        uint32_t i = all ? it : w[k];
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
         if (id < 0 || id >= MAX_CLIENTS)

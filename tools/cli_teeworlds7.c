@@ -28,11 +28,11 @@ void zdem_cli_tw7_track(zdem_cli_tw_player *players, zdem_tw_reader *rd, const z
 {
     const uint16_t *w;
     int all;
-    uint32_t n = zdem_tw_snap_written(&rd->snaps, &w, &all), k;
+    uint32_t n = zdem_tw_snap_written(&rd->snaps, &w, &all), k, it = zdem_tw_snap_first(s);
     if (all)
         n = s->num_items;
-    for (k = 0; k < n; k++) {
-        uint32_t i = all ? k : w[k];
+    for (k = 0; k < n; k++, it = all ? zdem_tw_snap_next(s, it) : it) {
+        uint32_t i = all ? it : w[k];
         zdem_tw7_obj_de_client_info ci;
         zdem_cli_tw_player *p;
         int j;

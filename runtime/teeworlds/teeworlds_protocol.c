@@ -215,11 +215,11 @@ void zdem_tw_reader_check(zdem_tw_reader *r, const zdem_tw_event *ev)
             const zdem_tw_snap *s = ev->snap;
             const uint16_t *w;
             int all;
-            uint32_t n = zdem_tw_snap_written(&r->snaps, &w, &all), k;
+            uint32_t n = zdem_tw_snap_written(&r->snaps, &w, &all), k, it = zdem_tw_snap_first(s);
             if (all)
                 n = s->num_items;
-            for (k = 0; k < n; k++) {
-                uint32_t i = all ? k : w[k];
+            for (k = 0; k < n; k++, it = all ? zdem_tw_snap_next(s, it) : it) {
+                uint32_t i = all ? it : w[k];
                 const zdem_tw_obj_desc *d = zdem_tw_protocol_item_desc(p, s, i);
                 if (d && zdem_tw_item_mismatch(d, zdem_tw_snap_data(s, i), s->len[i],
                                                pre_agreed(&r->snaps, zdem_tw_snap_type(s, i))))

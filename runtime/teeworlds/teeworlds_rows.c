@@ -46,12 +46,14 @@ typedef struct tw_rows {
      * was found in it is kept, so that empty deltas cost O(1) each, not a
      * pass over every item (1024 items and a 2-byte delta chunk) */
     const zdem_tw_snap *seen_snap; /* the snapshot last passed over */
+    uint32_t seen_version;  /* and its version then */
     uint32_t seen_items;
     uint64_t present;       /* clients whose info item it holds */
     int32_t present_tick;   /* their last_tick, not yet written */
     int match_valid;        /* match[]: r->obj's items in seen_snap */
     uint32_t nmatch;
-    uint16_t match[ZDEM_TW_SNAP_MAX_ITEMS];
+    uint16_t match[ZDEM_TW_SNAP_MAX_ITEMS]; /* their slots, in item order */
+    uint8_t gone[ZDEM_TW_SNAP_MAX_ITEMS / 8]; /* bit per slot: removed by the last delta (0 between uses) */
 } tw_rows;
 
 /* The struct, then the reader's buffers at the game's bounds (8-aligned). */
@@ -200,9 +202,10 @@ enum { SNAP_NEW, SNAP_SAME, SNAP_CHANGED };
 
 /* What the last delta changed (zdem_tw_snap_changes) and wrote. */
 typedef struct tw_change {
-    const zdem_tw_snap *prev;
-    const uint16_t *removed, *w;
-    uint32_t nremoved, added, nw;
+    uint32_t from;          /* the version of the snapshot it changed */
+    const uint32_t *rkey;   /* the removed items' keys and slots */
+    const uint16_t *rslot, *w;
+    uint32_t nremoved, added, first_added, nw;
 } tw_change;
 
 /* Client names from the snapshot's client_info items, for the rows that
@@ -220,7 +223,7 @@ static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
             int info = r->rd.proto->version == 7 ? ZDEM_TW7_OBJ_DE_CLIENT_INFO
                                                  : ZDEM_TW_OBJ_CLIENT_INFO;
             for (i = 0; i < c->nremoved; i++) {
-                uint32_t key = c->prev->key[c->removed[i]], id = key & 0xffffu;
+                uint32_t key = c->rkey[i], id = key & 0xffffu;
                 if ((int)(key >> 16) == info && id < MAX_CLIENTS && (r->present >> id & 1u)) {
                     r->players[id].last_tick = r->present_tick;
                     r->present &= ~((uint64_t)1 << id);
@@ -235,7 +238,7 @@ static void track(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int how,
     present_flush(r);
     r->present = 0;
     r->present_tick = tick;
-    for (i = 0; i < s->num_items; i++)
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i))
         track_item(r, s, i, tick);
 }
 
@@ -267,30 +270,28 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int 
     if (how == SNAP_NEW) {
         r->match_valid = 0;
     } else if (how == SNAP_CHANGED && r->match_valid) {
-        /* the items found stay, less the removed ones, their indexes less
-         * the removed before them (both lists ascending); the new ones are
-         * the last `added`, looked at alone; a type's UUID item written or
-         * removed may give other items another object: then every item
-         * again */
+        /* the items found stay, less the removed ones (by slot: a slot
+         * may hold a new item now); the new ones are the last `added`,
+         * looked at alone; a type's UUID item written or removed may give
+         * other items another object: then every item again */
         for (j = 0; j < c->nw && r->match_valid; j++)
             if (zdem_tw_snap_type(s, c->w[j]) == 0)
                 r->match_valid = 0;
         for (j = 0; j < c->nremoved && r->match_valid; j++)
-            if (c->prev->key[c->removed[j]] >> 16 == 0)
+            if (c->rkey[j] >> 16 == 0)
                 r->match_valid = 0;
         if (c->nremoved && r->match_valid) {
-            uint32_t b = 0, m = 0;
-            for (j = 0; j < r->nmatch; j++) {
-                uint32_t old = r->match[j];
-                while (b < c->nremoved && c->removed[b] < old)
-                    b++;
-                if (b < c->nremoved && c->removed[b] == old)
-                    continue;
-                r->match[m++] = (uint16_t)(old - b);
-            }
+            uint32_t m = 0;
+            for (j = 0; j < c->nremoved; j++)
+                r->gone[c->rslot[j] >> 3] |= (uint8_t)(1u << (c->rslot[j] & 7u));
+            for (j = 0; j < r->nmatch; j++)
+                if (!(r->gone[r->match[j] >> 3] >> (r->match[j] & 7u) & 1u))
+                    r->match[m++] = r->match[j];
+            for (j = 0; j < c->nremoved; j++)
+                r->gone[c->rslot[j] >> 3] = 0;
             r->nmatch = m;
         }
-        for (i = s->num_items - c->added; i < s->num_items && r->match_valid; i++)
+        for (i = c->first_added, k = 0; k < c->added && r->match_valid; k++, i = zdem_tw_snap_next(s, i))
             if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj) {
                 if (r->nmatch >= ZDEM_TW_SNAP_MAX_ITEMS)
                     r->match_valid = 0;
@@ -302,12 +303,13 @@ static zdem_status objects(tw_rows *r, const zdem_tw_snap *s, int32_t tick, int 
         return ZDEM_OK;
     if (!r->match_valid) {
         r->nmatch = 0;
-        for (i = 0; i < s->num_items && r->nmatch < ZDEM_TW_SNAP_MAX_ITEMS; i++)
+        for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END && r->nmatch < ZDEM_TW_SNAP_MAX_ITEMS;
+             i = zdem_tw_snap_next(s, i))
             if (zdem_tw_protocol_item_desc(r->rd.proto, s, i) == r->obj)
                 r->match[r->nmatch++] = (uint16_t)i;
         /* more items than the game's bound (a caller's larger limits):
          * passed over again each time */
-        r->match_valid = i == s->num_items;
+        r->match_valid = i == ZDEM_TW_SNAP_END;
     }
     for (j = 0; j < r->nmatch; j++) {
         const int32_t *d;
@@ -570,13 +572,17 @@ static zdem_status twrows_event(tw_rows *r, const zdem_tw_event *ev)
         tw_change c;
         int all, how = SNAP_NEW;
         c.nw = zdem_tw_snap_written(&r->rd.snaps, &c.w, &all);
-        if (ev->snap == r->seen_snap && ev->snap->num_items == r->seen_items && c.nw == 0 && !all)
+        if (ev->snap == r->seen_snap && ev->snap->version == r->seen_version &&
+            ev->snap->num_items == r->seen_items && c.nw == 0 && !all)
             how = SNAP_SAME;
-        else if (!all && zdem_tw_snap_changes(&r->rd.snaps, &c.prev, &c.removed, &c.nremoved, &c.added) &&
-                 c.prev == r->seen_snap && r->seen_items >= c.nremoved &&
+        else if (!all &&
+                 zdem_tw_snap_changes(&r->rd.snaps, &c.from, &c.rkey, &c.rslot, &c.nremoved,
+                                      &c.added, &c.first_added) &&
+                 ev->snap == r->seen_snap && c.from == r->seen_version && r->seen_items >= c.nremoved &&
                  ev->snap->num_items == r->seen_items - c.nremoved + c.added)
             how = SNAP_CHANGED; /* the one passed over, changed item by item */
         r->seen_snap = ev->snap;
+        r->seen_version = ev->snap->version;
         r->seen_items = ev->snap->num_items;
         track(r, ev->snap, ev->chunk.tick, how, &c);
         if (r->c->kind == ZDEM_TW_ROWS_OBJECT)

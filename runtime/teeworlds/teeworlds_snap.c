@@ -2,17 +2,37 @@
 
 #include <string.h>
 
-/* Items are found by key through `order`, their indexes sorted by key: a
+/* One snapshot, changed in place, so that a delta costs what it changes:
+ * each item has a slot (key, data offset and length, links in the item
+ * order), a removed item's slot goes on a free chain and its data becomes
+ * a hole. New data goes at the top of a data area twice the snapshot
+ * bound; when a delta's new data would not fit there, the items are moved
+ * down over the holes first (at most once per max_ints ints written, so
+ * linear in the input).
+ *
+ * Items are found by key through `order`, their slots sorted by key: a
  * binary search (at most 11 steps for 1024 items). No set of keys can make
- * a lookup slow, with no seed to keep secret, and a new snapshot costs no
- * table clearing (the hash this replaces walked whole clusters of keys
- * that collide under its public multiplier). */
+ * a lookup slow, with no seed to keep secret; an insert or removal moves
+ * at most 2 KiB of it.
+ *
+ * Every delta and full snapshot is checked whole before anything changes,
+ * with the faults (messages, offsets) and limits of the game's way of
+ * building a new snapshot from the old one (kept items in their order,
+ * then the delta's new items), so that one refused leaves the snapshot as
+ * it was. */
 
-static void snap_clear(zdem_tw_snap *snap)
-{
-    snap->num_items = 0;
-    snap->used = 0;
-}
+enum {
+    MARK_REMOVED = 1, /* check pass: a removed key's item */
+    MARK_NAMED = 2,   /* check pass: an item a delta item names */
+    MARK_TWICE = 4,   /* check pass: named twice (its key is in the twice list) */
+    MARK_NEW = 8      /* apply pass: an item this delta added */
+};
+
+#define NO_OFF 0xffffu
+
+/* From this many removed keys on, the key index loses them in one pass
+ * (about what moving it 32 times costs at 1024 items). */
+#define BULK_REMOVALS 32u
 
 /* Position in `order` of the first item whose key is >= key. */
 static uint32_t lower_bound(const zdem_tw_snap *snap, uint32_t key)
@@ -23,6 +43,22 @@ static uint32_t lower_bound(const zdem_tw_snap *snap, uint32_t key)
     while (n) {
         uint32_t half = n / 2u;
         if (k[o[lo + half]] < key) {
+            lo += half + 1u;
+            n -= half + 1u;
+        } else {
+            n = half;
+        }
+    }
+    return lo;
+}
+
+/* Position of the first key >= key in a sorted key array. */
+static uint32_t keys_bound(const uint32_t *k, uint32_t n, uint32_t key)
+{
+    uint32_t lo = 0;
+    while (n) {
+        uint32_t half = n / 2u;
+        if (k[lo + half] < key) {
             lo += half + 1u;
             n -= half + 1u;
         } else {
@@ -45,67 +81,41 @@ static size_t wire_size(uint32_t items, uint32_t ints)
     return 8u + 8u * (size_t)items + 4u * (size_t)ints;
 }
 
-/* Why snap_add refused an item: the caller's limits (zdem_tw_snap_setup)
- * are named apart from the game's own bounds, so that a report says which
- * one to raise. */
-static const char *add_refusal(const zdem_tw_snap *snap, uint32_t len)
+/* NULL when one more item of len ints fits a snapshot of `items` items
+ * holding `used` ints; else why not: the caller's limits
+ * (zdem_tw_snap_setup) are named apart from the game's own bounds, so
+ * that a report says which one to raise. */
+static const char *add_refusal(const zdem_tw_snap *snap, uint32_t items, uint32_t used, uint32_t len)
 {
-    if (snap->num_items >= snap->max_items)
+    if (items >= snap->max_items)
         return snap->max_items < ZDEM_TW_SNAP_MAX_ITEMS
                    ? "snapshot: more items than the max_items limit"
                    : "snapshot: over the game's 1024-item bound";
-    if (len > snap->max_ints - snap->used)
+    if (len > snap->max_ints - used)
         return snap->max_ints < ZDEM_TW_SNAP_MAX_INTS
                    ? "snapshot: more data than the max_snap_ints limit"
                    : "snapshot: over the 64 KiB bound";
-    return "snapshot: over the 64 KiB bound";
+    if (wire_size(items + 1u, used + len) > ZDEM_TW_SNAP_MAX_SIZE)
+        return "snapshot: over the 64 KiB bound";
+    return NULL;
 }
 
-/* Appends an item whose key is absent and sorts in at position pos of
- * `order` (from lower_bound); returns its index or -1 when a bound is
- * hit. Moving the order entries after pos costs at most 2 KiB of memmove. */
-static int snap_add(zdem_tw_snap *snap, uint32_t key, uint32_t len, uint32_t pos)
+static void snap_clear(zdem_tw_snap *snap)
 {
-    uint32_t i = snap->num_items;
-    if (i >= snap->max_items || len > snap->max_ints - snap->used ||
-        wire_size(i + 1, snap->used + len) > ZDEM_TW_SNAP_MAX_SIZE)
-        return -1;
-    snap->key[i] = key;
-    snap->off[i] = (uint16_t)snap->used;
-    snap->len[i] = (uint16_t)len;
-    snap->used += len;
-    memmove(snap->order + pos + 1, snap->order + pos, sizeof snap->order[0] * (i - pos));
-    snap->order[pos] = (uint16_t)i;
-    snap->num_items = i + 1;
-    return (int)i;
-}
-
-/* Carves one snapshot's arrays: 4-byte ones first, then the 2-byte ones. */
-static uint8_t *snap_carve(zdem_tw_snap *snap, uint8_t *p, uint32_t items, uint32_t ints)
-{
-    snap->key = (uint32_t *)(void *)p;
-    p += 4u * (size_t)items;
-    snap->data = (int32_t *)(void *)p;
-    p += 4u * (size_t)ints;
-    snap->off = (uint16_t *)(void *)p;
-    p += 2u * (size_t)items;
-    snap->len = (uint16_t *)(void *)p;
-    p += 2u * (size_t)items;
-    snap->order = (uint16_t *)(void *)p;
-    p += 2u * (size_t)items;
-    snap->spare = (uint16_t *)(void *)p;
-    p += 2u * (size_t)items;
-    snap->max_items = items;
-    snap->max_ints = ints;
     snap->num_items = 0;
     snap->used = 0;
-    return p;
+    snap->top = 0;
+    snap->head = snap->tail = ZDEM_TW_SNAP_END;
+    snap->fresh = 0;
+    snap->free_slot = ZDEM_TW_SNAP_END;
 }
 
 zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_t max_ints,
                                void *mem, size_t size, zdem_error *err)
 {
     uint8_t *p = mem;
+    zdem_tw_snap *sn = &s->snap;
+    size_t i2;
     if (max_items == 0 || max_items > ZDEM_TW_SNAP_MAX_ITEMS)
         max_items = ZDEM_TW_SNAP_MAX_ITEMS;
     if (max_ints == 0 || max_ints > ZDEM_TW_SNAP_MAX_INTS)
@@ -113,30 +123,49 @@ zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_
     if (!mem || ((uintptr_t)mem & 3u) || size < ZDEM_TW_SNAP_MEM(max_items, max_ints))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0,
                          "snapshot memory smaller than ZDEM_TW_SNAP_MEM or not 4-aligned");
-    p = snap_carve(&s->snap[0], p, max_items, max_ints);
-    p = snap_carve(&s->snap[1], p, max_items, max_ints);
-    s->removed = p;
+    i2 = 2u * (size_t)max_items;
+    /* 4-byte arrays first, then the 2-byte ones, then the marks */
+    sn->key = (uint32_t *)(void *)p;
+    p += 2u * i2;
+    s->rkey = (uint32_t *)(void *)p;
+    p += 2u * i2;
+    sn->data = (int32_t *)(void *)p;
+    p += 8u * (size_t)max_ints;
+    sn->off = (uint16_t *)(void *)p;
+    p += i2;
+    sn->len = (uint16_t *)(void *)p;
+    p += i2;
+    sn->next = (uint16_t *)(void *)p;
+    p += i2;
+    sn->prev = (uint16_t *)(void *)p;
+    p += i2;
+    sn->order = (uint16_t *)(void *)p;
+    p += i2;
+    s->written = (uint16_t *)(void *)p;
+    p += i2;
+    s->rslot = (uint16_t *)(void *)p;
+    p += i2;
+    s->roff = (uint16_t *)(void *)p;
+    p += i2;
+    s->mark = p;
+    memset(s->mark, 0, max_items);
+    sn->max_items = max_items;
+    sn->max_ints = max_ints;
+    sn->version = 0;
     zdem_tw_snap_init(s, NULL, 0);
     return ZDEM_OK;
 }
 
 void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n)
 {
-    s->cur = 0;
-    snap_clear(&s->snap[0]);
-    snap_clear(&s->snap[1]);
+    snap_clear(&s->snap);
+    s->snap.version++;
     s->static_sizes = static_sizes;
     s->num_static_sizes = static_sizes ? (n < ZDEM_TW_SNAP_MAX_STATIC ? n : ZDEM_TW_SNAP_MAX_STATIC) : 0;
     memset(s->learned, 0, sizeof s->learned);
     s->size_mismatches = 0;
     s->delta_unused = 0;
-    s->nwritten = 0;
-    s->written_all = 0;
-    s->prev = NULL;
-    s->removed_idx = NULL;
-    s->nremoved = 0;
-    s->nadded = 0;
-    s->follows = 0;
+    zdem_tw_snap_written_clear(s);
 }
 
 /* A full snapshot states every item's size: where it contradicts the
@@ -153,17 +182,38 @@ static void learn_size(zdem_tw_snapstate *s, uint32_t type, uint32_t len)
     s->learned[type] = (uint16_t)len; /* len 0 cannot be learned: the table's stays */
 }
 
+/* A free slot (there is one: the checks kept the items under max_items). */
+static uint32_t slot_take(zdem_tw_snap *snap)
+{
+    uint32_t i = snap->free_slot;
+    if (i != ZDEM_TW_SNAP_END) {
+        snap->free_slot = snap->next[i];
+        return i;
+    }
+    return snap->fresh++;
+}
+
+/* Appends slot i to the item order. */
+static void order_append(zdem_tw_snap *snap, uint32_t i)
+{
+    snap->next[i] = ZDEM_TW_SNAP_END;
+    snap->prev[i] = (uint16_t)snap->tail;
+    if (snap->tail == ZDEM_TW_SNAP_END)
+        snap->head = i;
+    else
+        snap->next[snap->tail] = (uint16_t)i;
+    snap->tail = i;
+}
+
 zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                               zdem_error *err)
 {
-    zdem_tw_snap *next = &s->snap[!s->cur];
+    zdem_tw_snap *sn = &s->snap;
+    uint16_t *sorted = s->rslot; /* scratch: item numbers sorted by key */
     int32_t data_size, num;
     size_t base, data_ints, i;
-    s->nwritten = 0; /* until it applies */
-    s->written_all = 0;
-    s->nremoved = 0;
-    s->nadded = 0;
-    s->follows = 0;
+    uint32_t used = 0;
+    zdem_tw_snap_written_clear(s); /* until it applies */
     if (n < 2)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: missing header");
     data_size = ints[0];
@@ -172,19 +222,20 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: bad size or item count");
     if (num > ZDEM_TW_SNAP_MAX_ITEMS || (size_t)data_size > ZDEM_TW_SNAP_MAX_SIZE)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot: over the 64 KiB / 1024 item bounds");
-    if ((uint32_t)num > next->max_items)
+    if ((uint32_t)num > sn->max_items)
         return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot: more items than the max_items limit");
     base = 2u + (size_t)num;
     data_ints = (size_t)data_size / 4u;
     if (n != base + data_ints)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot: size does not match its data");
-    snap_clear(next);
+    /* check every item (keys sorted into scratch: a duplicate is found)
+     * before the snapshot changes */
     for (i = 0; i < (size_t)num; i++) {
         int32_t off = ints[2 + i];
         int32_t stop = i + 1 < (size_t)num ? ints[3 + i] : data_size;
-        uint32_t key, pos;
+        uint32_t key, len, lo, cnt;
+        const char *why;
         size_t k;
-        int idx;
         /* Offsets in bytes, 4-aligned, increasing, each item holds a key. */
         if (off < 0 || (off & 3) || stop > data_size || stop - off < 4 || (stop & 3))
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 2 + i, "snapshot: bad item offset");
@@ -192,32 +243,62 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 2, "snapshot: first item not at 0");
         k = base + (size_t)off / 4u;
         key = (uint32_t)ints[k];
-        pos = lower_bound(next, key);
-        if (pos < next->num_items && next->key[next->order[pos]] == key)
+        lo = 0;
+        cnt = (uint32_t)i;
+        while (cnt) {
+            uint32_t half = cnt / 2u;
+            if ((uint32_t)ints[base + (uint32_t)ints[2 + sorted[lo + half]] / 4u] < key) {
+                lo += half + 1u;
+                cnt -= half + 1u;
+            } else {
+                cnt = half;
+            }
+        }
+        if (lo < i && (uint32_t)ints[base + (uint32_t)ints[2 + sorted[lo]] / 4u] == key)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, k, "snapshot: duplicate item key");
-        idx = snap_add(next, key, (uint32_t)(stop - off) / 4u - 1u, pos);
-        if (idx < 0)
-            return zdem_fail(err, ZDEM_ERR_LIMIT, k,
-                             add_refusal(next, (uint32_t)(stop - off) / 4u - 1u));
-        memcpy(next->data + next->off[idx], ints + k + 1, 4u * next->len[idx]);
-        learn_size(s, key >> 16, next->len[idx]);
+        len = (uint32_t)(stop - off) / 4u - 1u;
+        if ((why = add_refusal(sn, (uint32_t)i, used, len)) != NULL)
+            return zdem_fail(err, ZDEM_ERR_LIMIT, k, why);
+        memmove(sorted + lo + 1, sorted + lo, sizeof sorted[0] * (i - lo));
+        sorted[lo] = (uint16_t)i;
+        used += len;
+        learn_size(s, key >> 16, len);
     }
-    s->nwritten = next->num_items;
+    /* it applies: item i in slot i, in order, data packed */
+    snap_clear(sn);
+    for (i = 0; i < (size_t)num; i++) {
+        int32_t off = ints[2 + i];
+        int32_t stop = i + 1 < (size_t)num ? ints[3 + i] : data_size;
+        uint32_t len = (uint32_t)(stop - off) / 4u - 1u;
+        size_t k = base + (size_t)off / 4u;
+        sn->key[i] = (uint32_t)ints[k];
+        sn->off[i] = (uint16_t)sn->top;
+        sn->len[i] = (uint16_t)len;
+        memcpy(sn->data + sn->top, ints + k + 1, 4u * len);
+        sn->top += len;
+        order_append(sn, (uint32_t)i);
+    }
+    memcpy(sn->order, sorted, sizeof sorted[0] * (size_t)num);
+    sn->num_items = (uint32_t)num;
+    sn->fresh = (uint32_t)num;
+    sn->used = sn->top;
+    sn->version++;
+    s->nwritten = sn->num_items;
     s->written_all = 1;
-    s->cur = !s->cur;
     return ZDEM_OK;
 }
 
-/* Heapsort: ascending, in place, O(n log n) whatever the order. */
-static void sort_u16(uint16_t *a, uint32_t n)
+/* Slots in a[0..n) sorted by their data offset (heapsort: O(n log n)
+ * whatever the order). */
+static void sort_by_off(uint16_t *a, uint32_t n, const uint16_t *off)
 {
     uint32_t i, end, root, child;
     uint16_t t;
     for (i = n / 2u; i-- > 0;) {
         for (root = i; (child = 2u * root + 1u) < n; root = child) {
-            if (child + 1u < n && a[child] < a[child + 1u])
+            if (child + 1u < n && off[a[child]] < off[a[child + 1u]])
                 child++;
-            if (a[root] >= a[child])
+            if (off[a[root]] >= off[a[child]])
                 break;
             t = a[root]; a[root] = a[child]; a[child] = t;
         }
@@ -226,159 +307,200 @@ static void sort_u16(uint16_t *a, uint32_t n)
         end--;
         t = a[0]; a[0] = a[end]; a[end] = t;
         for (root = 0; (child = 2u * root + 1u) < end; root = child) {
-            if (child + 1u < end && a[child] < a[child + 1u])
+            if (child + 1u < end && off[a[child]] < off[a[child + 1u]])
                 child++;
-            if (a[root] >= a[child])
+            if (off[a[root]] >= off[a[child]])
                 break;
             t = a[root]; a[root] = a[child]; a[child] = t;
         }
     }
 }
 
-/* A delta's item header at ints[*p]: its key and data length (the
- * learned or pre-agreed size, or the one it states). 0 when it does not
- * parse (the copying path then names the fault). */
-static int delta_item(const zdem_tw_snapstate *s, const int32_t *ints, size_t n, size_t *p,
-                      uint32_t *key, uint32_t *len)
+/* Closes the holes: every item's data moved down, lowest offset first
+ * (scratch: a list of the slots). */
+static void compact(zdem_tw_snap *sn, uint16_t *scratch)
 {
-    int32_t type, id;
-    if (n - *p < 2)
-        return 0;
-    type = ints[*p];
-    id = ints[*p + 1];
-    if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID)
-        return 0;
-    *p += 2;
-    if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
-        *len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
-    } else {
-        if (*p >= n || ints[*p] < 0 || ints[*p] > ZDEM_TW_SNAP_MAX_INTS)
-            return 0;
-        *len = (uint32_t)ints[(*p)++];
+    uint32_t i, n = 0, at = 0;
+    for (i = sn->head; i != ZDEM_TW_SNAP_END; i = sn->next[i])
+        scratch[n++] = (uint16_t)i;
+    sort_by_off(scratch, n, sn->off);
+    for (i = 0; i < n; i++) {
+        uint32_t x = scratch[i], len = sn->len[x];
+        if (sn->off[x] != at)
+            memmove(sn->data + at, sn->data + sn->off[x], 4u * len);
+        sn->off[x] = (uint16_t)at;
+        at += len;
     }
-    if (n - *p < *len)
-        return 0;
-    *key = ((uint32_t)type << 16) | (uint32_t)id;
-    return 1;
+    sn->top = at;
 }
 
-/* A delta that removes none of the current items and names each item at
- * most once (what the game writes: a key is removed or updated, never
- * both, never twice) is applied in place: changed items take their diff
- * where they are, new ones are appended, so that it costs what it
- * changes, not a copy of the snapshot. A first pass checks that the whole
- * delta applies (sizes, bounds, limits) before anything is written, so
- * that a delta refused leaves the snapshot as it was; anything else (a
- * removal, a key named twice, a fault) goes to the copying path, which
- * gives the same result and names the fault. The other snapshot's arrays
- * are scratch here: the new keys sorted (a key new twice is found), and
- * the current items this delta names, to clear their marks in
- * s->removed. Returns 1 when the delta was applied. */
-static int delta_in_place(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
-                          size_t num_removed, size_t num_deltas)
+/* Removed entries r[0..n) (key, slot, data offset) sorted by key. */
+static void sort_removed(zdem_tw_snapstate *s, uint32_t n)
 {
-    zdem_tw_snap *cur = &s->snap[s->cur];
-    zdem_tw_snap *tmp = &s->snap[!s->cur];
-    uint32_t items = cur->num_items, used = cur->used, nnew = 0, nmarked = 0, nw = 0, k;
+    uint32_t *k = s->rkey;
+    uint16_t *a = s->rslot, *b = s->roff;
+    uint32_t i, end, root, child, tk;
+    uint16_t t;
+#define SWAP_R(x, y) (tk = k[x], k[x] = k[y], k[y] = tk, t = a[x], a[x] = a[y], a[y] = t, \
+                      t = b[x], b[x] = b[y], b[y] = t)
+    for (i = n / 2u; i-- > 0;) {
+        for (root = i; (child = 2u * root + 1u) < n; root = child) {
+            if (child + 1u < n && k[child] < k[child + 1u])
+                child++;
+            if (k[root] >= k[child])
+                break;
+            SWAP_R(root, child);
+        }
+    }
+    for (end = n; end > 1u;) {
+        end--;
+        SWAP_R(0, end);
+        for (root = 0; (child = 2u * root + 1u) < end; root = child) {
+            if (child + 1u < end && k[child] < k[child + 1u])
+                child++;
+            if (k[root] >= k[child])
+                break;
+            SWAP_R(root, child);
+        }
+    }
+#undef SWAP_R
+}
+
+/* The check pass of a delta: every fault and limit the game's way of
+ * building (the kept items, then each delta item: looked up among them
+ * and the new ones so far, added when absent; its diff against the old
+ * snapshot's item, even one the delta removed) meets, found in the same
+ * order, with nothing changed but scratch: the new keys so far sorted
+ * (rkey, their lengths in roff) from the front; the keys of items named
+ * twice (whose old data must outlive their first write) sorted from the
+ * back; marks on the current items, listed in `written` to be cleared.
+ * On success: the new items' ints (*add_ints), the twice-named ones'
+ * (*twice_ints), how many of those (*ntwice). */
+static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
+                               size_t num_removed, size_t num_deltas, uint32_t *add_ints,
+                               uint32_t *twice_ints, uint32_t *ntwice, zdem_error *err)
+{
+    zdem_tw_snap *sn = &s->snap;
+    uint32_t items = sn->num_items, used = sn->used, nnew = 0, nmarked = 0, ntw = 0;
+    uint32_t *tw_keys = s->rkey + sn->max_items; /* the twice list ends here, grows down */
     size_t p = 3, i;
-    int ok = 1;
-    for (i = 0; i < num_removed; i++)
-        if (zdem_tw_snap_find(cur, (uint32_t)ints[p + i]) >= 0)
-            return 0;
+    zdem_status st = ZDEM_OK;
+    *add_ints = *twice_ints = 0;
+    for (i = 0; i < num_removed; i++) {
+        int idx = zdem_tw_snap_find(sn, (uint32_t)ints[p + i]);
+        if (idx >= 0 && !(s->mark[idx] & MARK_REMOVED)) {
+            s->mark[idx] = MARK_REMOVED;
+            s->written[nmarked++] = (uint16_t)idx;
+            items--;
+            used -= sn->len[idx];
+        }
+    }
     p += num_removed;
     for (i = 0; i < num_deltas; i++) {
-        uint32_t key, len, lo, cnt;
-        int idx;
-        if (!delta_item(s, ints, n, &p, &key, &len)) {
-            ok = 0;
+        int32_t type, id;
+        uint32_t key, len, lo;
+        int old;
+        size_t at = p;
+        if (n - p < 2) {
+            st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item header past the end");
             break;
         }
-        idx = zdem_tw_snap_find(cur, key);
-        if (idx >= 0) {
-            if (s->removed[idx] || cur->len[idx] != len) {
-                ok = 0;
+        type = ints[p++];
+        id = ints[p++];
+        if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID) {
+            st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: type or id out of range");
+            break;
+        }
+        if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
+            len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
+        } else {
+            if (p >= n) {
+                st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size past the end");
                 break;
             }
-            s->removed[idx] = 1;
-            tmp->order[nmarked++] = (uint16_t)idx;
+            if (ints[p] < 0 || ints[p] > ZDEM_TW_SNAP_MAX_INTS) {
+                st = zdem_fail(err, ZDEM_ERR_CORRUPT, p, "snapshot delta: bad item size");
+                break;
+            }
+            len = (uint32_t)ints[p++];
+        }
+        if (n - p < len) {
+            st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item data past the end");
+            break;
+        }
+        key = ((uint32_t)type << 16) | (uint32_t)id;
+        old = zdem_tw_snap_find(sn, key);
+        if (old >= 0 && !(s->mark[old] & MARK_REMOVED)) {
+            /* a kept item */
+            if (sn->len[old] != len) {
+                st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
+                break;
+            }
+            if (!s->mark[old]) {
+                s->mark[old] = MARK_NAMED;
+                s->written[nmarked++] = (uint16_t)old;
+            } else if (!(s->mark[old] & MARK_TWICE)) {
+                /* its old data must stay for the next write: listed */
+                uint32_t *t = tw_keys - ntw;
+                lo = keys_bound(t, ntw, key);
+                memmove(t - 1, t, sizeof t[0] * lo); /* the list now starts at t - 1 */
+                (t - 1)[lo] = key;
+                ntw++;
+                *twice_ints += len;
+                s->mark[old] |= MARK_TWICE;
+            }
         } else {
-            /* where it sorts among the new keys so far */
-            lo = 0;
-            cnt = nnew;
-            while (cnt) {
-                uint32_t half = cnt / 2u;
-                if (tmp->key[lo + half] < key) {
-                    lo += half + 1u;
-                    cnt -= half + 1u;
-                } else {
-                    cnt = half;
+            lo = keys_bound(s->rkey, nnew, key);
+            if (lo < nnew && s->rkey[lo] == key) {
+                /* new earlier in this delta */
+                if (s->roff[lo] != len) {
+                    st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
+                    break;
                 }
+            } else {
+                const char *why = add_refusal(sn, items, used, len);
+                if (why) {
+                    st = zdem_fail(err, ZDEM_ERR_LIMIT, at, why);
+                    break;
+                }
+                /* nnew + the twice-named stay under max_items: the new
+                 * ones and the kept ones fit it */
+                memmove(s->rkey + lo + 1, s->rkey + lo, sizeof s->rkey[0] * (nnew - lo));
+                memmove(s->roff + lo + 1, s->roff + lo, sizeof s->roff[0] * (nnew - lo));
+                s->rkey[lo] = key;
+                s->roff[lo] = (uint16_t)len;
+                nnew++;
+                items++;
+                used += len;
+                *add_ints += len;
             }
-            if ((lo < nnew && tmp->key[lo] == key) || items >= cur->max_items ||
-                len > cur->max_ints - used || wire_size(items + 1, used + len) > ZDEM_TW_SNAP_MAX_SIZE) {
-                ok = 0;
+            /* the diff is against the old snapshot's item, removed or not */
+            if (old >= 0 && sn->len[old] != len) {
+                st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
                 break;
             }
-            /* at most 4 KiB moved per new item, as the order index's insert */
-            memmove(tmp->key + lo + 1, tmp->key + lo, sizeof tmp->key[0] * (nnew - lo));
-            tmp->key[lo] = key;
-            nnew++;
-            items++;
-            used += len;
         }
         p += len;
     }
-    for (k = 0; k < nmarked; k++)
-        s->removed[tmp->order[k]] = 0;
-    tmp->num_items = 0; /* its arrays hold scratch, no snapshot */
-    tmp->used = 0;
-    if (!ok)
-        return 0;
-    p = 3 + num_removed;
-    for (i = 0; i < num_deltas; i++) {
-        uint32_t key, len, pos;
-        int idx;
-        int32_t *dst;
-        (void)delta_item(s, ints, n, &p, &key, &len);
-        pos = lower_bound(cur, key);
-        if (pos < cur->num_items && cur->key[cur->order[pos]] == key) {
-            idx = (int)cur->order[pos];
-            dst = cur->data + cur->off[idx];
-            for (k = 0; k < len; k++)
-                dst[k] = (int32_t)((uint32_t)dst[k] + (uint32_t)ints[p + k]);
-        } else {
-            idx = snap_add(cur, key, len, pos); /* the first pass saw it fit */
-            memcpy(cur->data + cur->off[idx], ints + p, 4u * len);
-        }
-        cur->spare[nw++] = (uint16_t)idx; /* each item once: nw <= max_items */
-        p += len;
-    }
-    s->delta_unused = n - p;
-    s->nwritten = nw;
-    s->written_all = 0;
-    s->prev = cur;
-    s->removed_idx = cur->spare;
-    s->nremoved = 0;
-    s->nadded = nnew;
-    s->follows = 1;
-    return 1;
+    for (i = 0; i < nmarked; i++)
+        s->mark[s->written[i]] = 0;
+    *ntwice = ntw;
+    return st;
 }
 
 zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                                 zdem_error *err)
 {
-    zdem_tw_snap *from = &s->snap[s->cur];
-    zdem_tw_snap *to = &s->snap[!s->cur];
+    zdem_tw_snap *sn = &s->snap;
     int32_t num_removed, num_deltas;
     size_t p, i;
-    uint32_t kept, nrem = 0;
-    uint32_t nw = 0; /* items written, listed in to->spare */
-    int wall = 0;
-    s->nwritten = 0; /* until it applies */
-    s->written_all = 0;
-    s->nremoved = 0;
-    s->nadded = 0;
-    s->follows = 0;
+    uint32_t add_ints, twice_ints, ntwice, nrem = 0, nadded = 0, nw = 0, k;
+    uint32_t first_added = ZDEM_TW_SNAP_END, from_version;
+    uint32_t *tw_keys;
+    uint16_t *tw_off;
+    int wall = 0, bulk;
+    zdem_status st;
+    zdem_tw_snap_written_clear(s); /* until it applies */
     if (n < 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: missing header");
     num_removed = ints[0];
@@ -388,136 +510,159 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
     if ((size_t)num_removed > n - 3)
         return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "snapshot delta: removed keys past the end");
     if (num_removed == 0 && num_deltas == 0) {
-        /* nothing changes: the current snapshot stays, uncopied (an empty
-         * delta costs what its three ints cost) */
+        /* nothing changes (an empty delta costs what its three ints cost) */
         s->delta_unused = n - 3;
         return ZDEM_OK;
     }
-    if (delta_in_place(s, ints, n, (size_t)num_removed, (size_t)num_deltas))
-        return ZDEM_OK;
+    st = delta_check(s, ints, n, (size_t)num_removed, (size_t)num_deltas, &add_ints, &twice_ints,
+                     &ntwice, err);
+    if (st != ZDEM_OK)
+        return st;
+
+    /* the new data and the twice-named items' copies go at the top: the
+     * holes are closed first when they would not fit (after which they
+     * do: the kept and new items hold at most max_ints) */
+    if (add_ints + twice_ints > 2u * sn->max_ints - sn->top)
+        compact(sn, s->written);
+    tw_keys = s->rkey + sn->max_items - ntwice;
+    tw_off = s->roff + sn->max_items - ntwice;
+    for (k = 0; k < ntwice; k++)
+        tw_off[k] = NO_OFF;
+
+    /* removals: out of the order, slot freed, data left as a hole (read
+     * below by a new item of the same key); out of the key index one at a
+     * time (at most 2 KiB moved each) or, for many, in one pass after */
+    bulk = (size_t)num_removed >= BULK_REMOVALS;
     p = 3;
-    memset(s->removed, 0, from->num_items);
-    /* the removed items' old indexes, for zdem_tw_snap_changes (from->spare
-     * is free: it held the written list of the delta before) */
     for (i = 0; i < (size_t)num_removed; i++) {
-        int idx = zdem_tw_snap_find(from, (uint32_t)ints[p + i]);
-        if (idx >= 0 && !s->removed[idx]) {
-            s->removed[idx] = 1;
-            from->spare[nrem++] = (uint16_t)idx;
+        uint32_t key = (uint32_t)ints[p + i], pos = lower_bound(sn, key), x;
+        if (pos >= sn->num_items || sn->key[sn->order[pos]] != key)
+            continue;
+        x = sn->order[pos];
+        if (bulk) {
+            if (s->mark[x])
+                continue; /* removed already */
+            s->mark[x] = MARK_REMOVED;
+        } else {
+            memmove(sn->order + pos, sn->order + pos + 1, sizeof sn->order[0] * (sn->num_items - pos - 1u));
+            sn->num_items--;
         }
+        if (sn->prev[x] == ZDEM_TW_SNAP_END)
+            sn->head = sn->next[x];
+        else
+            sn->next[sn->prev[x]] = sn->next[x];
+        if (sn->next[x] == ZDEM_TW_SNAP_END)
+            sn->tail = sn->prev[x];
+        else
+            sn->prev[sn->next[x]] = sn->prev[x];
+        sn->next[x] = (uint16_t)sn->free_slot;
+        sn->free_slot = x;
+        sn->used -= sn->len[x];
+        s->rkey[nrem] = key;
+        s->rslot[nrem] = (uint16_t)x;
+        s->roff[nrem] = sn->off[x];
+        nrem++;
     }
-    sort_u16(from->spare, nrem);
+    if (bulk) {
+        uint32_t r, m = 0;
+        for (r = 0; r < sn->num_items; r++)
+            if (!s->mark[sn->order[r]])
+                sn->order[m++] = sn->order[r];
+        sn->num_items = m;
+        for (r = 0; r < nrem; r++)
+            s->mark[s->rslot[r]] = 0;
+    }
+    if (nrem > 1u)
+        sort_removed(s, nrem);
     p += (size_t)num_removed;
 
-    /* Kept items first, in their old order, copied a run of consecutive
-     * kept items at a time (arrays and data alike); their key order is the
-     * old one less the removed (to->spare maps old indexes to new while it
-     * is rebuilt). */
-    snap_clear(to);
-    for (i = 0; i < from->num_items;) {
-        uint32_t a = (uint32_t)i, cnt, words, j = to->num_items, q;
-        int32_t shift;
-        if (s->removed[i]) {
-            i++;
-            continue;
-        }
-        while (i < from->num_items && !s->removed[i])
-            i++;
-        cnt = (uint32_t)i - a;
-        words = from->off[i - 1] + from->len[i - 1] - from->off[a];
-        if (cnt > to->max_items - j || words > to->max_ints - to->used) /* cannot happen: `from` met the same bounds */
-            return zdem_fail(err, ZDEM_ERR_LIMIT, 0, "snapshot delta: bounds");
-        memcpy(to->key + j, from->key + a, 4u * cnt);
-        memcpy(to->len + j, from->len + a, 2u * cnt);
-        memcpy(to->data + to->used, from->data + from->off[a], 4u * words);
-        shift = (int32_t)to->used - (int32_t)from->off[a];
-        for (q = 0; q < cnt; q++) {
-            to->off[j + q] = (uint16_t)(from->off[a + q] + shift);
-            to->spare[a + q] = (uint16_t)(j + q);
-        }
-        to->num_items = j + cnt;
-        to->used += words;
-    }
-    if (to->num_items == from->num_items) {
-        memcpy(to->order, from->order, 2u * from->num_items);
-    } else {
-        uint32_t r, m = 0;
-        for (r = 0; r < from->num_items; r++)
-            if (!s->removed[from->order[r]])
-                to->order[m++] = to->spare[from->order[r]];
-    }
-    for (i = 0; i < nrem; i++) /* clear for the in-place path */
-        s->removed[from->spare[i]] = 0;
-    kept = to->num_items;
-
     for (i = 0; i < (size_t)num_deltas; i++) {
-        int32_t type, id;
-        uint32_t key, len, k, pos;
-        int idx, old;
+        uint32_t key, len, pos, x, r;
+        const int32_t *o = NULL;
         int32_t *dst;
-        const int32_t *src = ints;
-        size_t at = p;
-        if (n - p < 2)
-            return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item header past the end");
-        type = ints[p++];
-        id = ints[p++];
-        if (type < 0 || type > ZDEM_TW_SNAP_MAX_TYPE || id < 0 || id > ZDEM_TW_SNAP_MAX_ID)
-            return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: type or id out of range");
-        if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
+        int32_t type = ints[p], id = ints[p + 1];
+        p += 2;
+        if ((size_t)type < s->num_static_sizes && s->static_sizes[type])
             len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
-        } else {
-            if (p >= n)
-                return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size past the end");
-            if (ints[p] < 0 || ints[p] > ZDEM_TW_SNAP_MAX_INTS)
-                return zdem_fail(err, ZDEM_ERR_CORRUPT, p, "snapshot delta: bad item size");
+        else
             len = (uint32_t)ints[p++];
-        }
-        if (n - p < len)
-            return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item data past the end");
         key = ((uint32_t)type << 16) | (uint32_t)id;
-        pos = lower_bound(to, key);
-        idx = pos < to->num_items && to->key[to->order[pos]] == key ? (int)to->order[pos] : -1;
-        if (idx < 0) {
-            idx = snap_add(to, key, len, pos);
-            if (idx < 0)
-                return zdem_fail(err, ZDEM_ERR_LIMIT, at, add_refusal(to, len));
-        } else if (to->len[idx] != len) {
-            return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
+        pos = lower_bound(sn, key);
+        if (pos < sn->num_items && sn->key[sn->order[pos]] == key) {
+            x = sn->order[pos];
+            if (!(s->mark[x] & MARK_NEW)) {
+                /* a kept item: its diff adds where it is, unless it is
+                 * named twice: then each write is from its old data,
+                 * kept where it was while the item moves to the top */
+                if (ntwice && (r = keys_bound(tw_keys, ntwice, key)) < ntwice && tw_keys[r] == key) {
+                    if (tw_off[r] == NO_OFF) {
+                        tw_off[r] = sn->off[x];
+                        sn->off[x] = (uint16_t)sn->top;
+                        sn->top += len;
+                    }
+                    o = sn->data + tw_off[r];
+                    dst = sn->data + sn->off[x];
+                    for (k = 0; k < len; k++)
+                        dst[k] = (int32_t)((uint32_t)o[k] + (uint32_t)ints[p + k]);
+                } else {
+                    dst = sn->data + sn->off[x];
+                    for (k = 0; k < len; k++)
+                        dst[k] = (int32_t)((uint32_t)dst[k] + (uint32_t)ints[p + k]);
+                }
+                goto written;
+            }
+        } else {
+            /* new: last in order */
+            x = slot_take(sn);
+            sn->key[x] = key;
+            sn->len[x] = (uint16_t)len;
+            sn->off[x] = (uint16_t)sn->top;
+            sn->top += len;
+            sn->used += len;
+            memmove(sn->order + pos + 1, sn->order + pos, sizeof sn->order[0] * (sn->num_items - pos));
+            sn->order[pos] = (uint16_t)x;
+            sn->num_items++;
+            order_append(sn, x);
+            s->mark[x] = MARK_NEW;
+            if (first_added == ZDEM_TW_SNAP_END)
+                first_added = x;
+            nadded++;
         }
-        if (nw < to->max_items)
-            to->spare[nw++] = (uint16_t)idx;
+        /* a new item: its data, or its diff against the old snapshot's
+         * item the delta removed */
+        dst = sn->data + sn->off[x];
+        if (nrem && (r = keys_bound(s->rkey, nrem, key)) < nrem && s->rkey[r] == key) {
+            o = sn->data + s->roff[r];
+            for (k = 0; k < len; k++)
+                dst[k] = (int32_t)((uint32_t)o[k] + (uint32_t)ints[p + k]);
+        } else {
+            memcpy(dst, ints + p, 4u * len);
+        }
+    written:
+        if (nw < sn->max_items)
+            s->written[nw++] = (uint16_t)x;
         else
             wall = 1;
-        dst = to->data + to->off[idx];
-        /* The diff is against the old snapshot's item even when the delta
-         * also removed it (the reference looks it up in `from`). */
-        old = zdem_tw_snap_find(from, key);
-        if (old >= 0) {
-            const int32_t *o = from->data + from->off[old];
-            if (from->len[old] != len)
-                return zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
-            for (k = 0; k < len; k++)
-                dst[k] = (int32_t)((uint32_t)o[k] + (uint32_t)src[p + k]);
-        } else {
-            memcpy(dst, src + p, 4u * len);
-        }
         p += len;
     }
+    for (k = 0, i = first_added; k < nadded; k++, i = sn->next[i])
+        s->mark[i] = 0;
+    from_version = sn->version;
+    sn->version++;
     s->delta_unused = n - p;
     s->nwritten = nw;
     s->written_all = wall;
-    s->prev = from;
-    s->removed_idx = from->spare;
     s->nremoved = nrem;
-    s->nadded = to->num_items - kept;
+    s->nadded = nadded;
+    s->first_added = first_added;
+    s->from_version = from_version;
     s->follows = 1;
-    s->cur = !s->cur;
     return ZDEM_OK;
 }
 
 uint32_t zdem_tw_snap_written(const zdem_tw_snapstate *s, const uint16_t **idx, int *all)
 {
-    *idx = s->snap[s->cur].spare;
+    *idx = s->written;
     *all = s->written_all;
     return s->nwritten;
 }
@@ -528,5 +673,6 @@ void zdem_tw_snap_written_clear(zdem_tw_snapstate *s)
     s->written_all = 0;
     s->nremoved = 0;
     s->nadded = 0;
+    s->first_added = ZDEM_TW_SNAP_END;
     s->follows = 0;
 }

@@ -13,16 +13,16 @@
 zdem_status zdem_tw_snap_encode_full(const zdem_tw_snap *s, int32_t *ints, size_t cap,
                                      size_t *n)
 {
-    size_t k, i, need = 2u + s->num_items;
-    uint32_t bytes = 0;
+    size_t k, j = 0, need = 2u + s->num_items;
+    uint32_t bytes = 0, i;
     *n = 0;
-    for (i = 0; i < s->num_items; i++)
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i))
         need += 1u + s->len[i];
     if (need > cap)
         return ZDEM_ERR_NO_SPACE;
     k = 2u + s->num_items;
-    for (i = 0; i < s->num_items; i++) {
-        ints[2 + i] = (int32_t)bytes; /* offsets in bytes */
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i)) {
+        ints[2 + j++] = (int32_t)bytes; /* offsets in bytes */
         ints[k++] = (int32_t)s->key[i];
         memcpy(ints + k, s->data + s->off[i], 4u * s->len[i]);
         k += s->len[i];
@@ -38,18 +38,20 @@ zdem_status zdem_tw_snap_encode_delta(const zdem_tw_snap *from, const zdem_tw_sn
                                       const uint8_t *static_sizes, size_t nstatic,
                                       int32_t *ints, size_t cap, size_t *n)
 {
-    size_t k = 3, i, nrem = 0, ndel = 0;
+    size_t k = 3, nrem = 0, ndel = 0;
+    uint32_t i;
     *n = 0;
     if (cap < 3)
         return ZDEM_ERR_NO_SPACE;
-    for (i = 0; i < from->num_items; i++) /* removed: in from, not in to */
+    /* removed: in from, not in to */
+    for (i = zdem_tw_snap_first(from); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(from, i))
         if (zdem_tw_snap_find(to, from->key[i]) < 0) {
             if (k >= cap)
                 return ZDEM_ERR_NO_SPACE;
             ints[k++] = (int32_t)from->key[i];
             nrem++;
         }
-    for (i = 0; i < to->num_items; i++) {
+    for (i = zdem_tw_snap_first(to); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(to, i)) {
         uint32_t key = to->key[i], len = to->len[i], type = key >> 16, j;
         int old = zdem_tw_snap_find(from, key), stat = type < nstatic && static_sizes[type];
         const int32_t *d = to->data + to->off[i];
@@ -223,7 +225,7 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
             info.copied++; /* (the end's marker is taken back below) */
         if (info.started && unstated && ev.snap) {
             uint32_t i;
-            for (i = 0; i < ev.snap->num_items; i++) {
+            for (i = zdem_tw_snap_first(ev.snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev.snap, i)) {
                 uint32_t t = ev.snap->key[i] >> 16;
                 if (t < 32 && (unstated >> t & 1u)) {
                     unstated &= ~(1u << t);
@@ -267,7 +269,7 @@ zdem_status zdem_tw_writer_cut(void *mem, size_t size, const uint8_t *data, size
             for (t = 0; t < r->snaps.num_static_sizes && t < 32; t++)
                 if (r->snaps.learned[t])
                     unstated |= 1u << t;
-            for (i = 0; i < ev.snap->num_items; i++)
+            for (i = zdem_tw_snap_first(ev.snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev.snap, i))
                 if ((ev.snap->key[i] >> 16) < 32)
                     unstated &= ~(1u << (ev.snap->key[i] >> 16));
         }

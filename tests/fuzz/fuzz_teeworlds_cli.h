@@ -25,7 +25,7 @@ static void fuzz_tw_event(const zdem_tw_event *ev)
         fuzz_tw_sink += strlen(ev->warning);
     if (ev->snap) {
         uint32_t i;
-        for (i = 0; i < ev->snap->num_items; i++) {
+        for (i = zdem_tw_snap_first(ev->snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev->snap, i)) {
             const zdem_tw_obj_desc *d = zdem_tw_item_desc(ev->snap, i);
             fuzz_tw_sink += d != NULL;
             if (zdem_tw_snap_type(ev->snap, i) == ZDEM_TW_OBJ_CLIENT_INFO) {

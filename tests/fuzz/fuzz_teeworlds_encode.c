@@ -71,14 +71,17 @@ static void make(zdem_tw_snapstate *s, const uint8_t *d, size_t n, const zdem_tw
 
 static int same_items(const zdem_tw_snap *a, const zdem_tw_snap *b, int order)
 {
-    uint32_t i;
+    uint32_t i, j = zdem_tw_snap_first(b);
     if (a->num_items != b->num_items)
         return 0;
-    for (i = 0; i < a->num_items; i++) {
-        int x = order ? (int)i : zdem_tw_snap_find(b, a->key[i]);
+    /* order: the same items in the same order; else the same keys */
+    for (i = zdem_tw_snap_first(a); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(a, i)) {
+        int x = order ? (j == ZDEM_TW_SNAP_END ? -1 : (int)j) : zdem_tw_snap_find(b, a->key[i]);
         if (x < 0 || b->key[x] != a->key[i] || b->len[x] != a->len[i] ||
             memcmp(zdem_tw_snap_data(a, i), zdem_tw_snap_data(b, (uint32_t)x), 4u * a->len[i]) != 0)
             return 0;
+        if (order)
+            j = zdem_tw_snap_next(b, j);
     }
     return 1;
 }

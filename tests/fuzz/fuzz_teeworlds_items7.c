@@ -135,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         if (ev.snap) {
             uint32_t i;
-            for (i = 0; i < ev.snap->num_items; i++)
+            for (i = zdem_tw_snap_first(ev.snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev.snap, i))
                 item(ev.snap, i);
         } else if (ev.chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev.num_ints) {
             message(&ev);

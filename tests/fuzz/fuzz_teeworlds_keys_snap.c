@@ -100,24 +100,33 @@ static void check_find(uint32_t i)
     FK_CHECK(zdem_tw_snap_find(z, z->key[i]) == (int)i, "item found by key", i, z->key[i]);
 }
 
-/* The reader's snapshot against the model's, item by item; lookups by key
- * for every item when `all`, else for a rotating sample of 16 (the items
- * a delta wrote are looked up where it applies). */
+/* The reader's slots in item order (zslot[model index]). */
+static uint16_t zslot[ZDEM_TW_SNAP_MAX_ITEMS];
+
+/* The reader's snapshot against the model's, item by item in order; lookups
+ * by key for every item when `all`, else for a rotating sample of 16 (the
+ * items a delta wrote are looked up where it applies). */
 static void compare(int all)
 {
     static uint32_t turn;
     const zdem_tw_snap *z = zdem_tw_snap_current(&st);
-    uint32_t i, k;
+    uint32_t i, k, x, back = ZDEM_TW_SNAP_END;
     FK_CHECK(z->num_items == mcur->n, "item count", z->num_items, mcur->n);
-    for (i = 0; i < mcur->n; i++) {
-        const int32_t *d = zdem_tw_snap_data(z, i);
-        FK_CHECK(z->key[i] == pool[mcur->pid[i]], "item key", i, z->key[i]);
-        FK_CHECK(z->len[i] == mcur->len[i], "item size", i, z->len[i]);
+    for (i = 0, x = zdem_tw_snap_first(z); i < mcur->n; i++, x = zdem_tw_snap_next(z, x)) {
+        const int32_t *d;
+        FK_CHECK(x != ZDEM_TW_SNAP_END && x < max_items, "item order ends early", i, x);
+        FK_CHECK(z->prev[x] == back, "item order links", i, x);
+        back = x;
+        zslot[i] = (uint16_t)x;
+        d = zdem_tw_snap_data(z, x);
+        FK_CHECK(z->key[x] == pool[mcur->pid[i]], "item key", i, z->key[x]);
+        FK_CHECK(z->len[x] == mcur->len[i], "item size", i, z->len[x]);
         for (k = 0; k < mcur->len[i]; k++)
             FK_CHECK(d[k] == mcur->data[mcur->off[i] + k], "item data", i, k);
     }
+    FK_CHECK(x == ZDEM_TW_SNAP_END && z->tail == back, "item order ends", x, z->tail);
     for (i = 0; mcur->n && i < (all ? mcur->n : 16u); i++)
-        check_find(all ? i : (turn++ * 40503u) % mcur->n);
+        check_find(zslot[all ? i : (turn++ * 40503u) % mcur->n]);
 }
 
 static void check_absent(uint32_t pid)
@@ -189,6 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     msnap_clear(mnext);
     for (nops = 0; fk_more(&in) && nops < MAX_OPS; nops++) {
         unsigned op = fk_u8(&in) % 5u;
+        int compared = 0;
         if (op == 0) {
             uint32_t n = fk_u8(&in);
             for (i = 0; i < n; i++) {
@@ -268,12 +278,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             zs = zdem_tw_snap_apply_delta(&st, ints, p, &err);
             FK_CHECK((zs == ZDEM_OK) == ok, "delta accepted or refused as the model", zs, ok);
             if (ok && (nr || nd)) {
-                uint32_t nw = zdem_tw_snap_written(&st, &zw, &all);
+                uint32_t nw = zdem_tw_snap_written(&st, &zw, &all), from, nrem, nadd, first, mrem = 0;
+                const uint32_t *rkey;
+                const uint16_t *rslot;
+                for (i = 0; i < mcur->n; i++) { /* the model's removed items */
+                    uint32_t r;
+                    for (r = 0; r < nr && rem[r] != mcur->pid[i]; r++)
+                        ;
+                    mrem += r < nr;
+                }
                 model_swap();
+                compare(0); /* this op's, and zslot[] for the new snapshot */
+                compared = 1;
+                FK_CHECK(zdem_tw_snap_changes(&st, &from, &rkey, &rslot, &nrem, &nadd, &first),
+                         "delta told item by item", 0, 0);
+                FK_CHECK(nrem == mrem && nadd == mcur->n - (mnext->n - mrem), "removed and added",
+                         nrem, nadd);
+                FK_CHECK(nadd == 0 || first == zslot[mcur->n - nadd], "first added", first, nadd);
+                for (k = 0; k < nrem; k++) { /* a removed key the old snapshot held */
+                    uint32_t r;
+                    for (r = 0; r < nr && !(pool[rem[r]] == rkey[k] && mnext->at[rem[r]] >= 0); r++)
+                        ;
+                    FK_CHECK(r < nr && rslot[k] < max_items, "removed key", k, rkey[k]);
+                }
                 if (!all) {
                     FK_CHECK(nw == nwritten, "written count", nw, nwritten);
                     for (k = 0; k < nw; k++) {
-                        FK_CHECK(zw[k] == written[k], "written item", k, zw[k]);
+                        FK_CHECK(zw[k] == zslot[written[k]], "written item", k, zw[k]);
                         check_find(zw[k]);
                     }
                 }
@@ -283,7 +314,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (i = 0; i < nr; i++)
                 check_absent(rem[i]);
         }
-        compare(0);
+        if (!compared)
+            compare(0);
     }
     compare(1);
     if (fk_verbose())

@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)zdem_tw_snap_load_full(&st, ints, k, &err);
         else
             (void)zdem_tw_snap_apply_delta(&st, ints, k, &err);
-        for (i = 0; i < zdem_tw_snap_current(&st)->num_items; i++)
-            (void)zdem_tw_item_desc(zdem_tw_snap_current(&st), i);
+        for (i = zdem_tw_snap_first(&st.snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(&st.snap, i))
+            (void)zdem_tw_item_desc(&st.snap, i);
     }
     return 0;
 }

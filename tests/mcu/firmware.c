@@ -430,7 +430,7 @@ static zdem_tw_player *zdem_tw_players;
 static void zdem_tw_track_players7(const zdem_tw_snap *s)
 {
     uint32_t i;
-    for (i = 0; i < s->num_items; i++) {
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i)) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw7_obj_de_client_info ci;
         zdem_tw_player *p;
@@ -454,7 +454,7 @@ static void zdem_tw_track_players(const zdem_tw_snap *s, int version)
         zdem_tw_track_players7(s);
         return;
     }
-    for (i = 0; i < s->num_items; i++) {
+    for (i = zdem_tw_snap_first(s); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(s, i)) {
         int id = zdem_tw_snap_id(s, i);
         zdem_tw_obj_client_info ci;
         if (id < 0 || id >= ZDEM_TW_MAX_CLIENTS)
@@ -502,7 +502,7 @@ static uint64_t tw_digest(uint64_t h, const zdem_tw_event *ev)
     if (ev->chunk.kind == ZDEM_TW_CHUNK_MESSAGE && ev->num_ints)
         h = tw_fnv(h, &ev->msg.id, sizeof ev->msg.id);
     if (ev->snap)
-        for (i = 0; i < ev->snap->num_items; i++) {
+        for (i = zdem_tw_snap_first(ev->snap); i != ZDEM_TW_SNAP_END; i = zdem_tw_snap_next(ev->snap, i)) {
             h = tw_fnv(h, &ev->snap->key[i], 4);
             h = tw_fnv(h, zdem_tw_snap_data(ev->snap, i), 4u * ev->snap->len[i]);
         }
