@@ -133,18 +133,56 @@ static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
     }
 }
 
-/* Sets model and decoders of f from its type string, encoder,
- * var_serializer and ranges. */
-static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
-                        const char *enc, size_t enc_len,
-                        const char *vser, size_t vser_len)
+/* What a field's type string says, whatever the field: fields of the same
+ * type symbol share it (a type comes back ~9 times in a list). Offsets are
+ * from the type string; -1 is the "" an absent template argument reads as. */
+typedef struct type_info {
+    int32_t sym;   /* type symbol it was made for, -1 none */
+    uint32_t count; /* array bound, 0 = none or unknown */
+    int32_t boff, eoff; /* base name, element (template argument) base name */
+    uint16_t blen, elen;
+    uint8_t dec;   /* base decoder */
+    uint8_t edec;  /* vectors: element decoder, ZDEM_S2_DEC_UNKNOWN if unusable */
+    uint8_t flags;
+} type_info;
+
+enum { TI_POINTER = 1, TI_BOUND = 2, TI_CHAR = 4 };
+
+#define S2_TYPE_MEMO 32u /* direct-mapped by type symbol, on the stack */
+
+static void type_info_of(const char *t, size_t n, type_info *ti)
 {
     type_parts tp;
+    parse_type(t, n, &tp);
+    ti->dec = (uint8_t)zdem_s2_type_decoder(tp.base, tp.base_len);
+    ti->count = parse_bound(tp.bound, tp.bound_len);
+    ti->flags = (uint8_t)((tp.pointer ? TI_POINTER : 0) | (tp.bound_len ? TI_BOUND : 0) |
+                          (tp.base_len == 4 && memcmp(tp.base, "char", 4) == 0 ? TI_CHAR : 0));
+    ti->boff = (int32_t)(tp.base - t);
+    ti->blen = (uint16_t)tp.base_len;
+    ti->eoff = -1;
+    ti->elen = 0;
+    ti->edec = ZDEM_S2_DEC_UNKNOWN;
+    if (ti->dec == ZDEM_S2_DEC_VECTOR) {
+        type_parts ep;
+        zdem_s2_dec d;
+        parse_type(tp.arg ? tp.arg : "", tp.arg_len, &ep);
+        d = zdem_s2_type_decoder(ep.base, ep.base_len);
+        ti->edec = (uint8_t)(d == ZDEM_S2_DEC_VECTOR ? ZDEM_S2_DEC_UNKNOWN : d);
+        ti->eoff = tp.arg ? (int32_t)(ep.base - t) : -1;
+        ti->elen = (uint16_t)ep.base_len;
+    }
+}
+
+/* Sets model and decoders of f from its type (ti, for the type string at
+ * tname), encoder, var_serializer and ranges. */
+static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf, const type_info *ti,
+                        const char *tname, const char *enc, size_t enc_len,
+                        const char *vser, size_t vser_len)
+{
     zdem_s2_dec dec;
     zdem_s2_enc ek = ZDEM_S2_ENC_NONE;
-    const char *tname = (const char *)s->base + f->type;
-    parse_type(tname, f->type_len, &tp);
-    dec = zdem_s2_type_decoder(tp.base, tp.base_len);
+    dec = (zdem_s2_dec)ti->dec;
     if (enc && enc_len) {
         ek = zdem_s2_encoder_kind(enc, enc_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
@@ -163,13 +201,13 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     }
     if (ek == ZDEM_S2_ENC_NONE)
         ek = zdem_s2_name_encoder((const char *)s->base + f->name, f->name_len);
-    f->count = parse_bound(tp.bound, tp.bound_len);
+    f->count = ti->count;
     f->model = S2_M_SIMPLE;
     if (rf->ser_sym >= 0) {
         /* Pointers and components carry a presence bit; everything else
          * with a nested serializer (vectors, arrays of structs, and types
          * named after the field) indexes an element before the field. */
-        if (!tp.pointer && dec != ZDEM_S2_DEC_POINTER) {
+        if (!(ti->flags & TI_POINTER) && dec != ZDEM_S2_DEC_POINTER) {
             f->model = S2_M_VAR_TABLE;
             f->fd = zdem_s2_fd_count;
         } else {
@@ -178,23 +216,20 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
         }
         return;
     }
-    if (tp.bound_len && !(tp.base_len == 4 && memcmp(tp.base, "char", 4) == 0)) {
+    if ((ti->flags & TI_BOUND) && !(ti->flags & TI_CHAR)) {
         f->model = S2_M_FIXED_ARRAY;
         if (!f->count)
             f->count = ZDEM_S2_FP_MAX_INDEX + 1u; /* unknown bound: any index */
     } else if (dec == ZDEM_S2_DEC_VECTOR) {
-        type_parts ep;
         f->model = S2_M_VAR_ARRAY;
-        parse_type(tp.arg ? tp.arg : "", tp.arg_len, &ep);
-        dec = zdem_s2_type_decoder(ep.base, ep.base_len);
-        if (dec == ZDEM_S2_DEC_UNKNOWN || dec == ZDEM_S2_DEC_VECTOR) {
-            note_unknown_type(s, ep.base, ep.base_len);
+        dec = (zdem_s2_dec)ti->edec;
+        if (dec == ZDEM_S2_DEC_UNKNOWN) {
+            note_unknown_type(s, ti->eoff < 0 ? "" : tname + ti->eoff, ti->elen);
             f->unknown = 1;
-            dec = ZDEM_S2_DEC_UNKNOWN;
         }
     }
     if (dec == ZDEM_S2_DEC_UNKNOWN && !f->unknown) {
-        note_unknown_type(s, tp.base, tp.base_len);
+        note_unknown_type(s, tname + ti->boff, ti->blen);
         f->unknown = 1;
     }
     if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
@@ -219,6 +254,9 @@ typedef struct fs_ctx {
     uint32_t *idx;   /* field indexes of the serializer being loaded */
     uint32_t cnt, room;
     int open;        /* fs_idx has started the current serializer */
+    uint64_t sym_bytes; /* the quick way: every symbol and its NUL */
+    uint8_t *sym_at;    /* the quick way: where the next symbol goes */
+    type_info memo[S2_TYPE_MEMO];
 } fs_ctx;
 
 static zdem_status fs_count_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
@@ -339,11 +377,24 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
         if (st != ZDEM_OK)
             return st;
     }
-    setup_field(s, f, &rf,
+    {
+        const char *tname = (const char *)s->base + f->type;
+        type_info one, *ti = &one;
+        if (rf.type_sym >= 0 && (uint32_t)rf.type_sym < c->nsym) {
+            ti = &c->memo[(uint32_t)rf.type_sym % S2_TYPE_MEMO];
+            if (ti->sym != rf.type_sym) {
+                type_info_of(tname, f->type_len, ti);
+                ti->sym = rf.type_sym;
+            }
+        } else {
+            type_info_of(tname, f->type_len, ti);
+        }
+        setup_field(s, f, &rf, ti, tname,
                 SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
                 SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0,
                 SYM_OK(rf.vser_sym) ? (const char *)s->base + syms[rf.vser_sym].off : 0,
                 SYM_OK(rf.vser_sym) ? syms[rf.vser_sym].len : 0);
+    }
     return ZDEM_OK;
 }
 
@@ -447,13 +498,12 @@ static int cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 #define S2_CHAIN_MAX 32u  /* serializers of one name symbol walked per lookup */
 #define S2_SER_PROBES 32u /* probe bound of the name table */
 
-/* The first serializer with this key in the chain of its symbol, or -1. */
+/* The first serializer with this key in the chain of its symbol (one of
+ * the symbols), or -1. */
 static int32_t chain_find(const zdem_s2_state *s, const s2_sym *chain, const uint32_t *next,
                           int32_t sym, int32_t ver)
 {
     uint32_t k;
-    if (sym < 0)
-        return -1;
     for (k = chain[sym].off; k != S2_NONE; k = next[k])
         if (s->sers[k].version == ver)
             return (int32_t)k;
@@ -624,12 +674,14 @@ static int count_framing(const uint8_t *p, size_t n, fs_ctx *c)
             if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
                 return -1;
             q += len;
-            if (key == 10u)
+            if (key == 10u) {
                 c->nser++;
-            else if (key == 18u)
+            } else if (key == 18u) {
                 c->nsym++;
-            else
+                c->sym_bytes += (uint64_t)len + 1u;
+            } else {
                 c->nfld++;
+            }
         } else if ((key >> 3) <= 3u ||
                    zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK) {
             return -1;
@@ -701,13 +753,45 @@ static zdem_status quick_ser(fs_ctx *c, const uint8_t *p, uint32_t n)
             if (!quick_varint(&q, end, &version))
                 return give_up(c);
             break;
-        case 24u: /* fields_index, not packed: a run of them read here */
+        case 24u: { /* fields_index, not packed: a run of them read here */
+            int at_value = 1;
+            /* While at least 3 bytes are left (a 2-byte value and the
+             * next key) and there is room for every index they can hold
+             * (one per 2 bytes, and this one), the run goes without those
+             * checks; a longer value leaves it to the checked loop. */
+            if (end - q >= 3 && (size_t)(room - cnt) > (size_t)(end - q) / 2u) {
+                const uint8_t *lim = end - 3;
+                for (;;) {
+                    uint32_t b0 = q[0];
+                    if (b0 < 0x80u) {
+                        x = b0;
+                        q += 1;
+                    } else if (q[1] < 0x80u) {
+                        x = (b0 & 0x7Fu) | ((uint32_t)q[1] << 7);
+                        q += 2;
+                    } else {
+                        break;
+                    }
+                    idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu; /* past the list: hostile */
+                    if (q > lim || *q != 24u) {
+                        at_value = 0;
+                        break;
+                    }
+                    q++;
+                }
+            }
+            if (!at_value) {
+                if (q >= end || *q != 24u)
+                    break; /* the run is over */
+                q++;
+            }
             do {
                 if (q >= end || !QUICK_INDEX(q, end, x) || cnt >= room)
                     return give_up(c);
-                idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu; /* past the list: hostile */
+                idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu;
             } while (q < end && *q == 24u && ++q);
             break;
+        }
         case 26u: { /* fields_index, packed */
             const uint8_t *r, *rend;
             if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
@@ -774,8 +858,15 @@ static zdem_status quick_walk(fs_ctx *c, const uint8_t *p, size_t n, int load)
         v.len = len;
         q += len;
         if (!load) {
-            if (key == 18u)
-                st = fs_sym(c, v);
+            if (key == 18u && c->symi < c->nsym) {
+                /* into the block allocated for all of them */
+                memcpy(c->sym_at, v.ptr, len);
+                c->sym_at[len] = 0;
+                c->syms[c->symi].off = (uint32_t)(c->sym_at - c->s->base);
+                c->syms[c->symi].len = len;
+                c->symi++;
+                c->sym_at += len + 1u;
+            }
         } else if (key == 10u) {
             st = quick_ser(c, v.ptr, len);
         } else if (key == 26u) {
@@ -848,6 +939,8 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
     memset(&c, 0, sizeof c);
     c.s = s;
     c.err = err;
+    for (i = 0; i < S2_TYPE_MEMO; i++)
+        c.memo[i].sym = -1;
     if (quick) {
         if (count_framing(p, n, &c) < 0)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "serializer framing");
@@ -866,6 +959,11 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
     c.syms = (s2_sym *)s2_ptr(s, syms_off);
 
     if (quick) {
+        /* the symbols in one block (the careful way allocates each) */
+        uint32_t off = c.sym_bytes < 0xFFFFFFF0u ? zdem_s2_alloc(s, (size_t)c.sym_bytes) : 0u;
+        if (!off && c.sym_bytes)
+            return give_up(&c);
+        c.sym_at = s->base + off;
         if ((st = quick_walk(&c, p, n, 0)) != ZDEM_OK || (st = quick_walk(&c, p, n, 1)) != ZDEM_OK)
             return st;
     } else {
@@ -907,6 +1005,16 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
             chain[sym].off = i;
             if (++chain[sym].len > S2_CHAIN_MAX)
                 chained = 0;
+        }
+        /* a candidate's symbol is not checked: one outside the symbols
+         * can still name a serializer (whose symbol is not checked either) */
+        for (i = 0; i < fi && chained; i++) {
+            const s2_field *f = &s->fields[i];
+            const int32_t *pp = (const int32_t *)s2_ptr(s, f->poly);
+            uint32_t q;
+            for (q = 0; q < f->npoly && chained; q++)
+                if (pp[2 * q] < 0 || (uint32_t)pp[2 * q] >= c.nsym)
+                    chained = 0;
         }
         if (!chained) {
             for (i = 0; i < si; i++)
