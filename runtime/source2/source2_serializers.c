@@ -515,6 +515,18 @@ static int same_name(const zdem_s2_state *s, const s2_ser *m, const uint8_t *nam
     return m->name_len == len && memcmp(s->base + m->name, name, len) == 0;
 }
 
+/* Name hash for the table: FNV-1a from the state's seed, spread by a
+ * multiply (small code; a crafted set of colliding names only sends the
+ * lookups to the sorted index, see ser_hash_load). */
+static uint32_t name_slot(const zdem_s2_state *s, const uint8_t *p, size_t n, unsigned log2)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)s->seed ^ (uint32_t)(s->seed >> 32);
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return (uint32_t)((h * 0x9E3779B1u) >> (32u - log2));
+}
+
 /* The name table of 2^log2 slots, log2 the largest that fits in words;
  * 0 when a name needs more than S2_SER_PROBES probes. */
 static int ser_hash_load(zdem_s2_state *s, uint32_t *tab, uint32_t words)
@@ -529,7 +541,7 @@ static int ser_hash_load(zdem_s2_state *s, uint32_t *tab, uint32_t words)
     for (i = 0; i < s->nsers; i++) {
         const s2_ser *m = &s->sers[i];
         const uint8_t *name = s->base + m->name;
-        uint32_t slot = zdem_hash_slot(zdem_hash_bytes(name, m->name_len, s->seed), log2), probe;
+        uint32_t slot = name_slot(s, name, m->name_len, log2), probe;
         for (probe = 0;; probe++) {
             uint32_t cur = tab[slot];
             if (probe >= S2_SER_PROBES)
@@ -704,23 +716,20 @@ static zdem_status give_up(fs_ctx *c)
 }
 
 /* One varint of a ProtoFlattenedSerializer_t, truncated to 32 bits as the
- * generated decoder does. */
+ * generated decoder does; 0 when it does not read. */
 static int quick_varint(const uint8_t **q, const uint8_t *end, uint32_t *out)
 {
     uint64_t v;
+    if (*q < end && **q < 0x80u) {
+        *out = **q;
+        (*q)++;
+        return 1;
+    }
     if (zdem_varuint64(q, end, &v) != ZDEM_OK)
         return 0;
     *out = (uint32_t)v;
     return 1;
 }
-
-/* A field index: one or two bytes inline (most take one or two), longer
- * ones through quick_varint; 0 at a bad varint (q < end on entry). */
-#define QUICK_INDEX(q, end, x)                                                   \
-    ((q)[0] < 0x80u ? ((x) = (q)[0], (q) += 1, 1)                                \
-     : (end) - (q) >= 2 && (q)[1] < 0x80u                                        \
-         ? ((x) = (uint32_t)((q)[0] & 0x7Fu) | ((uint32_t)(q)[1] << 7), (q) += 2, 1) \
-         : quick_varint(&(q), (end), &(x)))
 
 /* A ProtoFlattenedSerializer_t: what fs_idx and fs_ser do, with the
  * indexes decoded in a loop of their own instead of a call each. */
@@ -786,7 +795,7 @@ static zdem_status quick_ser(fs_ctx *c, const uint8_t *p, uint32_t n)
                 q++;
             }
             do {
-                if (q >= end || !QUICK_INDEX(q, end, x) || cnt >= room)
+                if (!quick_varint(&q, end, &x) || cnt >= room)
                     return give_up(c);
                 idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu;
             } while (q < end && *q == 24u && ++q);
@@ -800,7 +809,7 @@ static zdem_status quick_ser(fs_ctx *c, const uint8_t *p, uint32_t n)
             rend = q + len;
             q = rend;
             while (r < rend) {
-                if (!QUICK_INDEX(r, rend, x) || cnt >= room)
+                if (!quick_varint(&r, rend, &x) || cnt >= room)
                     return give_up(c);
                 idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu;
             }
@@ -1109,7 +1118,7 @@ static int32_t ci_find(const zdem_s2_state *s, const uint8_t *name, uint32_t len
     if (s->ser_hash) {
         /* every name went in within the probe bound: a miss ends there */
         uint32_t mask = ((uint32_t)1u << s->ser_hash_log2) - 1u, probe;
-        uint32_t slot = zdem_hash_slot(zdem_hash_bytes(name, len, s->seed), s->ser_hash_log2);
+        uint32_t slot = name_slot(s, name, len, s->ser_hash_log2);
         for (probe = 0; probe < S2_SER_PROBES; probe++) {
             uint32_t cur = s->ser_hash[slot];
             if (cur == S2_NONE)
