@@ -211,11 +211,18 @@ def generate(schema_dir):
     c.append("")
 
     def table(cname, ctype, rows, conv):
-        rows = sorted(rows, key=lambda r: r[0].encode())
-        c.append("static const struct { const char *name; %s value; } %s[%d] = {"
+        # Sorted by (length, bytes): a probe whose length differs is decided
+        # by one integer compare, without touching the name bytes.
+        keys = [r[0].encode() for r in rows]
+        if len(set(keys)) != len(keys):
+            raise SystemExit("%s: a name is listed twice" % cname)
+        if max(len(k) for k in keys) > 255:
+            raise SystemExit("%s: a name is over 255 bytes" % cname)
+        rows = sorted(rows, key=lambda r: (len(r[0].encode()), r[0].encode()))
+        c.append("static const struct { const char *name; uint8_t len; %s value; } %s[%d] = {"
                  % (ctype, cname, len(rows)))
         for k, v in rows:
-            c.append('    {"%s", %s},' % (k, conv(v)))
+            c.append('    {"%s", %d, %s},' % (k, len(k.encode()), conv(v)))
         c.append("};")
         c.append("")
         return len(rows)
@@ -225,28 +232,35 @@ def generate(schema_dir):
     table("vser_table", "uint8_t", vsers, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
     table("size_table", "uint32_t", sizes, lambda v: str(int(v)) + "u")
     table("name_table", "uint8_t", names, lambda v: "ZDEM_S2_ENC_" + _c_ident(v))
-    c.append("/* Binary search over a table sorted by name (bytewise). */")
-    c.append("#define ZDEM_S2_LOOKUP(tab, name, len, found, dflt)                          \\")
-    c.append("    do {                                                                   \\")
-    c.append("        size_t lo = 0, hi = sizeof(tab) / sizeof(tab[0]);                  \\")
-    c.append("        (found) = (dflt);                                                  \\")
-    c.append("        while (lo < hi) {                                                  \\")
-    c.append("            size_t mid = (lo + hi) / 2;                                    \\")
-    c.append("            const char *s = tab[mid].name;                                 \\")
-    c.append("            size_t sl = strlen(s);                                         \\")
-    c.append("            int r = memcmp(s, (name), sl < (len) ? sl : (len));            \\")
-    c.append("            if (r == 0)                                                    \\")
-    c.append("                r = sl < (len) ? -1 : (sl > (len) ? 1 : 0);                \\")
-    c.append("            if (r == 0) {                                                  \\")
-    c.append("                (found) = tab[mid].value;                                  \\")
-    c.append("                break;                                                     \\")
-    c.append("            }                                                              \\")
-    c.append("            if (r < 0)                                                     \\")
-    c.append("                lo = mid + 1;                                              \\")
-    c.append("            else                                                           \\")
-    c.append("                hi = mid;                                                  \\")
-    c.append("        }                                                                  \\")
-    c.append("    } while (0)")
+    macro = [
+        "/* Binary search over a table sorted by (length, bytes): the bytes are",
+        " * compared only against names of the same length. */",
+        "#define ZDEM_S2_LOOKUP(tab, name, len, found, dflt)",
+        "    do {",
+        "        size_t lo = 0, hi = sizeof(tab) / sizeof(tab[0]);",
+        "        (found) = (dflt);",
+        "        while (lo < hi) {",
+        "            size_t mid = (lo + hi) / 2;",
+        "            size_t sl = tab[mid].len;",
+        "            int r = sl < (len) ? -1 : (sl > (len) ? 1 : 0);",
+        "            if (r == 0)",
+        "                r = memcmp(tab[mid].name, (name), sl);",
+        "            if (r == 0) {",
+        "                (found) = tab[mid].value;",
+        "                break;",
+        "            }",
+        "            if (r < 0)",
+        "                lo = mid + 1;",
+        "            else",
+        "                hi = mid;",
+        "        }",
+        "    } while (0)",
+    ]
+    for i, line in enumerate(macro):
+        if i < 2 or i == len(macro) - 1:
+            c.append(line)
+        else:
+            c.append(line.ljust(75) + "\\")
     c.append("")
     c.append("zdem_s2_dec zdem_s2_type_decoder(const char *name, size_t len)")
     c.append("{")

@@ -104,6 +104,9 @@ zdem_status zdem_snappy_uncompressed_length(const uint8_t *src, size_t n,
     return read_preamble(src, n, out_len, &used, err);
 }
 
+#define FAST_IN 21u  /* a tag, then 20 bytes: a 16-byte literal move or 4 offset bytes */
+#define FAST_OUT 80u /* a 64-byte copy in 16-byte moves, and slack */
+
 #define FAIL(msg) \
     return zdem_fail(err, ZDEM_ERR_SNAPPY, (uint64_t)(tag_p - src), (msg))
 
@@ -112,8 +115,8 @@ zdem_status zdem_snappy_decompress(const uint8_t *src, size_t n, uint8_t *dst,
                                    zdem_error *err)
 {
     size_t ulen, used;
-    const uint8_t *ip, *ip_end;
-    uint8_t *op, *op_end;
+    const uint8_t *ip, *ip_end, *ip_fast;
+    uint8_t *op, *op_end, *op_fast;
     zdem_status st = read_preamble(src, n, &ulen, &used, err);
 
     if (st != ZDEM_OK)
@@ -135,11 +138,63 @@ zdem_status zdem_snappy_decompress(const uint8_t *src, size_t n, uint8_t *dst,
     ip_end = src + n;
     op = dst;
     op_end = dst + ulen;
+    /* While at least FAST_IN input bytes and FAST_OUT output bytes are
+     * left, an element needs no bound check: its tag's extra bytes and a
+     * short literal's 16 are there, and any copy (at most 64 bytes,
+     * written in 16-byte moves) has room. */
+    ip_fast = (size_t)(ip_end - ip) > FAST_IN ? ip_end - FAST_IN : ip;
+    op_fast = ulen > FAST_OUT ? op_end - FAST_OUT : dst;
 
     while (ip < ip_end) {
-        const uint8_t *tag_p = ip;
-        uint32_t tag = *ip++;
+        const uint8_t *tag_p;
+        uint32_t tag;
         size_t len, off;
+
+        while (ip < ip_fast && op < op_fast) {
+            tag = *ip;
+            if ((tag & 3u) == 0) {
+                len = (size_t)(tag >> 2) + 1u;
+                if (len > 16u)
+                    break; /* a longer literal: the checked way */
+                copy16(op, ip + 1);
+                ip += 1u + len;
+                op += len;
+                continue;
+            }
+            if ((tag & 3u) == 1u) {
+                len = 4u + ((tag >> 2) & 7u);
+                off = ((size_t)(tag >> 5) << 8) | ip[1];
+                tag_p = ip;
+                ip += 2;
+            } else if ((tag & 3u) == 2u) {
+                len = (size_t)(tag >> 2) + 1u;
+                off = (size_t)ip[1] | ((size_t)ip[2] << 8);
+                tag_p = ip;
+                ip += 3;
+            } else {
+                len = (size_t)(tag >> 2) + 1u;
+                off = (size_t)zdem_load_le32(ip + 1);
+                tag_p = ip;
+                ip += 5;
+            }
+            if (off == 0 || off > (size_t)(op - dst)) {
+                ip = tag_p; /* the checked way reports it */
+                break;
+            }
+            if (off >= 16u) {
+                /* every 16-byte source lies wholly before its destination */
+                size_t i;
+                for (i = 0; i < len; i += 16)
+                    copy16(op + i, op - off + i);
+            } else {
+                copy_match(op, off, len, (size_t)(op_end - op));
+            }
+            op += len;
+        }
+        if (ip >= ip_end)
+            break;
+        tag_p = ip;
+        tag = *ip++;
 
         if ((tag & 3u) == 0) {
             size_t in_left = (size_t)(ip_end - ip);

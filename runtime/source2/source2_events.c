@@ -135,10 +135,15 @@ zdem_status zdem_s2_event_list(zdem_s2_state *s, const uint8_t *msg, size_t n,
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for game event descriptors");
     s->evd_by_id = (uint32_t *)s2_ptr(s, off);
     {
-        uint32_t i;
-        for (i = 0; i < s->nevd; i++)
+        uint32_t i, rising = 1;
+        for (i = 0; i < s->nevd; i++) {
             s->evd_by_id[i] = i;
-        zdem_sort_u32(s->evd_by_id, s->nevd, cmp_desc_id, s);
+            if (i && s->evd[i - 1].id >= s->evd[i].id)
+                rising = 0;
+        }
+        /* ids rising with position (the usual list) are sorted already */
+        if (!rising)
+            zdem_sort_u32(s->evd_by_id, s->nevd, cmp_desc_id, s);
         /* the direct slot may answer only when no id repeats (else the
          * first of equal ids, as the sorted index gives it, must win) */
         s->evd_direct = 1;

@@ -133,18 +133,56 @@ static void note_unknown_type(zdem_s2_state *s, const char *name, size_t len)
     }
 }
 
-/* Sets model and decoders of f from its type string, encoder,
- * var_serializer and ranges. */
-static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
-                        const char *enc, size_t enc_len,
-                        const char *vser, size_t vser_len)
+/* What a field's type string says, whatever the field: fields of the same
+ * type symbol share it (a type comes back ~9 times in a list). Offsets are
+ * from the type string; -1 is the "" an absent template argument reads as. */
+typedef struct type_info {
+    int32_t sym;   /* type symbol it was made for, -1 none */
+    uint32_t count; /* array bound, 0 = none or unknown */
+    int32_t boff, eoff; /* base name, element (template argument) base name */
+    uint16_t blen, elen;
+    uint8_t dec;   /* base decoder */
+    uint8_t edec;  /* vectors: element decoder, ZDEM_S2_DEC_UNKNOWN if unusable */
+    uint8_t flags;
+} type_info;
+
+enum { TI_POINTER = 1, TI_BOUND = 2, TI_CHAR = 4 };
+
+#define S2_TYPE_MEMO 32u /* direct-mapped by type symbol, on the stack */
+
+static void type_info_of(const char *t, size_t n, type_info *ti)
 {
     type_parts tp;
+    parse_type(t, n, &tp);
+    ti->dec = (uint8_t)zdem_s2_type_decoder(tp.base, tp.base_len);
+    ti->count = parse_bound(tp.bound, tp.bound_len);
+    ti->flags = (uint8_t)((tp.pointer ? TI_POINTER : 0) | (tp.bound_len ? TI_BOUND : 0) |
+                          (tp.base_len == 4 && memcmp(tp.base, "char", 4) == 0 ? TI_CHAR : 0));
+    ti->boff = (int32_t)(tp.base - t);
+    ti->blen = (uint16_t)tp.base_len;
+    ti->eoff = -1;
+    ti->elen = 0;
+    ti->edec = ZDEM_S2_DEC_UNKNOWN;
+    if (ti->dec == ZDEM_S2_DEC_VECTOR) {
+        type_parts ep;
+        zdem_s2_dec d;
+        parse_type(tp.arg ? tp.arg : "", tp.arg_len, &ep);
+        d = zdem_s2_type_decoder(ep.base, ep.base_len);
+        ti->edec = (uint8_t)(d == ZDEM_S2_DEC_VECTOR ? ZDEM_S2_DEC_UNKNOWN : d);
+        ti->eoff = tp.arg ? (int32_t)(ep.base - t) : -1;
+        ti->elen = (uint16_t)ep.base_len;
+    }
+}
+
+/* Sets model and decoders of f from its type (ti, for the type string at
+ * tname), encoder, var_serializer and ranges. */
+static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf, const type_info *ti,
+                        const char *tname, const char *enc, size_t enc_len,
+                        const char *vser, size_t vser_len)
+{
     zdem_s2_dec dec;
     zdem_s2_enc ek = ZDEM_S2_ENC_NONE;
-    const char *tname = (const char *)s->base + f->type;
-    parse_type(tname, f->type_len, &tp);
-    dec = zdem_s2_type_decoder(tp.base, tp.base_len);
+    dec = (zdem_s2_dec)ti->dec;
     if (enc && enc_len) {
         ek = zdem_s2_encoder_kind(enc, enc_len);
         if (ek == ZDEM_S2_ENC_UNKNOWN) {
@@ -163,13 +201,13 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
     }
     if (ek == ZDEM_S2_ENC_NONE)
         ek = zdem_s2_name_encoder((const char *)s->base + f->name, f->name_len);
-    f->count = parse_bound(tp.bound, tp.bound_len);
+    f->count = ti->count;
     f->model = S2_M_SIMPLE;
     if (rf->ser_sym >= 0) {
         /* Pointers and components carry a presence bit; everything else
          * with a nested serializer (vectors, arrays of structs, and types
          * named after the field) indexes an element before the field. */
-        if (!tp.pointer && dec != ZDEM_S2_DEC_POINTER) {
+        if (!(ti->flags & TI_POINTER) && dec != ZDEM_S2_DEC_POINTER) {
             f->model = S2_M_VAR_TABLE;
             f->fd = zdem_s2_fd_count;
         } else {
@@ -178,23 +216,20 @@ static void setup_field(zdem_s2_state *s, s2_field *f, const raw_field *rf,
         }
         return;
     }
-    if (tp.bound_len && !(tp.base_len == 4 && memcmp(tp.base, "char", 4) == 0)) {
+    if ((ti->flags & TI_BOUND) && !(ti->flags & TI_CHAR)) {
         f->model = S2_M_FIXED_ARRAY;
         if (!f->count)
             f->count = ZDEM_S2_FP_MAX_INDEX + 1u; /* unknown bound: any index */
     } else if (dec == ZDEM_S2_DEC_VECTOR) {
-        type_parts ep;
         f->model = S2_M_VAR_ARRAY;
-        parse_type(tp.arg ? tp.arg : "", tp.arg_len, &ep);
-        dec = zdem_s2_type_decoder(ep.base, ep.base_len);
-        if (dec == ZDEM_S2_DEC_UNKNOWN || dec == ZDEM_S2_DEC_VECTOR) {
-            note_unknown_type(s, ep.base, ep.base_len);
+        dec = (zdem_s2_dec)ti->edec;
+        if (dec == ZDEM_S2_DEC_UNKNOWN) {
+            note_unknown_type(s, ti->eoff < 0 ? "" : tname + ti->eoff, ti->elen);
             f->unknown = 1;
-            dec = ZDEM_S2_DEC_UNKNOWN;
         }
     }
     if (dec == ZDEM_S2_DEC_UNKNOWN && !f->unknown) {
-        note_unknown_type(s, tp.base, tp.base_len);
+        note_unknown_type(s, tname + ti->boff, ti->blen);
         f->unknown = 1;
     }
     if (zdem_s2_fdec_setup(&f->fd, dec, ek, rf->bit_count, rf->low, rf->high,
@@ -219,6 +254,9 @@ typedef struct fs_ctx {
     uint32_t *idx;   /* field indexes of the serializer being loaded */
     uint32_t cnt, room;
     int open;        /* fs_idx has started the current serializer */
+    uint64_t sym_bytes; /* the quick way: every symbol and its NUL */
+    uint8_t *sym_at;    /* the quick way: where the next symbol goes */
+    type_info memo[S2_TYPE_MEMO];
 } fs_ctx;
 
 static zdem_status fs_count_ser(void *user, const zdem_pb_ProtoFlattenedSerializer_t *m,
@@ -339,11 +377,24 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
         if (st != ZDEM_OK)
             return st;
     }
-    setup_field(s, f, &rf,
+    {
+        const char *tname = (const char *)s->base + f->type;
+        type_info one, *ti = &one;
+        if (rf.type_sym >= 0 && (uint32_t)rf.type_sym < c->nsym) {
+            ti = &c->memo[(uint32_t)rf.type_sym % S2_TYPE_MEMO];
+            if (ti->sym != rf.type_sym) {
+                type_info_of(tname, f->type_len, ti);
+                ti->sym = rf.type_sym;
+            }
+        } else {
+            type_info_of(tname, f->type_len, ti);
+        }
+        setup_field(s, f, &rf, ti, tname,
                 SYM_OK(rf.enc_sym) ? (const char *)s->base + syms[rf.enc_sym].off : 0,
                 SYM_OK(rf.enc_sym) ? syms[rf.enc_sym].len : 0,
                 SYM_OK(rf.vser_sym) ? (const char *)s->base + syms[rf.vser_sym].off : 0,
                 SYM_OK(rf.vser_sym) ? syms[rf.vser_sym].len : 0);
+    }
     return ZDEM_OK;
 }
 
@@ -441,6 +492,77 @@ static int cmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     if (c)
         return c;
     return an < bn ? -1 : an > bn;
+}
+
+#define S2_NONE 0xFFFFFFFFu
+#define S2_CHAIN_MAX 32u  /* serializers of one name symbol walked per lookup */
+#define S2_SER_PROBES 32u /* probe bound of the name table */
+
+/* The first serializer with this key in the chain of its symbol (one of
+ * the symbols), or -1. */
+static int32_t chain_find(const zdem_s2_state *s, const s2_sym *chain, const uint32_t *next,
+                          int32_t sym, int32_t ver)
+{
+    uint32_t k;
+    for (k = chain[sym].off; k != S2_NONE; k = next[k])
+        if (s->sers[k].version == ver)
+            return (int32_t)k;
+    return -1;
+}
+
+static int same_name(const zdem_s2_state *s, const s2_ser *m, const uint8_t *name, size_t len)
+{
+    return m->name_len == len && memcmp(s->base + m->name, name, len) == 0;
+}
+
+/* Name hash for the table: FNV-1a from the state's seed, spread by a
+ * multiply (small code; a crafted set of colliding names only sends the
+ * lookups to the sorted index, see ser_hash_load). */
+static uint32_t name_slot(const zdem_s2_state *s, const uint8_t *p, size_t n, unsigned log2)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)s->seed ^ (uint32_t)(s->seed >> 32);
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return (uint32_t)((h * 0x9E3779B1u) >> (32u - log2));
+}
+
+/* The name table of 2^log2 slots, log2 the largest that fits in words;
+ * 0 when a name needs more than S2_SER_PROBES probes. */
+static int ser_hash_load(zdem_s2_state *s, uint32_t *tab, uint32_t words)
+{
+    unsigned log2 = 1;
+    uint32_t mask, i, names = 0;
+    while (log2 < 31u && ((uint32_t)2u << log2) <= words)
+        log2++;
+    mask = ((uint32_t)1u << log2) - 1u;
+    for (i = 0; i <= mask; i++)
+        tab[i] = S2_NONE;
+    for (i = 0; i < s->nsers; i++) {
+        const s2_ser *m = &s->sers[i];
+        const uint8_t *name = s->base + m->name;
+        uint32_t slot = name_slot(s, name, m->name_len, log2), probe;
+        for (probe = 0;; probe++) {
+            uint32_t cur = tab[slot];
+            if (probe >= S2_SER_PROBES)
+                return 0;
+            if (cur == S2_NONE) {
+                tab[slot] = i;
+                names++;
+                break;
+            }
+            if (same_name(s, &s->sers[cur], name, m->name_len)) {
+                if (m->version > s->sers[cur].version)
+                    tab[slot] = i;
+                break;
+            }
+            slot = (slot + 1u) & mask;
+        }
+    }
+    s->ser_hash = tab;
+    s->ser_hash_log2 = (uint8_t)log2;
+    s->nser_names = names;
+    return 1;
 }
 
 static int cmp_names(const zdem_s2_state *s, uint32_t a, uint32_t b)
@@ -564,18 +686,210 @@ static int count_framing(const uint8_t *p, size_t n, fs_ctx *c)
             if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
                 return -1;
             q += len;
-            if (key == 10u)
+            if (key == 10u) {
                 c->nser++;
-            else if (key == 18u)
+            } else if (key == 18u) {
                 c->nsym++;
-            else
+                c->sym_bytes += (uint64_t)len + 1u;
+            } else {
                 c->nfld++;
+            }
         } else if ((key >> 3) <= 3u ||
                    zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK) {
             return -1;
         }
     }
     return 0;
+}
+
+/* ---- the quick way ------------------------------------------------------
+ * Loads what the generated decoder loads, for a message whose framing
+ * count_framing has read: symbols in one walk, then fields (through the
+ * generated field decoder) and serializers (read here, their field indexes
+ * straight into the arena) in another. Anything unusual (a bad varint, a
+ * known field of the wrong wire type, no room) gives up: load_flattened
+ * then puts everything back and the careful way speaks. */
+
+static zdem_status give_up(fs_ctx *c)
+{
+    return zdem_fail(c->err, ZDEM_ERR_CORRUPT, 0, "serializers: quick read gave up");
+}
+
+/* One varint of a ProtoFlattenedSerializer_t, truncated to 32 bits as the
+ * generated decoder does; 0 when it does not read. */
+static int quick_varint(const uint8_t **q, const uint8_t *end, uint32_t *out)
+{
+    uint64_t v;
+    if (*q < end && **q < 0x80u) {
+        *out = **q;
+        (*q)++;
+        return 1;
+    }
+    if (zdem_varuint64(q, end, &v) != ZDEM_OK)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+/* A ProtoFlattenedSerializer_t: what fs_idx and fs_ser do, with the
+ * indexes decoded in a loop of their own instead of a call each. */
+static zdem_status quick_ser(fs_ctx *c, const uint8_t *p, uint32_t n)
+{
+    zdem_s2_state *s = c->s;
+    const uint8_t *q = p, *end = p + n;
+    uint32_t *idx, cnt = 0, room, nfld = c->nfld, name_sym = 0, version = 0, x;
+    int has_name = 0;
+    size_t avail;
+    s2_ser *sr;
+    zdem_error e;
+    zdem_error_clear(&e);
+    idx = (uint32_t *)(void *)zdem_s2_alloc_peek(s, &avail);
+    /* one spare slot is allocated past the indexes, as fs_idx counts */
+    room = avail >= 4u ? (uint32_t)((avail - 4u) / 4u > 0xFFFFFFFu ? 0xFFFFFFFu : (avail - 4u) / 4u)
+                       : 0u;
+    while (q < end) {
+        const uint8_t *key_at = q;
+        uint32_t key, len;
+        if (zdem_pb_key(p, &q, end, &key, &e) != ZDEM_OK)
+            return give_up(c);
+        switch (key) {
+        case 8u: /* serializer_name_sym */
+            if (!quick_varint(&q, end, &name_sym))
+                return give_up(c);
+            has_name = 1;
+            break;
+        case 16u: /* serializer_version */
+            if (!quick_varint(&q, end, &version))
+                return give_up(c);
+            break;
+        case 24u: { /* fields_index, not packed: a run of them read here */
+            int at_value = 1;
+            /* While at least 3 bytes are left (a 2-byte value and the
+             * next key) and there is room for every index they can hold
+             * (one per 2 bytes, and this one), the run goes without those
+             * checks; a longer value leaves it to the checked loop. */
+            if (end - q >= 3 && (size_t)(room - cnt) > (size_t)(end - q) / 2u) {
+                const uint8_t *lim = end - 3;
+                for (;;) {
+                    uint32_t b0 = q[0];
+                    if (b0 < 0x80u) {
+                        x = b0;
+                        q += 1;
+                    } else if (q[1] < 0x80u) {
+                        x = (b0 & 0x7Fu) | ((uint32_t)q[1] << 7);
+                        q += 2;
+                    } else {
+                        break;
+                    }
+                    idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu; /* past the list: hostile */
+                    if (q > lim || *q != 24u) {
+                        at_value = 0;
+                        break;
+                    }
+                    q++;
+                }
+            }
+            if (!at_value) {
+                if (q >= end || *q != 24u)
+                    break; /* the run is over */
+                q++;
+            }
+            do {
+                if (!quick_varint(&q, end, &x) || cnt >= room)
+                    return give_up(c);
+                idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu;
+            } while (q < end && *q == 24u && ++q);
+            break;
+        }
+        case 26u: { /* fields_index, packed */
+            const uint8_t *r, *rend;
+            if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
+                return give_up(c);
+            r = q;
+            rend = q + len;
+            q = rend;
+            while (r < rend) {
+                if (!quick_varint(&r, rend, &x) || cnt >= room)
+                    return give_up(c);
+                idx[cnt++] = x < nfld ? x : 0xFFFFFFFFu;
+            }
+            break;
+        }
+        default:
+            if ((key >> 3) <= 3u ||
+                zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK)
+                return give_up(c);
+            break;
+        }
+    }
+    if (c->si >= c->nser)
+        return give_up(c);
+    sr = &s->sers[c->si++];
+    memset(sr, 0, sizeof *sr);
+    sr->name_sym = has_name ? (int32_t)name_sym : -1;
+    sr->version = (int32_t)version;
+    sr->fields = zdem_s2_alloc(s, (size_t)cnt * 4u + 4u); /* where the indexes are */
+    if (!sr->fields)
+        return give_up(c);
+    sr->nfields = cnt;
+    if (sr->name_sym >= 0 && (uint32_t)sr->name_sym < c->nsym) {
+        sr->name = c->syms[sr->name_sym].off;
+        sr->name_len = (uint16_t)(c->syms[sr->name_sym].len > 0xFFFFu ? 0xFFFFu
+                                                                    : c->syms[sr->name_sym].len);
+    }
+    return ZDEM_OK;
+}
+
+/* Walks the top level (framing already read): symbols when !load, else
+ * fields and serializers, in the order they come. */
+static zdem_status quick_walk(fs_ctx *c, const uint8_t *p, size_t n, int load)
+{
+    static const zdem_pb_ProtoFlattenedSerializerField_t_cb poly_count_cb = {fs_count_poly};
+    const uint8_t *q = p, *end = p + n;
+    zdem_error e;
+    zdem_error_clear(&e);
+    while (q < end) {
+        const uint8_t *key_at = q;
+        uint32_t key, len;
+        zdem_status st = ZDEM_OK;
+        zdem_view v;
+        if (zdem_pb_key(p, &q, end, &key, &e) != ZDEM_OK)
+            return give_up(c);
+        if (key != 10u && key != 18u && key != 26u) {
+            if ((key >> 3) <= 3u ||
+                zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK)
+                return give_up(c);
+            continue;
+        }
+        if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
+            return give_up(c);
+        v.ptr = q;
+        v.len = len;
+        q += len;
+        if (!load) {
+            if (key == 18u && c->symi < c->nsym) {
+                /* into the block allocated for all of them */
+                memcpy(c->sym_at, v.ptr, len);
+                c->sym_at[len] = 0;
+                c->syms[c->symi].off = (uint32_t)(c->sym_at - c->s->base);
+                c->syms[c->symi].len = len;
+                c->symi++;
+                c->sym_at += len + 1u;
+            }
+        } else if (key == 10u) {
+            st = quick_ser(c, v.ptr, len);
+        } else if (key == 26u) {
+            zdem_pb_ProtoFlattenedSerializerField_t m;
+            c->npoly = 0;
+            if (zdem_pb_ProtoFlattenedSerializerField_t_decode(v.ptr, len, &m, &poly_count_cb, c,
+                                                               &e) != ZDEM_OK)
+                return give_up(c);
+            st = fs_field(c, &m, v);
+        }
+        if (st != ZDEM_OK)
+            return st;
+    }
+    return ZDEM_OK;
 }
 
 static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, size_t n,
@@ -634,6 +948,8 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
     memset(&c, 0, sizeof c);
     c.s = s;
     c.err = err;
+    for (i = 0; i < S2_TYPE_MEMO; i++)
+        c.memo[i].sym = -1;
     if (quick) {
         if (count_framing(p, n, &c) < 0)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 0, "serializer framing");
@@ -651,40 +967,83 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializers");
     c.syms = (s2_sym *)s2_ptr(s, syms_off);
 
-    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &sym_cb, &c, err)) != ZDEM_OK)
-        return st;
-    /* fields and serializers, in the order they come */
-    if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &load_cb, &c, err)) != ZDEM_OK)
-        return st;
+    if (quick) {
+        /* the symbols in one block (the careful way allocates each) */
+        uint32_t off = c.sym_bytes < 0xFFFFFFF0u ? zdem_s2_alloc(s, (size_t)c.sym_bytes) : 0u;
+        if (!off && c.sym_bytes)
+            return give_up(&c);
+        c.sym_at = s->base + off;
+        if ((st = quick_walk(&c, p, n, 0)) != ZDEM_OK || (st = quick_walk(&c, p, n, 1)) != ZDEM_OK)
+            return st;
+    } else {
+        if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &sym_cb, &c, err)) != ZDEM_OK)
+            return st;
+        /* fields and serializers, in the order they come */
+        if ((st = zdem_pb_CSVCMsg_FlattenedSerializer_decode(p, n, &m, &load_cb, &c, err)) != ZDEM_OK)
+            return st;
+    }
     *early = 0;
     fi = c.fi;
     si = c.si;
     s->nfields = fi;
     s->nsers = si;
 
-    /* Nested serializers: (name symbol, version) -> index through a
-     * sorted index (a crafted list cannot make it slow); the first of
-     * equal keys wins. */
+    /* Nested serializers: (name symbol, version) -> index, the first of
+     * equal keys. The serializers of each symbol are chained in position
+     * order (next in order[], head and length in the symbol array, dead now
+     * that every name is copied); a chain past S2_CHAIN_MAX, which only a
+     * crafted list makes, sends the lookups through a sorted index instead
+     * (same answers, and a crafted list cannot make it slow). */
     idx_off = zdem_s2_pool_alloc(s, (size_t)si * 4u + 4u);
     if (!idx_off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
     {
         uint32_t *order = (uint32_t *)s2_ptr(s, idx_off);
-        for (i = 0; i < si; i++)
-            order[i] = i;
-        zdem_sort_u32(order, si, cmp_ser_key, s);
+        s2_sym *chain = c.syms;
+        int chained = 1;
+        for (i = 0; i < c.nsym; i++) {
+            chain[i].off = S2_NONE;
+            chain[i].len = 0;
+        }
+        for (i = si; i-- > 0;) {
+            int32_t sym = s->sers[i].name_sym;
+            order[i] = S2_NONE;
+            if (sym < 0 || (uint32_t)sym >= c.nsym)
+                continue; /* no field names it */
+            order[i] = chain[sym].off;
+            chain[sym].off = i;
+            if (++chain[sym].len > S2_CHAIN_MAX)
+                chained = 0;
+        }
+        /* a candidate's symbol is not checked: one outside the symbols
+         * can still name a serializer (whose symbol is not checked either) */
+        for (i = 0; i < fi && chained; i++) {
+            const s2_field *f = &s->fields[i];
+            const int32_t *pp = (const int32_t *)s2_ptr(s, f->poly);
+            uint32_t q;
+            for (q = 0; q < f->npoly && chained; q++)
+                if (pp[2 * q] < 0 || (uint32_t)pp[2 * q] >= c.nsym)
+                    chained = 0;
+        }
+        if (!chained) {
+            for (i = 0; i < si; i++)
+                order[i] = i;
+            zdem_sort_u32(order, si, cmp_ser_key, s);
+        }
         for (i = 0; i < fi; i++) {
             s2_field *f = &s->fields[i];
             if (f->ser_sym < 0)
                 continue;
-            f->ser = find_ser_key(s, order, si, f->ser_sym, f->ser_ver);
+            f->ser = chained ? chain_find(s, chain, order, f->ser_sym, f->ser_ver)
+                             : find_ser_key(s, order, si, f->ser_sym, f->ser_ver);
             if (f->npoly) {
                 /* candidates: (sym, version) pairs -> serializer indexes,
                  * packed in place as one int32 each */
                 int32_t *pp = (int32_t *)s2_ptr(s, f->poly);
                 uint32_t q;
                 for (q = 0; q < f->npoly; q++)
-                    pp[q] = find_ser_key(s, order, si, pp[2 * q], pp[2 * q + 1]);
+                    pp[q] = chained ? chain_find(s, chain, order, pp[2 * q], pp[2 * q + 1])
+                                    : find_ser_key(s, order, si, pp[2 * q], pp[2 * q + 1]);
                 f->fd.abits = 1; /* pointer reads a type index */
             }
             if (f->ser < 0) {
@@ -696,18 +1055,26 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         }
         zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
     }
-    /* By name (highest version first), kept for class info; distinct
-     * names are the runs of it. */
-    s->ser_by_name = (uint32_t *)s2_ptr(s, zdem_s2_alloc(s, (size_t)si * 4u + 4u));
-    if (!s->ser_by_name)
-        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
-    for (i = 0; i < si; i++)
-        s->ser_by_name[i] = i;
-    zdem_sort_u32(s->ser_by_name, si, cmp_ser_name, s);
-    s->nser_names = 0;
-    for (i = 0; i < si; i++)
-        if (i == 0 || cmp_names(s, s->ser_by_name[i - 1], s->ser_by_name[i]) != 0)
-            s->nser_names++;
+    /* By name, for class info: the best serializer of each distinct name
+     * (highest version, then first) in a hash table over the symbol array
+     * (dead again: 2 * nsym + 2 words); when it does not load within the
+     * probe bound, all of them sorted by name, highest version first, the
+     * distinct names the runs of it. */
+    s->ser_hash = 0;
+    s->ser_by_name = 0;
+    if (!ser_hash_load(s, (uint32_t *)(void *)c.syms, 2u * c.nsym + 2u)) {
+        s->ser_hash = 0;
+        s->ser_by_name = (uint32_t *)s2_ptr(s, zdem_s2_alloc(s, (size_t)si * 4u + 4u));
+        if (!s->ser_by_name)
+            return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for serializer lookup");
+        for (i = 0; i < si; i++)
+            s->ser_by_name[i] = i;
+        zdem_sort_u32(s->ser_by_name, si, cmp_ser_name, s);
+        s->nser_names = 0;
+        for (i = 0; i < si; i++)
+            if (i == 0 || cmp_names(s, s->ser_by_name[i - 1], s->ser_by_name[i]) != 0)
+                s->nser_names++;
+    }
     s->stats.serializers = si;
     s->stats.fields = fi;
     s->have_sendtables = 1;
@@ -743,11 +1110,25 @@ typedef struct ci_ctx {
     int over;        /* a class id past the limit was seen */
 } ci_ctx;
 
-/* Class names -> serializers: a binary search in the serializers sorted by
- * name; the first of a name is its highest version. */
+/* Class names -> serializers: the name table, or a binary search in the
+ * serializers sorted by name (the first of a name is its highest version). */
 static int32_t ci_find(const zdem_s2_state *s, const uint8_t *name, uint32_t len)
 {
     uint32_t lo = 0, hi = s->ser_by_name ? s->nsers : 0;
+    if (s->ser_hash) {
+        /* every name went in within the probe bound: a miss ends there */
+        uint32_t mask = ((uint32_t)1u << s->ser_hash_log2) - 1u, probe;
+        uint32_t slot = name_slot(s, name, len, s->ser_hash_log2);
+        for (probe = 0; probe < S2_SER_PROBES; probe++) {
+            uint32_t cur = s->ser_hash[slot];
+            if (cur == S2_NONE)
+                return -1;
+            if (same_name(s, &s->sers[cur], name, len))
+                return (int32_t)cur;
+            slot = (slot + 1u) & mask;
+        }
+        return -1;
+    }
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
         const s2_ser *m = &s->sers[s->ser_by_name[mid]];

@@ -211,6 +211,11 @@ struct zdem_s2_state {
     uint32_t nsers;
     uint32_t nser_names; /* distinct serializer names */
     uint32_t *ser_by_name; /* serializer positions sorted by name, version */
+    /* or, when it loaded (ser_by_name then NULL): an open-addressing table
+     * of 2^ser_hash_log2 serializer positions, the best of each distinct
+     * name (highest version, then first), 0xFFFFFFFF empty */
+    uint32_t *ser_hash;
+    uint8_t ser_hash_log2;
     s2_class *classes;
     uint32_t nclasses; /* class ids 0..nclasses-1 */
     uint32_t nclass_names; /* classes with a name */
