@@ -718,7 +718,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     }
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
-    memset(e, 0, sizeof *e); /* a never-used slot holds 0xFF bytes */
+    memset(e, 0, sizeof *e); /* a never-used slot has only its cls set (-1) */
     e->cls = (int32_t)cls;
     e->serial = serial;
     e->active = 1;
