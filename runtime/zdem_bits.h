@@ -20,6 +20,7 @@ typedef struct zdem_bits {
     size_t len;      /* bytes */
     size_t pos;      /* bit position */
     size_t end;      /* len * 8 */
+    size_t fast_end; /* pos < fast_end: 64 bits left (the readers' fast path) */
     int overflow;    /* sticky: a read went past the end */
 } zdem_bits;
 
@@ -29,6 +30,7 @@ static inline void zdem_bits_init(zdem_bits *br, const uint8_t *data, size_t len
     br->len = len;
     br->pos = 0;
     br->end = len * 8u;
+    br->fast_end = br->end >= 64u ? br->end - 63u : 0u;
     br->overflow = 0;
 }
 
@@ -56,7 +58,7 @@ static inline uint64_t zdem_bits__word(const zdem_bits *br, size_t byte)
  * one load and no other bounds test. */
 static inline int zdem_bits__fast(const zdem_bits *br)
 {
-    return br->end >= 64u && br->pos <= br->end - 64u; /* no wrap-around */
+    return br->pos < br->fast_end; /* one compare: fast_end is set once */
 }
 
 static inline uint64_t zdem_bits__window(const zdem_bits *br)
