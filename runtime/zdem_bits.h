@@ -121,19 +121,28 @@ static inline uint64_t zdem_bits_read64(zdem_bits *br, unsigned n)
     return lo | (hi << 32);
 }
 
+/* Valve's ubit_var at the start of a window w (it takes at most 34 bits):
+ * the value, and its length in *used. */
+static inline uint32_t zdem_bits_ubitvar_of(uint64_t w, unsigned *used)
+{
+    uint32_t v = (uint32_t)w & 63u;
+    switch (v & 0x30u) {
+    case 0x10u: *used = 10u; return (v & 15u) | ((uint32_t)(w >> 6) & 15u) << 4;
+    case 0x20u: *used = 14u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFu) << 4;
+    case 0x30u: *used = 34u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFFFFFFu) << 4;
+    default: *used = 6u; return v;
+    }
+}
+
 /* Valve's ubit_var: 6 bits, whose top two select 0, 4, 8 or 28 more bits. */
 static inline uint32_t zdem_bits_read_ubitvar(zdem_bits *br)
 {
     uint32_t v;
     if (zdem_bits__fast(br)) { /* all 34 bits it may take in one window */
-        uint64_t w = zdem_bits__window(br);
-        v = (uint32_t)w & 63u;
-        switch (v & 0x30u) {
-        case 0x10u: br->pos += 10u; return (v & 15u) | ((uint32_t)(w >> 6) & 15u) << 4;
-        case 0x20u: br->pos += 14u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFu) << 4;
-        case 0x30u: br->pos += 34u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFFFFFFu) << 4;
-        default: br->pos += 6u; return v;
-        }
+        unsigned used;
+        v = zdem_bits_ubitvar_of(zdem_bits__window(br), &used);
+        br->pos += used;
+        return v;
     }
     v = zdem_bits_read(br, 6);
     switch (v & 0x30u) {
