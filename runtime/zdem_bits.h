@@ -20,6 +20,7 @@ typedef struct zdem_bits {
     size_t len;      /* bytes */
     size_t pos;      /* bit position */
     size_t end;      /* len * 8 */
+    size_t fast_end; /* pos < fast_end: 64 bits left (the readers' fast path) */
     int overflow;    /* sticky: a read went past the end */
 } zdem_bits;
 
@@ -29,6 +30,7 @@ static inline void zdem_bits_init(zdem_bits *br, const uint8_t *data, size_t len
     br->len = len;
     br->pos = 0;
     br->end = len * 8u;
+    br->fast_end = br->end >= 64u ? br->end - 63u : 0u;
     br->overflow = 0;
 }
 
@@ -56,7 +58,7 @@ static inline uint64_t zdem_bits__word(const zdem_bits *br, size_t byte)
  * one load and no other bounds test. */
 static inline int zdem_bits__fast(const zdem_bits *br)
 {
-    return br->end >= 64u && br->pos <= br->end - 64u; /* no wrap-around */
+    return br->pos < br->fast_end; /* one compare: fast_end is set once */
 }
 
 static inline uint64_t zdem_bits__window(const zdem_bits *br)
@@ -119,19 +121,28 @@ static inline uint64_t zdem_bits_read64(zdem_bits *br, unsigned n)
     return lo | (hi << 32);
 }
 
+/* Valve's ubit_var at the start of a window w (it takes at most 34 bits):
+ * the value, and its length in *used. */
+static inline uint32_t zdem_bits_ubitvar_of(uint64_t w, unsigned *used)
+{
+    uint32_t v = (uint32_t)w & 63u;
+    switch (v & 0x30u) {
+    case 0x10u: *used = 10u; return (v & 15u) | ((uint32_t)(w >> 6) & 15u) << 4;
+    case 0x20u: *used = 14u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFu) << 4;
+    case 0x30u: *used = 34u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFFFFFFu) << 4;
+    default: *used = 6u; return v;
+    }
+}
+
 /* Valve's ubit_var: 6 bits, whose top two select 0, 4, 8 or 28 more bits. */
 static inline uint32_t zdem_bits_read_ubitvar(zdem_bits *br)
 {
     uint32_t v;
     if (zdem_bits__fast(br)) { /* all 34 bits it may take in one window */
-        uint64_t w = zdem_bits__window(br);
-        v = (uint32_t)w & 63u;
-        switch (v & 0x30u) {
-        case 0x10u: br->pos += 10u; return (v & 15u) | ((uint32_t)(w >> 6) & 15u) << 4;
-        case 0x20u: br->pos += 14u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFu) << 4;
-        case 0x30u: br->pos += 34u; return (v & 15u) | ((uint32_t)(w >> 6) & 0xFFFFFFFu) << 4;
-        default: br->pos += 6u; return v;
-        }
+        unsigned used;
+        v = zdem_bits_ubitvar_of(zdem_bits__window(br), &used);
+        br->pos += used;
+        return v;
     }
     v = zdem_bits_read(br, 6);
     switch (v & 0x30u) {

@@ -763,8 +763,16 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                                   "work limit max_fields_per_byte: rest of the entity message "
                                   "skipped");
         }
-        index += (int64_t)zdem_bits_read_ubitvar(&br) + 1;
-        cmd = zdem_bits_read(&br, 2);
+        if (zdem_bits__fast(&br)) { /* the index delta and the command in one window */
+            uint64_t w = zdem_bits__window(&br);
+            unsigned used;
+            index += (int64_t)zdem_bits_ubitvar_of(w, &used) + 1;
+            cmd = (uint32_t)(w >> used) & 3u;
+            br.pos += used + 2u;
+        } else {
+            index += (int64_t)zdem_bits_read_ubitvar(&br) + 1;
+            cmd = zdem_bits_read(&br, 2);
+        }
         if (br.overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br.pos, "entity list runs past the data");
         if (index < 0 || index >= (int64_t)s->max_ents) {
