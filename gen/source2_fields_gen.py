@@ -148,12 +148,10 @@ def generate(schema_dir):
     h.append("#define ZDEM_S2_FP_TREE_NODES %d" % len(tree))
     h.append("/* lut[8 peeked bits]: (length << 8) | op, or 0x8000 | tree node. */")
     h.append("extern const uint16_t zdem_s2_fp_lut[256];")
-    h.append("/* tree[node][bit]: 0x80 | op for a leaf, else the next node. */")
-    h.append("extern const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2];")
-    h.append("/* tree3[node][next 3 bits, first in bit 0]: the same walk three bits at")
-    h.append(" * a time: 0x8000 | (bits used << 8) | op for a leaf within them, else")
-    h.append(" * the node after all three. */")
-    h.append("extern const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8];")
+    h.append("/* tree3[node][next 3 bits, first in bit 0]: the code tree below a long")
+    h.append(" * code's first 8 bits, walked three bits a step: (bits used << 6) | op")
+    h.append(" * (>= 0x40) for a leaf within them, else the node after all three. */")
+    h.append("extern const uint8_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8];")
     h.append("extern const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT];")
     h.append("extern const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT];")
     h.append("")
@@ -182,21 +180,18 @@ def generate(schema_dir):
         c.append("    " + ", ".join("0x%04x" % x for x in lut[i:i + 8]) + ",")
     c.append("};")
     c.append("")
-    c.append("const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2] = {")
-    for a, b in tree:
-        c.append("    {0x%02x, 0x%02x}," % (a, b))
-    c.append("};")
-    c.append("")
     def step3(node, v):
         for i in range(3):
             t = tree[node][(v >> i) & 1]
             if t & 0x80:
-                return 0x8000 | ((i + 1) << 8) | (t & 0x7F)
+                assert (t & 0x7F) < 0x40
+                return ((i + 1) << 6) | (t & 0x7F)
             node = t
+        assert node < 0x40
         return node
-    c.append("const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8] = {")
+    c.append("const uint8_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8] = {")
     for n in range(len(tree)):
-        c.append("    {" + ", ".join("0x%04x" % step3(n, v) for v in range(8)) + "},")
+        c.append("    {" + ", ".join("0x%02x" % step3(n, v) for v in range(8)) + "},")
     c.append("};")
     c.append("")
     c.append("const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT] = {")

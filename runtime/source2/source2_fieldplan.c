@@ -450,9 +450,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                     win >>= 8;
                     for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
                         unsigned t = zdem_s2_fp_tree3[node][win & 7u];
-                        if (t & 0x8000u) {
-                            op = (int)(t & 0xFFu);
-                            pos += (t >> 8) & 0xFu;
+                        if (t >= 0x40u) {
+                            op = (int)(t & 0x3Fu);
+                            pos += t >> 6;
                             break;
                         }
                         pos += 3u;
