@@ -233,10 +233,21 @@ def generate(schema_dir):
         if max(len(k) for k in keys) > 255:
             raise SystemExit("%s: a name is over 255 bytes" % cname)
         rows = sorted(rows, key=lambda r: (len(r[0].encode()), r[0].encode()))
-        c.append("static const struct { const char *name; uint8_t len; %s value; } %s[%d] = {"
+        # the names in one block, an entry holding its offset: 4 bytes an
+        # entry on a 32-bit target instead of a pointer's 8
+        blob = "".join(k for k, _ in rows)
+        if any(ch in blob for ch in '"\\?') or len(blob.encode()) >= 65536:
+            raise SystemExit("%s: a name the block cannot hold" % cname)
+        c.append("static const char %s_names[] =" % cname)
+        for k, _ in rows:
+            c.append('    "%s"' % k)
+        c.append("    ;")
+        c.append("static const struct { uint16_t off; uint8_t len; %s value; } %s[%d] = {"
                  % (ctype, cname, len(rows)))
+        off = 0
         for k, v in rows:
-            c.append('    {"%s", %d, %s},' % (k, len(k.encode()), conv(v)))
+            c.append('    {%d, %d, %s},' % (off, len(k.encode()), conv(v)))
+            off += len(k.encode())
         c.append("};")
         c.append("")
         return len(rows)
@@ -258,7 +269,7 @@ def generate(schema_dir):
         "            size_t sl = tab[mid].len;",
         "            int r = sl < (len) ? -1 : (sl > (len) ? 1 : 0);",
         "            if (r == 0)",
-        "                r = memcmp(tab[mid].name, (name), sl);",
+        "                r = memcmp(tab##_names + tab[mid].off, (name), sl);",
         "            if (r == 0) {",
         "                (found) = tab[mid].value;",
         "                break;",

@@ -113,118 +113,227 @@ const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT] = {
     "transform",
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } type_table[66] = {
-    {"bool", 4, ZDEM_S2_DEC_BOOL},
-    {"char", 4, ZDEM_S2_DEC_STRING},
-    {"int8", 4, ZDEM_S2_DEC_SVAR32},
-    {"Color", 5, ZDEM_S2_DEC_UVAR32},
-    {"float", 5, ZDEM_S2_DEC_FLOAT},
-    {"int16", 5, ZDEM_S2_DEC_SVAR32},
-    {"int32", 5, ZDEM_S2_DEC_SVAR32},
-    {"int64", 5, ZDEM_S2_DEC_SVAR64},
-    {"uint8", 5, ZDEM_S2_DEC_UVAR32},
-    {"QAngle", 6, ZDEM_S2_DEC_QANGLE},
-    {"Vector", 6, ZDEM_S2_DEC_VECTOR3},
-    {"uint16", 6, ZDEM_S2_DEC_UVAR32},
-    {"uint32", 6, ZDEM_S2_DEC_UVAR32},
-    {"uint64", 6, ZDEM_S2_DEC_UVAR64},
-    {"CHandle", 7, ZDEM_S2_DEC_UVAR32},
-    {"color32", 7, ZDEM_S2_DEC_UVAR32},
-    {"float32", 7, ZDEM_S2_DEC_FLOAT},
-    {"float64", 7, ZDEM_S2_DEC_FLOAT64},
-    {"HeroID_t", 8, ZDEM_S2_DEC_SVAR32},
-    {"Vector2D", 8, ZDEM_S2_DEC_VECTOR2},
-    {"Vector4D", 8, ZDEM_S2_DEC_VECTOR4},
-    {"VectorWS", 8, ZDEM_S2_DEC_VECTOR3},
-    {"itemid_t", 8, ZDEM_S2_DEC_UVAR64},
-    {"BloodType", 9, ZDEM_S2_DEC_UVAR32},
-    {"HSequence", 9, ZDEM_S2_DEC_UVAR64},
-    {"CTransform", 10, ZDEM_S2_DEC_TRANSFORM},
-    {"CUtlString", 10, ZDEM_S2_DEC_STRING},
-    {"CUtlVector", 10, ZDEM_S2_DEC_VECTOR},
-    {"GameTick_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"GameTime_t", 10, ZDEM_S2_DEC_FLOAT},
-    {"MoveType_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"PlayerID_t", 10, ZDEM_S2_DEC_SVAR32},
-    {"Quaternion", 10, ZDEM_S2_DEC_VECTOR4},
-    {"RenderFx_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"CPlayerSlot", 11, ZDEM_S2_DEC_UVAR32},
-    {"CWeakHandle", 11, ZDEM_S2_DEC_UVAR64},
-    {"SolidType_t", 11, ZDEM_S2_DEC_UVAR32},
-    {"CEntityIndex", 12, ZDEM_S2_DEC_SVAR32},
-    {"RenderMode_t", 12, ZDEM_S2_DEC_UVAR32},
-    {"ResourceId_t", 12, ZDEM_S2_DEC_UVAR64},
-    {"CEntityHandle", 13, ZDEM_S2_DEC_UVAR32},
-    {"CGlobalSymbol", 13, ZDEM_S2_DEC_STRING},
-    {"CStrongHandle", 13, ZDEM_S2_DEC_UVAR64},
-    {"MoveCollide_t", 13, ZDEM_S2_DEC_UVAR32},
-    {"CBodyComponent", 14, ZDEM_S2_DEC_POINTER},
-    {"CUtlLeanVector", 14, ZDEM_S2_DEC_VECTOR},
-    {"HeroFacetKey_t", 14, ZDEM_S2_DEC_UVAR64},
-    {"WorldGroupId_t", 14, ZDEM_S2_DEC_UVAR32},
-    {"CLightComponent", 15, ZDEM_S2_DEC_POINTER},
-    {"CUtlBinaryBlock", 15, ZDEM_S2_DEC_BLOB},
-    {"CUtlStringToken", 15, ZDEM_S2_DEC_UVAR32},
-    {"CUtlSymbolLarge", 15, ZDEM_S2_DEC_STRING},
-    {"CPlayerLocalData", 16, ZDEM_S2_DEC_POINTER},
-    {"CRenderComponent", 16, ZDEM_S2_DEC_POINTER},
-    {"ShatterPanelMode", 16, ZDEM_S2_DEC_UVAR32},
-    {"CPhysicsComponent", 17, ZDEM_S2_DEC_POINTER},
-    {"TakeDamageFlags_t", 17, ZDEM_S2_DEC_UVAR64},
-    {"AttachmentHandle_t", 18, ZDEM_S2_DEC_UVAR64},
-    {"CGameSceneNodeHandle", 20, ZDEM_S2_DEC_UVAR32},
-    {"CNetworkUtlVectorBase", 21, ZDEM_S2_DEC_VECTOR},
-    {"ItemDefinitionIndex_t", 21, ZDEM_S2_DEC_UVAR32},
-    {"C_NetworkUtlVectorBase", 22, ZDEM_S2_DEC_VECTOR},
-    {"SurroundingBoundsType_t", 23, ZDEM_S2_DEC_UVAR32},
-    {"CNetworkedQuantizedFloat", 24, ZDEM_S2_DEC_FLOAT},
-    {"CUtlVectorEmbeddedNetworkVar", 28, ZDEM_S2_DEC_VECTOR},
-    {"C_UtlVectorEmbeddedNetworkVar", 29, ZDEM_S2_DEC_VECTOR},
+static const char type_table_names[] =
+    "bool"
+    "char"
+    "int8"
+    "Color"
+    "float"
+    "int16"
+    "int32"
+    "int64"
+    "uint8"
+    "QAngle"
+    "Vector"
+    "uint16"
+    "uint32"
+    "uint64"
+    "CHandle"
+    "color32"
+    "float32"
+    "float64"
+    "HeroID_t"
+    "Vector2D"
+    "Vector4D"
+    "VectorWS"
+    "itemid_t"
+    "BloodType"
+    "HSequence"
+    "CTransform"
+    "CUtlString"
+    "CUtlVector"
+    "GameTick_t"
+    "GameTime_t"
+    "MoveType_t"
+    "PlayerID_t"
+    "Quaternion"
+    "RenderFx_t"
+    "CPlayerSlot"
+    "CWeakHandle"
+    "SolidType_t"
+    "CEntityIndex"
+    "RenderMode_t"
+    "ResourceId_t"
+    "CEntityHandle"
+    "CGlobalSymbol"
+    "CStrongHandle"
+    "MoveCollide_t"
+    "CBodyComponent"
+    "CUtlLeanVector"
+    "HeroFacetKey_t"
+    "WorldGroupId_t"
+    "CLightComponent"
+    "CUtlBinaryBlock"
+    "CUtlStringToken"
+    "CUtlSymbolLarge"
+    "CPlayerLocalData"
+    "CRenderComponent"
+    "ShatterPanelMode"
+    "CPhysicsComponent"
+    "TakeDamageFlags_t"
+    "AttachmentHandle_t"
+    "CGameSceneNodeHandle"
+    "CNetworkUtlVectorBase"
+    "ItemDefinitionIndex_t"
+    "C_NetworkUtlVectorBase"
+    "SurroundingBoundsType_t"
+    "CNetworkedQuantizedFloat"
+    "CUtlVectorEmbeddedNetworkVar"
+    "C_UtlVectorEmbeddedNetworkVar"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } type_table[66] = {
+    {0, 4, ZDEM_S2_DEC_BOOL},
+    {4, 4, ZDEM_S2_DEC_STRING},
+    {8, 4, ZDEM_S2_DEC_SVAR32},
+    {12, 5, ZDEM_S2_DEC_UVAR32},
+    {17, 5, ZDEM_S2_DEC_FLOAT},
+    {22, 5, ZDEM_S2_DEC_SVAR32},
+    {27, 5, ZDEM_S2_DEC_SVAR32},
+    {32, 5, ZDEM_S2_DEC_SVAR64},
+    {37, 5, ZDEM_S2_DEC_UVAR32},
+    {42, 6, ZDEM_S2_DEC_QANGLE},
+    {48, 6, ZDEM_S2_DEC_VECTOR3},
+    {54, 6, ZDEM_S2_DEC_UVAR32},
+    {60, 6, ZDEM_S2_DEC_UVAR32},
+    {66, 6, ZDEM_S2_DEC_UVAR64},
+    {72, 7, ZDEM_S2_DEC_UVAR32},
+    {79, 7, ZDEM_S2_DEC_UVAR32},
+    {86, 7, ZDEM_S2_DEC_FLOAT},
+    {93, 7, ZDEM_S2_DEC_FLOAT64},
+    {100, 8, ZDEM_S2_DEC_SVAR32},
+    {108, 8, ZDEM_S2_DEC_VECTOR2},
+    {116, 8, ZDEM_S2_DEC_VECTOR4},
+    {124, 8, ZDEM_S2_DEC_VECTOR3},
+    {132, 8, ZDEM_S2_DEC_UVAR64},
+    {140, 9, ZDEM_S2_DEC_UVAR32},
+    {149, 9, ZDEM_S2_DEC_UVAR64},
+    {158, 10, ZDEM_S2_DEC_TRANSFORM},
+    {168, 10, ZDEM_S2_DEC_STRING},
+    {178, 10, ZDEM_S2_DEC_VECTOR},
+    {188, 10, ZDEM_S2_DEC_UVAR32},
+    {198, 10, ZDEM_S2_DEC_FLOAT},
+    {208, 10, ZDEM_S2_DEC_UVAR32},
+    {218, 10, ZDEM_S2_DEC_SVAR32},
+    {228, 10, ZDEM_S2_DEC_VECTOR4},
+    {238, 10, ZDEM_S2_DEC_UVAR32},
+    {248, 11, ZDEM_S2_DEC_UVAR32},
+    {259, 11, ZDEM_S2_DEC_UVAR64},
+    {270, 11, ZDEM_S2_DEC_UVAR32},
+    {281, 12, ZDEM_S2_DEC_SVAR32},
+    {293, 12, ZDEM_S2_DEC_UVAR32},
+    {305, 12, ZDEM_S2_DEC_UVAR64},
+    {317, 13, ZDEM_S2_DEC_UVAR32},
+    {330, 13, ZDEM_S2_DEC_STRING},
+    {343, 13, ZDEM_S2_DEC_UVAR64},
+    {356, 13, ZDEM_S2_DEC_UVAR32},
+    {369, 14, ZDEM_S2_DEC_POINTER},
+    {383, 14, ZDEM_S2_DEC_VECTOR},
+    {397, 14, ZDEM_S2_DEC_UVAR64},
+    {411, 14, ZDEM_S2_DEC_UVAR32},
+    {425, 15, ZDEM_S2_DEC_POINTER},
+    {440, 15, ZDEM_S2_DEC_BLOB},
+    {455, 15, ZDEM_S2_DEC_UVAR32},
+    {470, 15, ZDEM_S2_DEC_STRING},
+    {485, 16, ZDEM_S2_DEC_POINTER},
+    {501, 16, ZDEM_S2_DEC_POINTER},
+    {517, 16, ZDEM_S2_DEC_UVAR32},
+    {533, 17, ZDEM_S2_DEC_POINTER},
+    {550, 17, ZDEM_S2_DEC_UVAR64},
+    {567, 18, ZDEM_S2_DEC_UVAR64},
+    {585, 20, ZDEM_S2_DEC_UVAR32},
+    {605, 21, ZDEM_S2_DEC_VECTOR},
+    {626, 21, ZDEM_S2_DEC_UVAR32},
+    {647, 22, ZDEM_S2_DEC_VECTOR},
+    {669, 23, ZDEM_S2_DEC_UVAR32},
+    {692, 24, ZDEM_S2_DEC_FLOAT},
+    {716, 28, ZDEM_S2_DEC_VECTOR},
+    {744, 29, ZDEM_S2_DEC_VECTOR},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } enc_table[9] = {
-    {"coord", 5, ZDEM_S2_ENC_COORD},
-    {"normal", 6, ZDEM_S2_ENC_NORMAL},
-    {"qangle", 6, ZDEM_S2_ENC_NONE},
-    {"fixed64", 7, ZDEM_S2_ENC_FIXED64},
-    {"simtime", 7, ZDEM_S2_ENC_SIMTIME},
-    {"runetime", 8, ZDEM_S2_ENC_RUNETIME},
-    {"coord_integral", 14, ZDEM_S2_ENC_COORD},
-    {"qangle_precise", 14, ZDEM_S2_ENC_QANGLE_PRECISE},
-    {"qangle_pitch_yaw", 16, ZDEM_S2_ENC_QANGLE_PITCH_YAW},
+static const char enc_table_names[] =
+    "coord"
+    "normal"
+    "qangle"
+    "fixed64"
+    "simtime"
+    "runetime"
+    "coord_integral"
+    "qangle_precise"
+    "qangle_pitch_yaw"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } enc_table[9] = {
+    {0, 5, ZDEM_S2_ENC_COORD},
+    {5, 6, ZDEM_S2_ENC_NORMAL},
+    {11, 6, ZDEM_S2_ENC_NONE},
+    {17, 7, ZDEM_S2_ENC_FIXED64},
+    {24, 7, ZDEM_S2_ENC_SIMTIME},
+    {31, 8, ZDEM_S2_ENC_RUNETIME},
+    {39, 14, ZDEM_S2_ENC_COORD},
+    {53, 14, ZDEM_S2_ENC_QANGLE_PRECISE},
+    {67, 16, ZDEM_S2_ENC_QANGLE_PITCH_YAW},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } vser_table[19] = {
-    {"posx", 4, ZDEM_S2_ENC_NONE},
-    {"posy", 4, ZDEM_S2_ENC_NONE},
-    {"posz", 4, ZDEM_S2_ENC_NONE},
-    {"cellx", 5, ZDEM_S2_ENC_NONE},
-    {"celly", 5, ZDEM_S2_ENC_NONE},
-    {"cellz", 5, ZDEM_S2_ENC_NONE},
-    {"color", 5, ZDEM_S2_ENC_NONE},
-    {"ehandle", 7, ZDEM_S2_ENC_NONE},
-    {"minusone", 8, ZDEM_S2_ENC_MINUSONE},
-    {"fish_pos_x", 10, ZDEM_S2_ENC_NONE},
-    {"fish_pos_y", 10, ZDEM_S2_ENC_NONE},
-    {"fish_pos_z", 10, ZDEM_S2_ENC_NONE},
-    {"ClampHealth", 11, ZDEM_S2_ENC_NONE},
-    {"gameSceneNode", 13, ZDEM_S2_ENC_NONE},
-    {"animTimeSerializer", 18, ZDEM_S2_ENC_SIMTIME},
-    {"angle_normalize_positive", 24, ZDEM_S2_ENC_NONE},
-    {"simulationTimeSerializer", 24, ZDEM_S2_ENC_SIMTIME},
-    {"funcRotatingSimulationTimeSerializer", 36, ZDEM_S2_ENC_SIMTIME},
-    {"gameSceneNodeStepSimulationAnglesSerializer", 43, ZDEM_S2_ENC_NONE},
+static const char vser_table_names[] =
+    "posx"
+    "posy"
+    "posz"
+    "cellx"
+    "celly"
+    "cellz"
+    "color"
+    "ehandle"
+    "minusone"
+    "fish_pos_x"
+    "fish_pos_y"
+    "fish_pos_z"
+    "ClampHealth"
+    "gameSceneNode"
+    "animTimeSerializer"
+    "angle_normalize_positive"
+    "simulationTimeSerializer"
+    "funcRotatingSimulationTimeSerializer"
+    "gameSceneNodeStepSimulationAnglesSerializer"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } vser_table[19] = {
+    {0, 4, ZDEM_S2_ENC_NONE},
+    {4, 4, ZDEM_S2_ENC_NONE},
+    {8, 4, ZDEM_S2_ENC_NONE},
+    {12, 5, ZDEM_S2_ENC_NONE},
+    {17, 5, ZDEM_S2_ENC_NONE},
+    {22, 5, ZDEM_S2_ENC_NONE},
+    {27, 5, ZDEM_S2_ENC_NONE},
+    {32, 7, ZDEM_S2_ENC_NONE},
+    {39, 8, ZDEM_S2_ENC_MINUSONE},
+    {47, 10, ZDEM_S2_ENC_NONE},
+    {57, 10, ZDEM_S2_ENC_NONE},
+    {67, 10, ZDEM_S2_ENC_NONE},
+    {77, 11, ZDEM_S2_ENC_NONE},
+    {88, 13, ZDEM_S2_ENC_NONE},
+    {101, 18, ZDEM_S2_ENC_SIMTIME},
+    {119, 24, ZDEM_S2_ENC_NONE},
+    {143, 24, ZDEM_S2_ENC_SIMTIME},
+    {167, 36, ZDEM_S2_ENC_SIMTIME},
+    {203, 43, ZDEM_S2_ENC_NONE},
 };
 
-static const struct { const char *name; uint8_t len; uint32_t value; } size_table[2] = {
-    {"MAX_ITEM_STOCKS", 15, 8u},
-    {"MAX_ABILITY_DRAFT_ABILITIES", 27, 48u},
+static const char size_table_names[] =
+    "MAX_ITEM_STOCKS"
+    "MAX_ABILITY_DRAFT_ABILITIES"
+    ;
+static const struct { uint16_t off; uint8_t len; uint32_t value; } size_table[2] = {
+    {0, 15, 8u},
+    {15, 27, 48u},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } name_table[3] = {
-    {"m_flAnimTime", 12, ZDEM_S2_ENC_SIMTIME},
-    {"m_flRuneTime", 12, ZDEM_S2_ENC_RUNETIME},
-    {"m_flSimulationTime", 18, ZDEM_S2_ENC_SIMTIME},
+static const char name_table_names[] =
+    "m_flAnimTime"
+    "m_flRuneTime"
+    "m_flSimulationTime"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } name_table[3] = {
+    {0, 12, ZDEM_S2_ENC_SIMTIME},
+    {12, 12, ZDEM_S2_ENC_RUNETIME},
+    {24, 18, ZDEM_S2_ENC_SIMTIME},
 };
 
 /* Binary search over a table sorted by (length, bytes): the bytes are
@@ -238,7 +347,7 @@ static const struct { const char *name; uint8_t len; uint8_t value; } name_table
             size_t sl = tab[mid].len;                                      \
             int r = sl < (len) ? -1 : (sl > (len) ? 1 : 0);                \
             if (r == 0)                                                    \
-                r = memcmp(tab[mid].name, (name), sl);                     \
+                r = memcmp(tab##_names + tab[mid].off, (name), sl);        \
             if (r == 0) {                                                  \
                 (found) = tab[mid].value;                                  \
                 break;                                                     \
