@@ -6,7 +6,7 @@ const uint16_t zdem_s2_fp_lut[256] = {
     0x0100, 0x0227, 0x0100, 0x0508, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0504, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x0602, 0x0100, 0x0227, 0x0100, 0x0401,
-    0x0100, 0x0227, 0x0100, 0x800f, 0x0100, 0x0227, 0x0100, 0x040b,
+    0x0100, 0x0227, 0x0100, 0x8000, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x0508, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0504, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x061d, 0x0100, 0x0227, 0x0100, 0x0401,
@@ -26,99 +26,26 @@ const uint16_t zdem_s2_fp_lut[256] = {
     0x0100, 0x0227, 0x0100, 0x0508, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0504, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x061d, 0x0100, 0x0227, 0x0100, 0x0401,
-    0x0100, 0x0227, 0x0100, 0x8011, 0x0100, 0x0227, 0x0100, 0x040b,
+    0x0100, 0x0227, 0x0100, 0x8002, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x0508, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0504, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x0602, 0x0100, 0x0227, 0x0100, 0x0401,
-    0x0100, 0x0227, 0x0100, 0x8010, 0x0100, 0x0227, 0x0100, 0x040b,
+    0x0100, 0x0227, 0x0100, 0x8001, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x0508, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0504, 0x0100, 0x0227, 0x0100, 0x040b,
     0x0100, 0x0227, 0x0100, 0x061d, 0x0100, 0x0227, 0x0100, 0x0401,
     0x0100, 0x0227, 0x0100, 0x0803, 0x0100, 0x0227, 0x0100, 0x040b,
 };
 
-const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2] = {
-    {0x80, 0x01},
-    {0xa7, 0x02},
-    {0x03, 0x04},
-    {0x05, 0x06},
-    {0x81, 0x8b},
-    {0x88, 0x07},
-    {0x84, 0x08},
-    {0x82, 0x9d},
-    {0x09, 0x0a},
-    {0x0b, 0x0c},
-    {0x0d, 0x0e},
-    {0x0f, 0x8a},
-    {0x87, 0x10},
-    {0x89, 0x11},
-    {0xa0, 0x83},
-    {0x9e, 0x12},
-    {0x8c, 0xa5},
-    {0x9f, 0x9a},
-    {0xa6, 0x13},
-    {0x14, 0xa4},
-    {0x15, 0x85},
-    {0x16, 0x17},
-    {0x18, 0x19},
-    {0x1a, 0x1b},
-    {0x1c, 0x9b},
-    {0x1d, 0x1e},
-    {0x1f, 0x86},
-    {0x20, 0x21},
-    {0xa3, 0xa2},
-    {0x99, 0x98},
-    {0xa1, 0x9c},
-    {0x8d, 0x22},
-    {0x23, 0x24},
-    {0x25, 0x26},
-    {0x8f, 0x8e},
-    {0x95, 0x94},
-    {0x97, 0x96},
-    {0x91, 0x90},
-    {0x93, 0x92},
-};
-
-const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8] = {
-    {0x8100, 0x8227, 0x8100, 0x0003, 0x8100, 0x8227, 0x8100, 0x0004},
-    {0x8127, 0x0005, 0x8127, 0x8301, 0x8127, 0x0006, 0x8127, 0x830b},
-    {0x8308, 0x8201, 0x8304, 0x820b, 0x0007, 0x8201, 0x0008, 0x820b},
-    {0x8208, 0x8204, 0x8302, 0x0009, 0x8208, 0x8204, 0x831d, 0x000a},
-    {0x8101, 0x810b, 0x8101, 0x810b, 0x8101, 0x810b, 0x8101, 0x810b},
-    {0x8108, 0x8202, 0x8108, 0x821d, 0x8108, 0x8202, 0x8108, 0x821d},
-    {0x8104, 0x000b, 0x8104, 0x000d, 0x8104, 0x000c, 0x8104, 0x000e},
-    {0x8102, 0x811d, 0x8102, 0x811d, 0x8102, 0x811d, 0x8102, 0x811d},
-    {0x000f, 0x8309, 0x8307, 0x8320, 0x830a, 0x0011, 0x0010, 0x8303},
-    {0x831e, 0x8207, 0x820a, 0x830c, 0x0012, 0x8207, 0x820a, 0x8325},
-    {0x8209, 0x8220, 0x831f, 0x8203, 0x8209, 0x8220, 0x831a, 0x8203},
-    {0x821e, 0x810a, 0x8326, 0x810a, 0x821e, 0x810a, 0x0013, 0x810a},
-    {0x8107, 0x820c, 0x8107, 0x8225, 0x8107, 0x820c, 0x8107, 0x8225},
-    {0x8109, 0x821f, 0x8109, 0x821a, 0x8109, 0x821f, 0x8109, 0x821a},
-    {0x8120, 0x8103, 0x8120, 0x8103, 0x8120, 0x8103, 0x8120, 0x8103},
-    {0x811e, 0x8226, 0x811e, 0x0014, 0x811e, 0x8226, 0x811e, 0x8324},
-    {0x810c, 0x8125, 0x810c, 0x8125, 0x810c, 0x8125, 0x810c, 0x8125},
-    {0x811f, 0x811a, 0x811f, 0x811a, 0x811f, 0x811a, 0x811f, 0x811a},
-    {0x8126, 0x0015, 0x8126, 0x8224, 0x8126, 0x8305, 0x8126, 0x8224},
-    {0x0016, 0x8124, 0x8205, 0x8124, 0x0017, 0x8124, 0x8205, 0x8124},
-    {0x0018, 0x8105, 0x001a, 0x8105, 0x0019, 0x8105, 0x001b, 0x8105},
-    {0x001c, 0x001f, 0x001d, 0x0020, 0x831b, 0x8306, 0x001e, 0x0021},
-    {0x8323, 0x8319, 0x821b, 0x8321, 0x8322, 0x8318, 0x821b, 0x831c},
-    {0x830d, 0x0023, 0x8206, 0x0025, 0x0022, 0x0024, 0x8206, 0x0026},
-    {0x8223, 0x811b, 0x8222, 0x811b, 0x8223, 0x811b, 0x8222, 0x811b},
-    {0x8219, 0x8221, 0x8218, 0x821c, 0x8219, 0x8221, 0x8218, 0x821c},
-    {0x820d, 0x8106, 0x830f, 0x8106, 0x820d, 0x8106, 0x830e, 0x8106},
-    {0x8315, 0x8311, 0x8317, 0x8313, 0x8314, 0x8310, 0x8316, 0x8312},
-    {0x8123, 0x8122, 0x8123, 0x8122, 0x8123, 0x8122, 0x8123, 0x8122},
-    {0x8119, 0x8118, 0x8119, 0x8118, 0x8119, 0x8118, 0x8119, 0x8118},
-    {0x8121, 0x811c, 0x8121, 0x811c, 0x8121, 0x811c, 0x8121, 0x811c},
-    {0x810d, 0x820f, 0x810d, 0x820e, 0x810d, 0x820f, 0x810d, 0x820e},
-    {0x8215, 0x8217, 0x8214, 0x8216, 0x8215, 0x8217, 0x8214, 0x8216},
-    {0x8211, 0x8213, 0x8210, 0x8212, 0x8211, 0x8213, 0x8210, 0x8212},
-    {0x810f, 0x810e, 0x810f, 0x810e, 0x810f, 0x810e, 0x810f, 0x810e},
-    {0x8115, 0x8114, 0x8115, 0x8114, 0x8115, 0x8114, 0x8115, 0x8114},
-    {0x8117, 0x8116, 0x8117, 0x8116, 0x8117, 0x8116, 0x8117, 0x8116},
-    {0x8111, 0x8110, 0x8111, 0x8110, 0x8111, 0x8110, 0x8111, 0x8110},
-    {0x8113, 0x8112, 0x8113, 0x8112, 0x8113, 0x8112, 0x8113, 0x8112},
+const uint8_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8] = {
+    {0x5e, 0xa6, 0x5e, 0x03, 0x5e, 0xa6, 0x5e, 0xe4},
+    {0x4c, 0x65, 0x4c, 0x65, 0x4c, 0x65, 0x4c, 0x65},
+    {0x5f, 0x5a, 0x5f, 0x5a, 0x5f, 0x5a, 0x5f, 0x5a},
+    {0x04, 0x45, 0x06, 0x45, 0x05, 0x45, 0x07, 0x45},
+    {0xa3, 0x5b, 0xa2, 0x5b, 0xa3, 0x5b, 0xa2, 0x5b},
+    {0x99, 0xa1, 0x98, 0x9c, 0x99, 0xa1, 0x98, 0x9c},
+    {0x8d, 0x46, 0xcf, 0x46, 0x8d, 0x46, 0xce, 0x46},
+    {0xd5, 0xd1, 0xd7, 0xd3, 0xd4, 0xd0, 0xd6, 0xd2},
 };
 
 const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT] = {
@@ -186,118 +113,227 @@ const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT] = {
     "transform",
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } type_table[66] = {
-    {"bool", 4, ZDEM_S2_DEC_BOOL},
-    {"char", 4, ZDEM_S2_DEC_STRING},
-    {"int8", 4, ZDEM_S2_DEC_SVAR32},
-    {"Color", 5, ZDEM_S2_DEC_UVAR32},
-    {"float", 5, ZDEM_S2_DEC_FLOAT},
-    {"int16", 5, ZDEM_S2_DEC_SVAR32},
-    {"int32", 5, ZDEM_S2_DEC_SVAR32},
-    {"int64", 5, ZDEM_S2_DEC_SVAR64},
-    {"uint8", 5, ZDEM_S2_DEC_UVAR32},
-    {"QAngle", 6, ZDEM_S2_DEC_QANGLE},
-    {"Vector", 6, ZDEM_S2_DEC_VECTOR3},
-    {"uint16", 6, ZDEM_S2_DEC_UVAR32},
-    {"uint32", 6, ZDEM_S2_DEC_UVAR32},
-    {"uint64", 6, ZDEM_S2_DEC_UVAR64},
-    {"CHandle", 7, ZDEM_S2_DEC_UVAR32},
-    {"color32", 7, ZDEM_S2_DEC_UVAR32},
-    {"float32", 7, ZDEM_S2_DEC_FLOAT},
-    {"float64", 7, ZDEM_S2_DEC_FLOAT64},
-    {"HeroID_t", 8, ZDEM_S2_DEC_SVAR32},
-    {"Vector2D", 8, ZDEM_S2_DEC_VECTOR2},
-    {"Vector4D", 8, ZDEM_S2_DEC_VECTOR4},
-    {"VectorWS", 8, ZDEM_S2_DEC_VECTOR3},
-    {"itemid_t", 8, ZDEM_S2_DEC_UVAR64},
-    {"BloodType", 9, ZDEM_S2_DEC_UVAR32},
-    {"HSequence", 9, ZDEM_S2_DEC_UVAR64},
-    {"CTransform", 10, ZDEM_S2_DEC_TRANSFORM},
-    {"CUtlString", 10, ZDEM_S2_DEC_STRING},
-    {"CUtlVector", 10, ZDEM_S2_DEC_VECTOR},
-    {"GameTick_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"GameTime_t", 10, ZDEM_S2_DEC_FLOAT},
-    {"MoveType_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"PlayerID_t", 10, ZDEM_S2_DEC_SVAR32},
-    {"Quaternion", 10, ZDEM_S2_DEC_VECTOR4},
-    {"RenderFx_t", 10, ZDEM_S2_DEC_UVAR32},
-    {"CPlayerSlot", 11, ZDEM_S2_DEC_UVAR32},
-    {"CWeakHandle", 11, ZDEM_S2_DEC_UVAR64},
-    {"SolidType_t", 11, ZDEM_S2_DEC_UVAR32},
-    {"CEntityIndex", 12, ZDEM_S2_DEC_SVAR32},
-    {"RenderMode_t", 12, ZDEM_S2_DEC_UVAR32},
-    {"ResourceId_t", 12, ZDEM_S2_DEC_UVAR64},
-    {"CEntityHandle", 13, ZDEM_S2_DEC_UVAR32},
-    {"CGlobalSymbol", 13, ZDEM_S2_DEC_STRING},
-    {"CStrongHandle", 13, ZDEM_S2_DEC_UVAR64},
-    {"MoveCollide_t", 13, ZDEM_S2_DEC_UVAR32},
-    {"CBodyComponent", 14, ZDEM_S2_DEC_POINTER},
-    {"CUtlLeanVector", 14, ZDEM_S2_DEC_VECTOR},
-    {"HeroFacetKey_t", 14, ZDEM_S2_DEC_UVAR64},
-    {"WorldGroupId_t", 14, ZDEM_S2_DEC_UVAR32},
-    {"CLightComponent", 15, ZDEM_S2_DEC_POINTER},
-    {"CUtlBinaryBlock", 15, ZDEM_S2_DEC_BLOB},
-    {"CUtlStringToken", 15, ZDEM_S2_DEC_UVAR32},
-    {"CUtlSymbolLarge", 15, ZDEM_S2_DEC_STRING},
-    {"CPlayerLocalData", 16, ZDEM_S2_DEC_POINTER},
-    {"CRenderComponent", 16, ZDEM_S2_DEC_POINTER},
-    {"ShatterPanelMode", 16, ZDEM_S2_DEC_UVAR32},
-    {"CPhysicsComponent", 17, ZDEM_S2_DEC_POINTER},
-    {"TakeDamageFlags_t", 17, ZDEM_S2_DEC_UVAR64},
-    {"AttachmentHandle_t", 18, ZDEM_S2_DEC_UVAR64},
-    {"CGameSceneNodeHandle", 20, ZDEM_S2_DEC_UVAR32},
-    {"CNetworkUtlVectorBase", 21, ZDEM_S2_DEC_VECTOR},
-    {"ItemDefinitionIndex_t", 21, ZDEM_S2_DEC_UVAR32},
-    {"C_NetworkUtlVectorBase", 22, ZDEM_S2_DEC_VECTOR},
-    {"SurroundingBoundsType_t", 23, ZDEM_S2_DEC_UVAR32},
-    {"CNetworkedQuantizedFloat", 24, ZDEM_S2_DEC_FLOAT},
-    {"CUtlVectorEmbeddedNetworkVar", 28, ZDEM_S2_DEC_VECTOR},
-    {"C_UtlVectorEmbeddedNetworkVar", 29, ZDEM_S2_DEC_VECTOR},
+static const char type_table_names[] =
+    "bool"
+    "char"
+    "int8"
+    "Color"
+    "float"
+    "int16"
+    "int32"
+    "int64"
+    "uint8"
+    "QAngle"
+    "Vector"
+    "uint16"
+    "uint32"
+    "uint64"
+    "CHandle"
+    "color32"
+    "float32"
+    "float64"
+    "HeroID_t"
+    "Vector2D"
+    "Vector4D"
+    "VectorWS"
+    "itemid_t"
+    "BloodType"
+    "HSequence"
+    "CTransform"
+    "CUtlString"
+    "CUtlVector"
+    "GameTick_t"
+    "GameTime_t"
+    "MoveType_t"
+    "PlayerID_t"
+    "Quaternion"
+    "RenderFx_t"
+    "CPlayerSlot"
+    "CWeakHandle"
+    "SolidType_t"
+    "CEntityIndex"
+    "RenderMode_t"
+    "ResourceId_t"
+    "CEntityHandle"
+    "CGlobalSymbol"
+    "CStrongHandle"
+    "MoveCollide_t"
+    "CBodyComponent"
+    "CUtlLeanVector"
+    "HeroFacetKey_t"
+    "WorldGroupId_t"
+    "CLightComponent"
+    "CUtlBinaryBlock"
+    "CUtlStringToken"
+    "CUtlSymbolLarge"
+    "CPlayerLocalData"
+    "CRenderComponent"
+    "ShatterPanelMode"
+    "CPhysicsComponent"
+    "TakeDamageFlags_t"
+    "AttachmentHandle_t"
+    "CGameSceneNodeHandle"
+    "CNetworkUtlVectorBase"
+    "ItemDefinitionIndex_t"
+    "C_NetworkUtlVectorBase"
+    "SurroundingBoundsType_t"
+    "CNetworkedQuantizedFloat"
+    "CUtlVectorEmbeddedNetworkVar"
+    "C_UtlVectorEmbeddedNetworkVar"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } type_table[66] = {
+    {0, 4, ZDEM_S2_DEC_BOOL},
+    {4, 4, ZDEM_S2_DEC_STRING},
+    {8, 4, ZDEM_S2_DEC_SVAR32},
+    {12, 5, ZDEM_S2_DEC_UVAR32},
+    {17, 5, ZDEM_S2_DEC_FLOAT},
+    {22, 5, ZDEM_S2_DEC_SVAR32},
+    {27, 5, ZDEM_S2_DEC_SVAR32},
+    {32, 5, ZDEM_S2_DEC_SVAR64},
+    {37, 5, ZDEM_S2_DEC_UVAR32},
+    {42, 6, ZDEM_S2_DEC_QANGLE},
+    {48, 6, ZDEM_S2_DEC_VECTOR3},
+    {54, 6, ZDEM_S2_DEC_UVAR32},
+    {60, 6, ZDEM_S2_DEC_UVAR32},
+    {66, 6, ZDEM_S2_DEC_UVAR64},
+    {72, 7, ZDEM_S2_DEC_UVAR32},
+    {79, 7, ZDEM_S2_DEC_UVAR32},
+    {86, 7, ZDEM_S2_DEC_FLOAT},
+    {93, 7, ZDEM_S2_DEC_FLOAT64},
+    {100, 8, ZDEM_S2_DEC_SVAR32},
+    {108, 8, ZDEM_S2_DEC_VECTOR2},
+    {116, 8, ZDEM_S2_DEC_VECTOR4},
+    {124, 8, ZDEM_S2_DEC_VECTOR3},
+    {132, 8, ZDEM_S2_DEC_UVAR64},
+    {140, 9, ZDEM_S2_DEC_UVAR32},
+    {149, 9, ZDEM_S2_DEC_UVAR64},
+    {158, 10, ZDEM_S2_DEC_TRANSFORM},
+    {168, 10, ZDEM_S2_DEC_STRING},
+    {178, 10, ZDEM_S2_DEC_VECTOR},
+    {188, 10, ZDEM_S2_DEC_UVAR32},
+    {198, 10, ZDEM_S2_DEC_FLOAT},
+    {208, 10, ZDEM_S2_DEC_UVAR32},
+    {218, 10, ZDEM_S2_DEC_SVAR32},
+    {228, 10, ZDEM_S2_DEC_VECTOR4},
+    {238, 10, ZDEM_S2_DEC_UVAR32},
+    {248, 11, ZDEM_S2_DEC_UVAR32},
+    {259, 11, ZDEM_S2_DEC_UVAR64},
+    {270, 11, ZDEM_S2_DEC_UVAR32},
+    {281, 12, ZDEM_S2_DEC_SVAR32},
+    {293, 12, ZDEM_S2_DEC_UVAR32},
+    {305, 12, ZDEM_S2_DEC_UVAR64},
+    {317, 13, ZDEM_S2_DEC_UVAR32},
+    {330, 13, ZDEM_S2_DEC_STRING},
+    {343, 13, ZDEM_S2_DEC_UVAR64},
+    {356, 13, ZDEM_S2_DEC_UVAR32},
+    {369, 14, ZDEM_S2_DEC_POINTER},
+    {383, 14, ZDEM_S2_DEC_VECTOR},
+    {397, 14, ZDEM_S2_DEC_UVAR64},
+    {411, 14, ZDEM_S2_DEC_UVAR32},
+    {425, 15, ZDEM_S2_DEC_POINTER},
+    {440, 15, ZDEM_S2_DEC_BLOB},
+    {455, 15, ZDEM_S2_DEC_UVAR32},
+    {470, 15, ZDEM_S2_DEC_STRING},
+    {485, 16, ZDEM_S2_DEC_POINTER},
+    {501, 16, ZDEM_S2_DEC_POINTER},
+    {517, 16, ZDEM_S2_DEC_UVAR32},
+    {533, 17, ZDEM_S2_DEC_POINTER},
+    {550, 17, ZDEM_S2_DEC_UVAR64},
+    {567, 18, ZDEM_S2_DEC_UVAR64},
+    {585, 20, ZDEM_S2_DEC_UVAR32},
+    {605, 21, ZDEM_S2_DEC_VECTOR},
+    {626, 21, ZDEM_S2_DEC_UVAR32},
+    {647, 22, ZDEM_S2_DEC_VECTOR},
+    {669, 23, ZDEM_S2_DEC_UVAR32},
+    {692, 24, ZDEM_S2_DEC_FLOAT},
+    {716, 28, ZDEM_S2_DEC_VECTOR},
+    {744, 29, ZDEM_S2_DEC_VECTOR},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } enc_table[9] = {
-    {"coord", 5, ZDEM_S2_ENC_COORD},
-    {"normal", 6, ZDEM_S2_ENC_NORMAL},
-    {"qangle", 6, ZDEM_S2_ENC_NONE},
-    {"fixed64", 7, ZDEM_S2_ENC_FIXED64},
-    {"simtime", 7, ZDEM_S2_ENC_SIMTIME},
-    {"runetime", 8, ZDEM_S2_ENC_RUNETIME},
-    {"coord_integral", 14, ZDEM_S2_ENC_COORD},
-    {"qangle_precise", 14, ZDEM_S2_ENC_QANGLE_PRECISE},
-    {"qangle_pitch_yaw", 16, ZDEM_S2_ENC_QANGLE_PITCH_YAW},
+static const char enc_table_names[] =
+    "coord"
+    "normal"
+    "qangle"
+    "fixed64"
+    "simtime"
+    "runetime"
+    "coord_integral"
+    "qangle_precise"
+    "qangle_pitch_yaw"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } enc_table[9] = {
+    {0, 5, ZDEM_S2_ENC_COORD},
+    {5, 6, ZDEM_S2_ENC_NORMAL},
+    {11, 6, ZDEM_S2_ENC_NONE},
+    {17, 7, ZDEM_S2_ENC_FIXED64},
+    {24, 7, ZDEM_S2_ENC_SIMTIME},
+    {31, 8, ZDEM_S2_ENC_RUNETIME},
+    {39, 14, ZDEM_S2_ENC_COORD},
+    {53, 14, ZDEM_S2_ENC_QANGLE_PRECISE},
+    {67, 16, ZDEM_S2_ENC_QANGLE_PITCH_YAW},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } vser_table[19] = {
-    {"posx", 4, ZDEM_S2_ENC_NONE},
-    {"posy", 4, ZDEM_S2_ENC_NONE},
-    {"posz", 4, ZDEM_S2_ENC_NONE},
-    {"cellx", 5, ZDEM_S2_ENC_NONE},
-    {"celly", 5, ZDEM_S2_ENC_NONE},
-    {"cellz", 5, ZDEM_S2_ENC_NONE},
-    {"color", 5, ZDEM_S2_ENC_NONE},
-    {"ehandle", 7, ZDEM_S2_ENC_NONE},
-    {"minusone", 8, ZDEM_S2_ENC_MINUSONE},
-    {"fish_pos_x", 10, ZDEM_S2_ENC_NONE},
-    {"fish_pos_y", 10, ZDEM_S2_ENC_NONE},
-    {"fish_pos_z", 10, ZDEM_S2_ENC_NONE},
-    {"ClampHealth", 11, ZDEM_S2_ENC_NONE},
-    {"gameSceneNode", 13, ZDEM_S2_ENC_NONE},
-    {"animTimeSerializer", 18, ZDEM_S2_ENC_SIMTIME},
-    {"angle_normalize_positive", 24, ZDEM_S2_ENC_NONE},
-    {"simulationTimeSerializer", 24, ZDEM_S2_ENC_SIMTIME},
-    {"funcRotatingSimulationTimeSerializer", 36, ZDEM_S2_ENC_SIMTIME},
-    {"gameSceneNodeStepSimulationAnglesSerializer", 43, ZDEM_S2_ENC_NONE},
+static const char vser_table_names[] =
+    "posx"
+    "posy"
+    "posz"
+    "cellx"
+    "celly"
+    "cellz"
+    "color"
+    "ehandle"
+    "minusone"
+    "fish_pos_x"
+    "fish_pos_y"
+    "fish_pos_z"
+    "ClampHealth"
+    "gameSceneNode"
+    "animTimeSerializer"
+    "angle_normalize_positive"
+    "simulationTimeSerializer"
+    "funcRotatingSimulationTimeSerializer"
+    "gameSceneNodeStepSimulationAnglesSerializer"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } vser_table[19] = {
+    {0, 4, ZDEM_S2_ENC_NONE},
+    {4, 4, ZDEM_S2_ENC_NONE},
+    {8, 4, ZDEM_S2_ENC_NONE},
+    {12, 5, ZDEM_S2_ENC_NONE},
+    {17, 5, ZDEM_S2_ENC_NONE},
+    {22, 5, ZDEM_S2_ENC_NONE},
+    {27, 5, ZDEM_S2_ENC_NONE},
+    {32, 7, ZDEM_S2_ENC_NONE},
+    {39, 8, ZDEM_S2_ENC_MINUSONE},
+    {47, 10, ZDEM_S2_ENC_NONE},
+    {57, 10, ZDEM_S2_ENC_NONE},
+    {67, 10, ZDEM_S2_ENC_NONE},
+    {77, 11, ZDEM_S2_ENC_NONE},
+    {88, 13, ZDEM_S2_ENC_NONE},
+    {101, 18, ZDEM_S2_ENC_SIMTIME},
+    {119, 24, ZDEM_S2_ENC_NONE},
+    {143, 24, ZDEM_S2_ENC_SIMTIME},
+    {167, 36, ZDEM_S2_ENC_SIMTIME},
+    {203, 43, ZDEM_S2_ENC_NONE},
 };
 
-static const struct { const char *name; uint8_t len; uint32_t value; } size_table[2] = {
-    {"MAX_ITEM_STOCKS", 15, 8u},
-    {"MAX_ABILITY_DRAFT_ABILITIES", 27, 48u},
+static const char size_table_names[] =
+    "MAX_ITEM_STOCKS"
+    "MAX_ABILITY_DRAFT_ABILITIES"
+    ;
+static const struct { uint16_t off; uint8_t len; uint32_t value; } size_table[2] = {
+    {0, 15, 8u},
+    {15, 27, 48u},
 };
 
-static const struct { const char *name; uint8_t len; uint8_t value; } name_table[3] = {
-    {"m_flAnimTime", 12, ZDEM_S2_ENC_SIMTIME},
-    {"m_flRuneTime", 12, ZDEM_S2_ENC_RUNETIME},
-    {"m_flSimulationTime", 18, ZDEM_S2_ENC_SIMTIME},
+static const char name_table_names[] =
+    "m_flAnimTime"
+    "m_flRuneTime"
+    "m_flSimulationTime"
+    ;
+static const struct { uint16_t off; uint8_t len; uint8_t value; } name_table[3] = {
+    {0, 12, ZDEM_S2_ENC_SIMTIME},
+    {12, 12, ZDEM_S2_ENC_RUNETIME},
+    {24, 18, ZDEM_S2_ENC_SIMTIME},
 };
 
 /* Binary search over a table sorted by (length, bytes): the bytes are
@@ -311,7 +347,7 @@ static const struct { const char *name; uint8_t len; uint8_t value; } name_table
             size_t sl = tab[mid].len;                                      \
             int r = sl < (len) ? -1 : (sl > (len) ? 1 : 0);                \
             if (r == 0)                                                    \
-                r = memcmp(tab[mid].name, (name), sl);                     \
+                r = memcmp(tab##_names + tab[mid].off, (name), sl);        \
             if (r == 0) {                                                  \
                 (found) = tab[mid].value;                                  \
                 break;                                                     \

@@ -93,15 +93,14 @@ typedef enum zdem_s2_fpop {
 } zdem_s2_fpop;
 
 #define ZDEM_S2_FP_MAX_CODE_BITS 17
-#define ZDEM_S2_FP_TREE_NODES 39
-/* lut[8 peeked bits]: (length << 8) | op, or 0x8000 | tree node. */
+#define ZDEM_S2_FP_TREE_NODES 8
+/* lut[8 peeked bits]: (length << 8) | op, or 0x8000 | the row of
+ * zdem_s2_fp_tree3 a longer code goes on from. */
 extern const uint16_t zdem_s2_fp_lut[256];
-/* tree[node][bit]: 0x80 | op for a leaf, else the next node. */
-extern const uint8_t zdem_s2_fp_tree[ZDEM_S2_FP_TREE_NODES][2];
-/* tree3[node][next 3 bits, first in bit 0]: the same walk three bits at
- * a time: 0x8000 | (bits used << 8) | op for a leaf within them, else
- * the node after all three. */
-extern const uint16_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8];
+/* tree3[row][next 3 bits, first in bit 0]: the code tree below a long
+ * code's first 8 bits, walked three bits a step: (bits used << 6) | op
+ * (>= 0x40) for a leaf within them, else the row after all three. */
+extern const uint8_t zdem_s2_fp_tree3[ZDEM_S2_FP_TREE_NODES][8];
 extern const char *const zdem_s2_fp_op_names[ZDEM_S2_FP_OP_COUNT];
 extern const char *const zdem_s2_dec_names[ZDEM_S2_DEC_COUNT];
 

@@ -9,17 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* splitmix64's finalizer: invertible, every input bit reaches every output
  * bit. */
-static inline uint64_t zdem_hash_mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBull;
-    x ^= x >> 31;
-    return x;
-}
+uint64_t zdem_hash_mix64(uint64_t x);
 
 static inline uint64_t zdem_hash_u64(uint64_t key, uint64_t seed)
 {
@@ -54,5 +50,9 @@ static inline uint32_t zdem_hash_slot(uint64_t h, unsigned log2)
 {
     return (uint32_t)(h >> (64u - log2));
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

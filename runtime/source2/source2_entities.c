@@ -76,10 +76,16 @@ static s2_slot *vt_slots(const zdem_s2_state *s, const s2_vtab *v)
 void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed)
 {
     unsigned i;
-    for (i = 0; i < ZDEM_S2_FP_MAX_DEPTH; i++)
-        h->k[i] = zdem_hash_mix64(seed ^ (0x9E3779B97F4A7C15ull * (i + 1u))) | 1u;
-    for (i = 0; i <= ZDEM_S2_FP_MAX_DEPTH; i++)
-        h->d[i] = zdem_hash_mix64(seed + 0xD6E8FEB86659FD93ull * (i + 1u));
+    /* the multipliers (odd), then the depth terms: one mixer call */
+    for (i = 0; i < 2u * ZDEM_S2_FP_MAX_DEPTH + 1u; i++) {
+        uint64_t x = zdem_hash_mix64(i < ZDEM_S2_FP_MAX_DEPTH
+                                         ? seed ^ (0x9E3779B97F4A7C15ull * (i + 1u))
+                                         : seed + 0xD6E8FEB86659FD93ull * (i - ZDEM_S2_FP_MAX_DEPTH + 1u));
+        if (i < ZDEM_S2_FP_MAX_DEPTH)
+            h->k[i] = x | 1u;
+        else
+            h->d[i - ZDEM_S2_FP_MAX_DEPTH] = x;
+    }
 }
 
 static uint32_t vt_home(const zdem_s2_state *s, uint64_t hi, uint64_t lo, unsigned log2)

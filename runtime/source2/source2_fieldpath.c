@@ -18,31 +18,32 @@ int zdem_s2_fp_read_op(zdem_bits *br)
         br->pos += len;
         return e & 0xFF;
     }
-    /* Rare long code (9..17 bits): walk the tree from the node reached
-     * after the first 8 bits, through the next (at most 9) bits taken at
-     * once. */
+    /* Rare long code (9..17 bits): the tree from the node the first 8
+     * bits reach, three bits a step (zdem_s2_fp_tree3). Bits past the end
+     * read as 0: a code that needs them ran out, as a bit-at-a-time walk
+     * would find. */
     if (zdem_bits_left(br) < 8u) {
         zdem_bits_skip(br, 8);
         return -1;
     }
     br->pos += 8;
     {
-        unsigned node = e & 0xFFu, steps, avail = (unsigned)(zdem_bits_left(br) < 16u ? zdem_bits_left(br) : 16u);
-        uint32_t bits = zdem_bits_peek(br, 16);
-        for (steps = 0; steps < avail && node < ZDEM_S2_FP_TREE_NODES; steps++) {
-            uint8_t c = zdem_s2_fp_tree[node][(bits >> steps) & 1u];
-            if (c & 0x80u) {
-                br->pos += steps + 1u;
-                return c & 0x7F;
+        unsigned node = e & 0xFFu, k, used = 0;
+        uint32_t bits = zdem_bits_peek(br, 18);
+        for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+            unsigned t = zdem_s2_fp_tree3[node][(bits >> used) & 7u];
+            if (t >= 0x40u) {
+                used += t >> 6;
+                if (used > zdem_bits_left(br))
+                    break;
+                br->pos += used;
+                return (int)(t & 0x3Fu);
             }
-            node = c;
-        }
-        if (steps == avail && avail < 16u) { /* ran out of bits */
-            br->pos = br->end;
-            br->overflow = 1;
-            return -1;
+            used += 3u;
+            node = t;
         }
     }
+    br->pos = br->end; /* ran out of bits (or not a code: cannot happen) */
     br->overflow = 1;
     return -1;
 }

@@ -72,28 +72,37 @@ static inline int pl_read_op(zdem_bits *br)
 }
 
 /* Valve's field-path varint: 2, 4, 10, 17 or 31 bits, chosen by a prefix. */
+/* Valve's field-path varint at the start of a window w (at most 35 bits):
+ * the value, and its length in *used. */
+static inline uint32_t pl_ubitvar_of(uint64_t w, unsigned *used)
+{
+    if (w & 1u) {
+        *used = 3u;
+        return (uint32_t)(w >> 1) & 3u;
+    }
+    if (w & 2u) {
+        *used = 6u;
+        return (uint32_t)(w >> 2) & 15u;
+    }
+    if (w & 4u) {
+        *used = 13u;
+        return (uint32_t)(w >> 3) & 0x3FFu;
+    }
+    if (w & 8u) {
+        *used = 21u;
+        return (uint32_t)(w >> 4) & 0x1FFFFu;
+    }
+    *used = 35u;
+    return (uint32_t)(w >> 4) & 0x7FFFFFFFu;
+}
+
 static uint32_t pl_ubitvar(zdem_bits *br)
 {
-    if (zdem_bits__fast(br)) { /* prefix and value (at most 35 bits) in one window */
-        uint64_t w = zdem_bits__window(br);
-        if (w & 1u) {
-            br->pos += 3u;
-            return (uint32_t)(w >> 1) & 3u;
-        }
-        if (w & 2u) {
-            br->pos += 6u;
-            return (uint32_t)(w >> 2) & 15u;
-        }
-        if (w & 4u) {
-            br->pos += 13u;
-            return (uint32_t)(w >> 3) & 0x3FFu;
-        }
-        if (w & 8u) {
-            br->pos += 21u;
-            return (uint32_t)(w >> 4) & 0x1FFFFu;
-        }
-        br->pos += 35u;
-        return (uint32_t)(w >> 4) & 0x7FFFFFFFu;
+    if (zdem_bits__fast(br)) { /* prefix and value in one window */
+        unsigned used;
+        uint32_t v = pl_ubitvar_of(zdem_bits__window(br), &used);
+        br->pos += used;
+        return v;
     }
     if (zdem_bits_read(br, 1))
         return zdem_bits_read(br, 2);
@@ -450,9 +459,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                     win >>= 8;
                     for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
                         unsigned t = zdem_s2_fp_tree3[node][win & 7u];
-                        if (t & 0x8000u) {
-                            op = (int)(t & 0xFFu);
-                            pos += (t >> 8) & 0xFu;
+                        if (t >= 0x40u) {
+                            op = (int)(t & 0x3Fu);
+                            pos += t >> 6;
                             break;
                         }
                         pos += 3u;
@@ -479,14 +488,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
                     c += (int64_t)(e & 0xFFu) + 1;
                 } else { /* PlusN: Valve's field-path varint + 5 */
-                    uint64_t x = win >> len;
-                    uint32_t v;
-                    if (x & 1u) { v = (uint32_t)(x >> 1) & 3u; len += 3u; }
-                    else if (x & 2u) { v = (uint32_t)(x >> 2) & 15u; len += 6u; }
-                    else if (x & 4u) { v = (uint32_t)(x >> 3) & 0x3FFu; len += 13u; }
-                    else if (x & 8u) { v = (uint32_t)(x >> 4) & 0x1FFFFu; len += 21u; }
-                    else { v = (uint32_t)(x >> 4) & 0x7FFFFFFFu; len += 35u; }
-                    c += (int64_t)v + 5;
+                    unsigned used;
+                    c += (int64_t)pl_ubitvar_of(win >> len, &used) + 5;
+                    len += used;
                 }
                 pos += len;
                 if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {

@@ -56,12 +56,11 @@ void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed);
 /* The hash of the path packed in (hi, lo) (zdem_s2_fp_pack's key). */
 static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint64_t lo)
 {
-    uint64_t l = lo >> 8, r;
-    r = h->d[(l >> 48) & 7u] + (hi & 0xFFFFu) * h->k[0] + ((hi >> 16) & 0xFFFFu) * h->k[1] +
-        ((hi >> 32) & 0xFFFFu) * h->k[2] + (hi >> 48) * h->k[3];
-    if (l & 0xFFFFFFFFFFFFull) /* paths deeper than 4: rare */
-        r += (l & 0xFFFFu) * h->k[4] + ((l >> 16) & 0xFFFFu) * h->k[5] +
-             ((l >> 32) & 0xFFFFu) * h->k[6];
+    unsigned depth = (unsigned)(lo >> 56) & 7u, i;
+    uint64_t r = h->d[depth];
+    /* components 0..3 in hi, 4..6 in lo from bit 8 (zdem_s2_fp_pack) */
+    for (i = 0; i < depth; i++)
+        r += ((i < 4u ? hi >> (16u * i) : lo >> (8u + 16u * (i - 4u))) & 0xFFFFu) * h->k[i];
     return r;
 }
 
