@@ -62,28 +62,32 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
             } while (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN);
             continue;
         }
-        /* Near the end of the input or of the output: one checked symbol. */
-        sym = zdem_tw_huff_lut[bits & LUT_MASK];
-        if (sym & 0x8000u) {
-            sym = SUB_ENTRY(sym, bits);
-            len = sym >> 9;
-            sym &= 0x1FFu;
-        } else {
-            len = sym >> 8;
-            sym &= 0xFFu;
-        }
-        if (len > nb)
-            return bad_code(err, (size_t)(p - src) * 8u - nb);
-        bits >>= len;
-        nb -= len;
-        if (sym == ZDEM_TW_HUFF_EOF) {
-            *out_len = o;
-            return ZDEM_OK;
-        }
-        if (o >= cap)
-            return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
-                             "huffman: output larger than the buffer");
-        dst[o++] = (uint8_t)sym;
+        /* Near the end of the input or of the output: every symbol checked
+         * (rounds end where fast ones do, so error offsets do not depend on
+         * which kind ran). */
+        do {
+            sym = zdem_tw_huff_lut[bits & LUT_MASK];
+            if (sym & 0x8000u) {
+                sym = SUB_ENTRY(sym, bits);
+                len = sym >> 9;
+                sym &= 0x1FFu;
+            } else {
+                len = sym >> 8;
+                sym &= 0xFFu;
+            }
+            if (len > nb)
+                return bad_code(err, (size_t)(p - src) * 8u - nb);
+            bits >>= len;
+            nb -= len;
+            if (sym == ZDEM_TW_HUFF_EOF) {
+                *out_len = o;
+                return ZDEM_OK;
+            }
+            if (o >= cap)
+                return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
+                                 "huffman: output larger than the buffer");
+            dst[o++] = (uint8_t)sym;
+        } while (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN);
     }
 }
 
