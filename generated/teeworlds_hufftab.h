@@ -14,10 +14,14 @@ extern "C" {
 #define ZDEM_TW_HUFF_ROOT 512        /* node ids < NSYM are symbols */
 #define ZDEM_TW_HUFF_MAX_CODE_LEN 15
 #define ZDEM_TW_HUFF_LUT_BITS 11
-/* LUT entry: bit 15 clear: symbol in bits 0..8, code length in bits 9..13;
- * bit 15 set: the code is longer than LUT_BITS, continue from inner node
- * (bits 0..14) after consuming LUT_BITS bits. */
+/* LUT entry, indexed by the next LUT_BITS bits: bit 15 clear: a byte
+ * symbol in bits 0..7, its code length in bits 8..11 (the entry < 0x1000);
+ * bit 15 set (a longer code, or EOF): the symbol is at
+ * zdem_tw_huff_sub[(e & 0xFFF) + the next (e >> 12 & 7) bits after the
+ * first LUT_BITS]. */
 extern const uint16_t zdem_tw_huff_lut[1u << ZDEM_TW_HUFF_LUT_BITS];
+/* Second-level entry: symbol in bits 0..8, whole code length in 9..12. */
+extern const uint16_t zdem_tw_huff_sub[140];
 /* Children of inner node n at zdem_tw_huff_child[n - NSYM][bit]. */
 extern const uint16_t zdem_tw_huff_child[256][2];
 /* Code bits (first bit in bit 0) and length of every symbol. */

@@ -11,6 +11,11 @@ static zdem_status bad_code(zdem_error *err, size_t bitpos)
                      "huffman: code runs past the end (no EOF symbol)");
 }
 
+/* The second-level entry of a first-level entry e with bit 15 set. */
+#define SUB_ENTRY(e, bits)                                                              \
+    zdem_tw_huff_sub[((e) & 0xFFFu) + ((unsigned)((bits) >> ZDEM_TW_HUFF_LUT_BITS) &     \
+                                       ((1u << (((e) >> 12) & 7u)) - 1u))]
+
 zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                            size_t *out_len, zdem_error *err)
 {
@@ -20,7 +25,7 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
     size_t o = 0;
     *out_len = 0;
     for (;;) {
-        unsigned e, sym;
+        unsigned sym, len;
         /* Refill so that a whole code (<= 15 bits) is buffered whenever the
          * input has it; the wide load skips per-byte checks mid-stream. */
         if (nb < 32u) {
@@ -35,33 +40,45 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
                 }
             }
         }
-        /* Decode while a whole longest code is buffered: 3-5 symbols per
-         * refill instead of one. */
-        do {
-            e = zdem_tw_huff_lut[bits & LUT_MASK];
-            if (!(e & 0x8000u)) {
-                unsigned len = (e >> 9) & 31u;
-                if (len > nb)
-                    return bad_code(err, (size_t)(p - src) * 8u - nb);
+        /* Fast round: a longest code is buffered before every symbol, and
+         * the output has room for one symbol per buffered bit (each code
+         * takes at least one), so no check per symbol but EOF. */
+        if (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN &&
+            cap - o > (size_t)(nb - ZDEM_TW_HUFF_MAX_CODE_LEN)) {
+            do {
+                unsigned e = zdem_tw_huff_lut[bits & LUT_MASK];
+                len = e >> 8;
+                if (e & 0x8000u) {
+                    e = SUB_ENTRY(e, bits);
+                    if ((e & 0x1FFu) == ZDEM_TW_HUFF_EOF) {
+                        *out_len = o;
+                        return ZDEM_OK;
+                    }
+                    len = e >> 9;
+                }
                 bits >>= len;
                 nb -= len;
-                sym = e & 0x1FFu;
+                dst[o++] = (uint8_t)e;
+            } while (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN);
+            continue;
+        }
+        /* Near the end of the input or of the output: every symbol checked
+         * (rounds end where fast ones do, so error offsets do not depend on
+         * which kind ran). */
+        do {
+            sym = zdem_tw_huff_lut[bits & LUT_MASK];
+            if (sym & 0x8000u) {
+                sym = SUB_ENTRY(sym, bits);
+                len = sym >> 9;
+                sym &= 0x1FFu;
             } else {
-                unsigned node = e & 0x7FFFu;
-                size_t start = (size_t)(p - src) * 8u - nb;
-                if (nb < ZDEM_TW_HUFF_LUT_BITS)
-                    return bad_code(err, start);
-                bits >>= ZDEM_TW_HUFF_LUT_BITS;
-                nb -= ZDEM_TW_HUFF_LUT_BITS;
-                while (node >= ZDEM_TW_HUFF_NSYM) {
-                    if (nb == 0)
-                        return bad_code(err, start);
-                    node = zdem_tw_huff_child[node - ZDEM_TW_HUFF_NSYM][bits & 1u];
-                    bits >>= 1;
-                    nb--;
-                }
-                sym = node;
+                len = sym >> 8;
+                sym &= 0xFFu;
             }
+            if (len > nb)
+                return bad_code(err, (size_t)(p - src) * 8u - nb);
+            bits >>= len;
+            nb -= len;
             if (sym == ZDEM_TW_HUFF_EOF) {
                 *out_len = o;
                 return ZDEM_OK;
@@ -162,16 +179,44 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
     const uint8_t *p = src, *end = src + n;
     size_t k = 0;
     *count = 0;
+    /* Fast part: while a longest int (5 bytes) is inside the data nothing
+     * is checked per byte; and an int takes at least one byte, so before
+     * byte `cap` there is room for it (k <= p - src < cap). */
+    if (n >= 5u) {
+        const uint8_t *stop = end - 4u; /* an int starting before it is whole */
+        if (cap < (size_t)(stop - src))
+            stop = src + cap;
+        while (p < stop) {
+            uint32_t b = p[0], v = b & 0x3Fu, sign = (b >> 6) & 1u;
+            if (b & 0x80u) {
+                /* 7 bits per continuation byte, at most 5 bytes; the fifth
+                 * byte's surplus bits fall off the top as in the reference */
+                b = p[1];
+                v |= (b & 0x7Fu) << 6;
+                if (b & 0x80u) {
+                    b = p[2];
+                    v |= (b & 0x7Fu) << 13;
+                    if (b & 0x80u) {
+                        b = p[3];
+                        v |= (b & 0x7Fu) << 20;
+                        if (b & 0x80u) {
+                            v |= ((uint32_t)p[4] & 0x7Fu) << 27;
+                            p++;
+                        }
+                        p++;
+                    }
+                    p++;
+                }
+                p++;
+            }
+            p++;
+            dst[k++] = (int32_t)(v ^ (0u - sign));
+        }
+    }
     while (p < end) {
         if (k >= cap)
             return zdem_fail(err, ZDEM_ERR_NO_SPACE, (size_t)(p - src),
                              "int unpack: more ints than the buffer holds");
-        /* Fast path: a one-byte int (the common case for deltas). */
-        if (!(*p & 0x80u)) {
-            uint32_t b = *p++;
-            dst[k++] = (int32_t)((b & 0x3Fu) ^ (0u - ((b >> 6) & 1u)));
-            continue;
-        }
         if (zdem_tw_int_read(&p, end, &dst[k]) != ZDEM_OK)
             return zdem_fail(err, ZDEM_ERR_TRUNCATED, (size_t)(p - src),
                              "int unpack: int cut by the end of the data");

@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 /* Decodes src until the EOF symbol into dst (cap bytes). Table-driven: one
- * lookup per symbol for codes up to ZDEM_TW_HUFF_LUT_BITS bits.
+ * lookup per symbol for codes up to ZDEM_TW_HUFF_LUT_BITS bits, two for
+ * longer ones. dst bytes past *out_len are left as they were.
  * Errors (offset = byte in src where the bad code starts):
  *   ZDEM_ERR_HUFFMAN   a code runs past the end / no EOF symbol,
  *   ZDEM_ERR_NO_SPACE  output larger than cap. */
