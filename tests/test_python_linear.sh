@@ -6,9 +6,11 @@
 # players, chat, kills and ticks run on hostile files in one Python process
 # under callgrind, and only the instructions inside libzdem (and the libc
 # calls it makes) are counted, call by call (tests/py_linear.py). Per input
-# byte, after the fixed cost of a call on an empty demo, each must stay
-# within 10x of the worst corpus file's for that call, measured the same
-# way. The hostile files: keys crafted to collide under zdem's hash
+# byte and returned row (rows are work the caller asks for, up to
+# max_rows), after the fixed cost of a call on an empty demo, each must
+# stay within 10x of the worst corpus file's for that call, measured the
+# same way; parse_header is held to the full read's bound (on a file of
+# nothing but signon it reads all of it). The hostile files: keys crafted to collide under zdem's hash
 # (s2craft.py hash-*, for seed 1 and for the built-in seed 0), each run
 # under the seed it was crafted for, the other one and the package's random
 # seed; the amplification generators of test_source2_linear.sh; twcraft.py's
