@@ -2921,7 +2921,14 @@ def zh_fphash(path, seed):
     """The hash of a field path (source2_state_int.h, zdem_s2_fphash_key):
     the depth's term plus each component times its multiplier, mod 2^64."""
     k, d = zh_fphash_init(seed)
-    return (d[len(path)] + sum(c * k[i] for i, c in enumerate(path))) & M64
+    return zh_fphash_fin((d[len(path)] + sum(c * k[i] for i, c in enumerate(path))) & M64)
+
+
+def zh_fphash_fin(x):
+    """zdem_s2_fphash_fin: one xorshift-multiply round."""
+    x ^= x >> 29
+    x = (x * _ZH_C1) & M64
+    return x ^ (x >> 32)
 
 
 def fp_key(path):
@@ -2999,8 +3006,11 @@ def colliding_fieldpaths(n, seed, fields, count, bits=12):
                 yield [f | c << 16 for c in range(count)]
 
     def h_np(x, np):  # components f (low 16 bits) and k; wraps mod 2^64
-        return (np.uint64(d[2]) + (x & np.uint64(0xFFFF)) * np.uint64(k[0]) +
-                (x >> np.uint64(16)) * np.uint64(k[1]))
+        h = (np.uint64(d[2]) + (x & np.uint64(0xFFFF)) * np.uint64(k[0]) +
+             (x >> np.uint64(16)) * np.uint64(k[1]))
+        h = h ^ (h >> np.uint64(29))
+        h = h * np.uint64(_ZH_C1)
+        return h ^ (h >> np.uint64(32))
     his = _top_bits_search(n, bits, cands, lambda v: zh_fphash((v & 0xFFFF, v >> 16), zh_seed(seed)),
                            h_np)
     return sorted((h & 0xFFFF, (h >> 16) & 0xFFFF) for h in his)

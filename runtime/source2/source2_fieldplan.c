@@ -506,7 +506,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                 plan[count].fd = lv_kind == PL_ELEM ? lv->fd
                                  : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
                                                      : pl_end(s, lv, (uint32_t)c);
-                plan[count].h = hbase + (uint64_t)c * hk;
+                plan[count].h = zdem_s2_fphash_fin(hbase + (uint64_t)c * hk);
                 count++;
             }
             w.c[d] = c;
@@ -563,7 +563,7 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
         w.low = w.last + 1;
         out[count] = cur;
         plan[count].fd = pl_end(s, &lvl[w.last], cur.path[w.last]);
-        plan[count].h = hp[w.last + 1] + fph->d[w.last + 1];
+        plan[count].h = zdem_s2_fphash_fin(hp[w.last + 1] + fph->d[w.last + 1]);
         count++;
     }
 }

@@ -35,9 +35,9 @@ zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_err
 
 /* The hash of a field path (the value tables' key): a multiply-add over
  * its components with odd 64-bit multipliers drawn from the seed, plus a
- * term for its depth; a table takes the top bits (Dietzfelbinger's
- * multiply-add-shift, universal for 16-bit components). Linear, so the
- * entity reader keeps it as a path changes: one multiply-add a value. */
+ * term for its depth, then one mixing round (zdem_s2_fphash_fin); a table
+ * takes the top bits. The sum is linear, so the entity reader keeps it as
+ * a path changes: one multiply-add and the round a value. */
 /* What zdem_s2_plan_read resolved a field path to: its decoder (NULL: the
  * path names no field; &zdem_s2_fd_late: resolved with the values) and
  * its hash (s2_fphash). One array, as the reader writes them together. */
@@ -54,6 +54,17 @@ typedef struct s2_fphash {
 void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed);
 
 /* The hash of the path packed in (hi, lo) (zdem_s2_fp_pack's key). */
+/* The sum's bits mixed before a table takes its top bits: the sum alone
+ * is linear in the components, and a table of linear probes then clusters
+ * for some seeds on a real demo's arrays (values refused under
+ * probe_limit); one xorshift-multiply round spreads it. */
+static inline uint64_t zdem_s2_fphash_fin(uint64_t x)
+{
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return x ^ (x >> 32);
+}
+
 static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint64_t lo)
 {
     unsigned depth = (unsigned)(lo >> 56) & 7u, i;
@@ -61,7 +72,7 @@ static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint6
     /* components 0..3 in hi, 4..6 in lo from bit 8 (zdem_s2_fp_pack) */
     for (i = 0; i < depth; i++)
         r += ((i < 4u ? hi >> (16u * i) : lo >> (8u + 16u * (i - 4u))) & 0xFFFFu) * h->k[i];
-    return r;
+    return zdem_s2_fphash_fin(r);
 }
 
 /* Field models: how a field's sub-paths are laid out. */
