@@ -2927,8 +2927,7 @@ def zh_fphash(path, seed):
 def zh_fphash_fin(x):
     """zdem_s2_fphash_fin: one xorshift-multiply round."""
     x ^= x >> 29
-    x = (x * _ZH_C1) & M64
-    return x ^ (x >> 32)
+    return (x * _ZH_C1) & M64
 
 
 def fp_key(path):

@@ -57,12 +57,13 @@ void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed);
 /* The sum's bits mixed before a table takes its top bits: the sum alone
  * is linear in the components, and a table of linear probes then clusters
  * for some seeds on a real demo's arrays (values refused under
- * probe_limit); one xorshift-multiply round spreads it. */
+ * probe_limit); one xorshift-multiply round spreads it. A multiply carries
+ * every bit upwards, and only the top 24 bits are ever used, so the round
+ * needs no shift after it. */
 static inline uint64_t zdem_s2_fphash_fin(uint64_t x)
 {
     x ^= x >> 29;
-    x *= 0xBF58476D1CE4E5B9ull;
-    return x ^ (x >> 32);
+    return x * 0xBF58476D1CE4E5B9ull;
 }
 
 static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint64_t lo)
