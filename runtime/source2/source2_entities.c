@@ -145,8 +145,8 @@ static int vt_grow(zdem_s2_state *s, s2_vtab *v, unsigned nlog)
     /* lo == 0 marks an empty slot, and every reader tests it first; the
      * other words are written when a key lands (vt_place, vt_insert):
      * one store a slot instead of clearing all 32 bytes */
-    for (i = 0; i < (1u << nlog); i++)
-        t[i].lo = 0;
+    for (i = 0; i < (1u << nlog); i += 4u) /* nlog >= 2: whole fours */
+        t[i].lo = t[i + 1u].lo = t[i + 2u].lo = t[i + 3u].lo = 0;
     while (start < n && old[start].lo)
         start++;
     for (i = start; i < n + start; i++) {
@@ -486,8 +486,9 @@ static inline int decode_to_slot_words(const zdem_s2_fdec *fd, zdem_bits *br, fl
         case ZDEM_S2_F_NOSCALE:
             *a = float_word(raw_float(br));
             return 1;
-        case ZDEM_S2_F_QUANT:
-            *a = float_word(zdem_s2_qfloat_read(&fd->q, br));
+        case ZDEM_S2_F_QUANT: /* without special values (most): inline */
+            *a = float_word(fd->q.flags ? zdem_s2_qfloat_read(&fd->q, br)
+                                        : zdem_s2_qfloat_value(&fd->q, zdem_bits_read(br, fd->q.bits)));
             return 1;
         case ZDEM_S2_F_SIMTIME:
             *a = float_word((float)zdem_bits_read_varuint32(br) * tick_interval);
@@ -509,9 +510,9 @@ static inline int decode_to_slot_words(const zdem_s2_fdec *fd, zdem_bits *br, fl
             return 0;
         {
             uint32_t h = zdem_bits_read(br, 3); /* the three presence bits, x first */
-            float x = (h & 1u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
-            float y = (h & 2u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
-            float z = (h & 4u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float x = (h & 1u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
+            float y = (h & 2u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
+            float z = (h & 4u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
             *a = floats_word(x, y);
             *b = float_word(z);
         }

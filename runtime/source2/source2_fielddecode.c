@@ -121,8 +121,7 @@ float zdem_s2_qfloat_read(const zdem_s2_qfloat *q, zdem_bits *br)
         return q->high;
     if ((q->flags & ZDEM_S2_QF_ENCODE_ZERO) && zdem_bits_read(br, 1))
         return 0.0f;
-    return q->low + (q->high - q->low) *
-                        ((float)zdem_bits_read(br, q->bits) * q->dec_mul);
+    return zdem_s2_qfloat_value(q, zdem_bits_read(br, q->bits));
 }
 
 /* ---- set-up ----------------------------------------------------------- */
@@ -218,8 +217,7 @@ float zdem_s2_read_normal(zdem_bits *br)
 
 float zdem_s2_read_angle(zdem_bits *br, unsigned bits)
 {
-    double steps = (double)(1ull << bits);
-    return (float)((double)zdem_bits_read(br, bits) * 360.0 / steps);
+    return zdem_s2_angle_value(zdem_bits_read(br, bits), bits);
 }
 
 static float read_noscale(zdem_bits *br)

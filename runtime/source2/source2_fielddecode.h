@@ -75,6 +75,13 @@ int zdem_s2_qfloat_init(zdem_s2_qfloat *q, int32_t bits, float low,
                         float high, int32_t flags);
 float zdem_s2_qfloat_read(const zdem_s2_qfloat *q, zdem_bits *br);
 
+/* The float of quantized step v (no special value): zdem_s2_qfloat_read's
+ * last step, inline where the entity reader decodes straight into a slot. */
+static inline float zdem_s2_qfloat_value(const zdem_s2_qfloat *q, uint32_t v)
+{
+    return q->low + (q->high - q->low) * ((float)v * q->dec_mul);
+}
+
 /* Resolves fkind/akind from the encoder kind and bit count/range.
  * Returns 1 when the quantized parameters were unusable (fell back: the
  * bit_count bits are read over [0, 1]). */
@@ -106,6 +113,12 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
 float zdem_s2_read_coord(zdem_bits *br);
 float zdem_s2_read_normal(zdem_bits *br);
 float zdem_s2_read_angle(zdem_bits *br, unsigned bits);
+
+/* The angle in degrees of a bits-bit step v (zdem_s2_read_angle's value). */
+static inline float zdem_s2_angle_value(uint32_t v, unsigned bits)
+{
+    return (float)((double)v * 360.0 / (double)(1ull << bits));
+}
 
 #ifdef __cplusplus
 }
