@@ -199,24 +199,44 @@ static int vt_insert_slow(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo
     }
 }
 
+/* A table's slots and the numbers a probe needs, read once: the entity
+ * reader keeps one for a whole update (vt_insert_in refreshes it when the
+ * table grows). */
+typedef struct vt_view {
+    s2_slot *t;      /* NULL: no table yet */
+    uint32_t mask;   /* slots - 1 */
+    uint32_t room;   /* keys it may hold (3/4 of its slots) */
+    unsigned shift;  /* 64 - log2: a hash's top bits are its home */
+} vt_view;
+
+static inline void vt_view_of(const zdem_s2_state *s, const s2_vtab *v, vt_view *w)
+{
+    w->t = vt_slots(s, v);
+    w->mask = (1u << v->log2) - 1u;
+    w->room = (3u << v->log2) / 4u;
+    w->shift = 64u - v->log2;
+}
+
 /* The slot for key (*out), created empty if absent: 1. A key that finds
  * no free slot within S2_PROBE_LIMIT of its home, once the table has
  * grown as far as its load allows (16 slots a key), is refused and
  * reported: -1 (crafted keys only; a random seed makes it as unlikely as
- * a hash collision). 0 on a full arena. One pass finds or places. */
-static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
-                            s2_slot **out)
+ * a hash collision). 0 on a full arena. One pass finds or places. w is
+ * v's view (vt_view_of), refreshed when the table grows. */
+static inline int vt_insert_in(zdem_s2_state *s, s2_vtab *v, vt_view *w, uint64_t hi,
+                               uint64_t lo, uint64_t h, s2_slot **out)
 {
-    s2_slot *t = vt_slots(s, v);
+    s2_slot *t = w->t;
+    int r;
     if (t) {
-        uint32_t mask = (1u << v->log2) - 1u, j = zdem_hash_slot(h, v->log2), d;
-        for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & mask) {
+        uint32_t j = (uint32_t)(h >> w->shift), d;
+        for (d = 0; d <= S2_PROBE_LIMIT && t[j].lo; d++, j = (j + 1u) & w->mask) {
             if (t[j].hi == hi && (t[j].lo & ~(uint64_t)S2_SLOT_FLAGS) == lo) {
                 *out = &t[j];
                 return 1;
             }
         }
-        if (d <= S2_PROBE_LIMIT && (v->count + 1u) * 4u <= (3u << v->log2)) {
+        if (d <= S2_PROBE_LIMIT && v->count < w->room) {
             t[j].hi = hi;
             t[j].lo = lo;
             t[j].a = t[j].b = 0;
@@ -225,7 +245,17 @@ static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t 
             return 1;
         }
     }
-    return vt_insert_slow(s, v, hi, lo, h, out);
+    r = vt_insert_slow(s, v, hi, lo, h, out);
+    vt_view_of(s, v, w);
+    return r;
+}
+
+static inline int vt_insert(zdem_s2_state *s, s2_vtab *v, uint64_t hi, uint64_t lo, uint64_t h,
+                            s2_slot **out)
+{
+    vt_view w;
+    vt_view_of(s, v, &w);
+    return vt_insert_in(s, v, &w, hi, lo, h, out);
 }
 
 static void free_string(zdem_s2_state *s, s2_slot *sl)
@@ -529,6 +559,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                                uint32_t *nfp, pe_out *po, zdem_error *err)
 {
     uint32_t n, i;
+    vt_view view;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
     zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
     const s2_planned *plan = s->plan;
@@ -552,6 +583,8 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         if (lg > (e->v.tab ? e->v.log2 : 0u) && !vt_grow(s, &e->v, lg))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
     }
+    if (n) /* many updates carry no field */
+        vt_view_of(s, &e->v, &view);
     for (i = 0; i < n; i++) {
         const zdem_s2_fdec *fd = plan[i].fd;
         zdem_s2_raw v;
@@ -566,7 +599,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
             fp_pack_clean(&s->fps[i], &hi, &lo);
-            r = vt_insert(s, &e->v, hi, lo, plan[i].h, &sl);
+            r = vt_insert_in(s, &e->v, &view, hi, lo, plan[i].h, &sl);
             if (r <= 0) {
                 if (r == 0)
                     return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos,
@@ -595,6 +628,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         fp_pack_clean(&s->fps[i], &hi, &lo);
         if (!ent_store(s, e, hi, lo, plan[i].h, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
+        vt_view_of(s, &e->v, &view); /* the table may have grown */
     }
     s->stats.fields_decoded += n;
     *nfp = n;
