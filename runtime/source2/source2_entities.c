@@ -10,6 +10,7 @@
  * its entities cost, not the entity limit. */
 #include "source2_state_int.h"
 #include "zdem_sort.h"
+#include "source2_fieldwords.h"
 
 /* ---- keys --------------------------------------------------------------- */
 
@@ -429,129 +430,6 @@ typedef struct pe_out {
     zdem_s2_warn_kind limit; /* ZDEM_S2_W_COUNT: none */
 } pe_out;
 
-/* zdem_s2_decode_value with its commonest decoders (a bool, a 32-bit
- * varint) inline: the same value, without a call per field. */
-static inline void decode_value(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
-                                zdem_s2_raw *v, uint8_t *strbuf)
-{
-    switch (fd->dec) {
-    case ZDEM_S2_DEC_BOOL:
-        v->kind = ZDEM_S2_V_BOOL;
-        v->v.u = zdem_bits_read(br, 1);
-        break;
-    case ZDEM_S2_DEC_UVAR32:
-        v->kind = ZDEM_S2_V_INT;
-        v->v.u = zdem_bits_read_varuint32(br);
-        break;
-    case ZDEM_S2_DEC_SVAR32:
-        v->kind = ZDEM_S2_V_INT;
-        v->v.i = zdem_bits_read_varint32(br);
-        break;
-    default:
-        zdem_s2_decode_value(fd, br, tick_interval, v, strbuf, S2_STRBUF);
-        return;
-    }
-    v->n = 0;
-    v->len = 0;
-    v->full_len = 0;
-}
-
-/* 32 bits as a float (an unscaled float). */
-static inline float raw_float(zdem_bits *br)
-{
-    uint32_t u = zdem_bits_read(br, 32);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* A float as its slot word: the float in the first four bytes, zeros
- * after (zdem_s2_raw's union, as ent_store copies it). */
-static inline uint64_t float_word(float f)
-{
-    union {
-        uint64_t u;
-        float f[2];
-    } x;
-    x.u = 0;
-    x.f[0] = f;
-    return x.u;
-}
-
-/* Two floats as a slot word, as ent_store copies a vector's. */
-static inline uint64_t floats_word(float f0, float f1)
-{
-    union {
-        uint64_t u;
-        float f[2];
-    } x;
-    x.f[0] = f0;
-    x.f[1] = f1;
-    return x.u;
-}
-
-/* The slot words of a value whose decoder is one of the commonest: 1 for
- * a bool, a 32-bit varint, a uvarint64, an unscaled, quantized or
- * simulation-time float (*a); 2 for a QAngle of three precise angles or a
- * vector of three unscaled floats (*a, *b: what ent_store copies, a
- * fourth float 0). 0 for any other decoder (decode_value's). */
-static inline int decode_to_slot_words(const zdem_s2_fdec *fd, zdem_bits *br, float tick_interval,
-                                       uint64_t *a, uint64_t *b)
-{
-    switch (fd->dec) {
-    case ZDEM_S2_DEC_BOOL:
-        *a = zdem_bits_read(br, 1);
-        return 1;
-    case ZDEM_S2_DEC_UVAR32:
-        *a = zdem_bits_read_varuint32(br);
-        return 1;
-    case ZDEM_S2_DEC_SVAR32:
-        *a = (uint64_t)(int64_t)zdem_bits_read_varint32(br);
-        return 1;
-    case ZDEM_S2_DEC_UVAR64:
-        *a = zdem_bits_read_varuint64(br);
-        return 1;
-    case ZDEM_S2_DEC_FLOAT:
-        switch (fd->fkind) {
-        case ZDEM_S2_F_NOSCALE:
-            *a = float_word(raw_float(br));
-            return 1;
-        case ZDEM_S2_F_QUANT: /* without special values (most): inline */
-            *a = float_word(fd->q.flags ? zdem_s2_qfloat_read(&fd->q, br)
-                                        : zdem_s2_qfloat_value(&fd->q, zdem_bits_read(br, fd->q.bits)));
-            return 1;
-        case ZDEM_S2_F_SIMTIME:
-            *a = float_word((float)zdem_bits_read_varuint32(br) * tick_interval);
-            return 1;
-        default:
-            return 0;
-        }
-    case ZDEM_S2_DEC_VECTOR3:
-        if (fd->fkind != ZDEM_S2_F_NOSCALE)
-            return 0;
-        {
-            float x = raw_float(br), y = raw_float(br); /* in this order */
-            *a = floats_word(x, y);
-            *b = float_word(raw_float(br));
-        }
-        return 2;
-    case ZDEM_S2_DEC_QANGLE:
-        if (fd->akind != ZDEM_S2_A_PRECISE)
-            return 0;
-        {
-            uint32_t h = zdem_bits_read(br, 3); /* the three presence bits, x first */
-            float x = (h & 1u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
-            float y = (h & 2u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
-            float z = (h & 4u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
-            *a = floats_word(x, y);
-            *b = float_word(z);
-        }
-        return 2;
-    default:
-        return 0;
-    }
-}
-
 /* Reads field paths and values from br into entity e. *nfp receives the
  * path count (paths are in s->fps). The paths come first, each resolved
  * to its decoder as it is read (zdem_s2_plan_read); then the values. */
@@ -592,9 +470,9 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         s2_slot *sl;
         int r, words;
         /* the commonest values (a bool, a 32-bit varint, a float)
-         * straight into their slot: the bytes decode_value and ent_store
-         * give them, without the zdem_s2_raw in between */
-        if (fd && (words = decode_to_slot_words(fd, br, s->tick_interval, &a, &b)) != 0) {
+         * straight into their slot: the bytes zdem_s2_decode_value and
+         * ent_store give them, without the zdem_s2_raw in between */
+        if (fd && (words = zdem_s2_decode_words(fd, br, s->tick_interval, &a, &b)) != 0) {
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
@@ -618,7 +496,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         if (!fd)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                   "field path does not name a field of the class");
-        decode_value(fd, br, s->tick_interval, &v, s->strbuf);
+        zdem_s2_decode_value(fd, br, s->tick_interval, &v, s->strbuf, S2_STRBUF);
         if (br->overflow)
             return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                   "entity field value runs past the data");

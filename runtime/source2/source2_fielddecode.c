@@ -1,4 +1,5 @@
 #include "source2_fielddecode.h"
+#include "source2_fieldwords.h"
 
 #include <math.h>
 #include <string.h>
@@ -220,13 +221,6 @@ float zdem_s2_read_angle(zdem_bits *br, unsigned bits)
     return zdem_s2_angle_value(zdem_bits_read(br, bits), bits);
 }
 
-static float read_noscale(zdem_bits *br)
-{
-    uint32_t u = zdem_bits_read(br, 32);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 static float read_float(const zdem_s2_fdec *d, zdem_bits *br, float tick_interval)
 {
@@ -244,7 +238,7 @@ static float read_float(const zdem_s2_fdec *d, zdem_bits *br, float tick_interva
         return f;
     }
     default:
-        return read_noscale(br);
+        return zdem_s2_read_noscale(br);
     }
 }
 
@@ -252,15 +246,22 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
                           float tick_interval, zdem_s2_raw *out,
                           uint8_t *strbuf, uint32_t strcap)
 {
+    uint64_t a, b;
+    int words;
     out->n = 0;
     out->len = 0;
     out->full_len = 0;
     out->v.u = 0;
-    switch (d->dec) {
-    case ZDEM_S2_DEC_BOOL:
-        out->kind = ZDEM_S2_V_BOOL;
-        out->v.u = zdem_bits_read(br, 1);
+    if ((words = zdem_s2_decode_words(d, br, tick_interval, &a, &b)) != 0) {
+        out->kind = zdem_s2_words_kind(d);
+        out->v.u = a;
+        if (words == 2) {
+            out->n = 3;
+            memcpy(&out->v.f[2], &b, sizeof b);
+        }
         return;
+    }
+    switch (d->dec) {
     case ZDEM_S2_DEC_POINTER:
         /* present bit; a polymorphic pointer (abits = 1) then names its
          * type: stored as 1 + type index */
@@ -269,17 +270,9 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
         if (out->v.u && d->abits)
             out->v.u = 1u + (uint64_t)zdem_bits_read_ubitvar(br);
         return;
-    case ZDEM_S2_DEC_SVAR32:
-        out->kind = ZDEM_S2_V_INT;
-        out->v.i = zdem_bits_read_varint32(br);
-        return;
     case ZDEM_S2_DEC_SVAR64:
         out->kind = ZDEM_S2_V_INT;
         out->v.i = zdem_zigzag64(zdem_bits_read_varuint64(br));
-        return;
-    case ZDEM_S2_DEC_UVAR64:
-        out->kind = ZDEM_S2_V_UINT;
-        out->v.u = zdem_bits_read_varuint64(br);
         return;
     case ZDEM_S2_DEC_MINUSONE:
         /* value + 1, unsigned: 0 is -1 (wraps through the union, so
@@ -334,18 +327,10 @@ void zdem_s2_decode_value(const zdem_s2_fdec *d, zdem_bits *br,
             out->v.f[1] = zdem_s2_read_angle(br, d->abits);
             out->v.f[2] = 0.0f;
             return;
-        case ZDEM_S2_A_PRECISE: {
-            uint32_t h[3], i;
-            for (i = 0; i < 3; i++)
-                h[i] = zdem_bits_read(br, 1);
-            for (i = 0; i < 3; i++)
-                out->v.f[i] = h[i] ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
-            return;
-        }
         case ZDEM_S2_A_NOSCALE: {
             unsigned i;
             for (i = 0; i < 3; i++)
-                out->v.f[i] = read_noscale(br);
+                out->v.f[i] = zdem_s2_read_noscale(br);
             return;
         }
         case ZDEM_S2_A_BITS: {
