@@ -672,31 +672,49 @@ int32_t zdem_s2_ser_field(const zdem_s2_state *s, int32_t ser, const char *name,
 /* The counts of the first pass from the message's own framing, without
  * decoding the fields and serializers inside: -1 when the framing does not
  * read (the full counting pass then finds the fault). */
+/* The next field of a CSVCMsg_FlattenedSerializer at *q (p: the message):
+ * 1 for a serializer, symbol or field (key 10, 18, 26; v its bytes), 0
+ * for another field (skipped), -1 when the framing does not read or a
+ * known field has the wrong wire type. count_framing and quick_walk read
+ * the message through it. */
+static inline int fs_next(const uint8_t *p, const uint8_t **q, const uint8_t *end,
+                          uint32_t *key, zdem_view *v, zdem_error *e)
+{
+    const uint8_t *key_at = *q;
+    uint32_t len;
+    if (zdem_pb_key(p, q, end, key, e) != ZDEM_OK)
+        return -1;
+    if (*key != 10u && *key != 18u && *key != 26u)
+        return (*key >> 3) <= 3u || zdem_pb_skip(p, key_at, q, end, *key & 7u, e) != ZDEM_OK
+                   ? -1 : 0;
+    if (zdem_pb_len(q, end, &len) != ZDEM_OK)
+        return -1;
+    v->ptr = *q;
+    v->len = len;
+    *q += len;
+    return 1;
+}
+
 static int count_framing(const uint8_t *p, size_t n, fs_ctx *c)
 {
     const uint8_t *q = p, *end = p + n;
     zdem_error e;
     zdem_error_clear(&e);
     while (q < end) {
-        const uint8_t *key_at = q;
-        uint32_t key, len;
-        if (zdem_pb_key(p, &q, end, &key, &e) != ZDEM_OK)
+        uint32_t key;
+        zdem_view v;
+        int r = fs_next(p, &q, end, &key, &v, &e);
+        if (r < 0)
             return -1;
-        if (key == 10u || key == 18u || key == 26u) {
-            if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
-                return -1;
-            q += len;
-            if (key == 10u) {
-                c->nser++;
-            } else if (key == 18u) {
-                c->nsym++;
-                c->sym_bytes += (uint64_t)len + 1u;
-            } else {
-                c->nfld++;
-            }
-        } else if ((key >> 3) <= 3u ||
-                   zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK) {
-            return -1;
+        if (r == 0)
+            continue;
+        if (key == 10u) {
+            c->nser++;
+        } else if (key == 18u) {
+            c->nsym++;
+            c->sym_bytes += (uint64_t)v.len + 1u;
+        } else {
+            c->nfld++;
         }
     }
     return 0;
@@ -849,23 +867,15 @@ static zdem_status quick_walk(fs_ctx *c, const uint8_t *p, size_t n, int load)
     zdem_error e;
     zdem_error_clear(&e);
     while (q < end) {
-        const uint8_t *key_at = q;
         uint32_t key, len;
         zdem_status st = ZDEM_OK;
         zdem_view v;
-        if (zdem_pb_key(p, &q, end, &key, &e) != ZDEM_OK)
+        int r = fs_next(p, &q, end, &key, &v, &e);
+        if (r < 0)
             return give_up(c);
-        if (key != 10u && key != 18u && key != 26u) {
-            if ((key >> 3) <= 3u ||
-                zdem_pb_skip(p, key_at, &q, end, key & 7u, &e) != ZDEM_OK)
-                return give_up(c);
+        if (r == 0)
             continue;
-        }
-        if (zdem_pb_len(&q, end, &len) != ZDEM_OK)
-            return give_up(c);
-        v.ptr = q;
-        v.len = len;
-        q += len;
+        len = v.len;
         if (!load) {
             if (key == 18u && c->symi < c->nsym) {
                 /* into the block allocated for all of them */
