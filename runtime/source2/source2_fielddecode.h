@@ -114,10 +114,14 @@ float zdem_s2_read_coord(zdem_bits *br);
 float zdem_s2_read_normal(zdem_bits *br);
 float zdem_s2_read_angle(zdem_bits *br, unsigned bits);
 
-/* The angle in degrees of a bits-bit step v (zdem_s2_read_angle's value). */
+/* The angle in degrees of a bits-bit step v (zdem_s2_read_angle's value),
+ * v * 360 / 2^bits rounded once to a float: v * 360 is exact in 64 bits,
+ * its conversion is the one rounding, and dividing by a power of two is
+ * exact. So no double arithmetic (a library on small devices), and the
+ * same float as through a double, for every v and bits <= 32. */
 static inline float zdem_s2_angle_value(uint32_t v, unsigned bits)
 {
-    return (float)((double)v * 360.0 / (double)(1ull << bits));
+    return (float)(int64_t)((uint64_t)v * 360u) / (float)(1ull << bits);
 }
 
 #ifdef __cplusplus

@@ -81,9 +81,9 @@ static inline int zdem_s2_decode_words(const zdem_s2_fdec *fd, zdem_bits *br,
             return 0;
         {
             uint32_t h = zdem_bits_read(br, 3); /* the three presence bits, x first */
-            float x = (h & 1u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
-            float y = (h & 2u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
-            float z = (h & 4u) ? zdem_s2_read_angle(br, 20) - 180.0f : 0.0f;
+            float x = (h & 1u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
+            float y = (h & 2u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
+            float z = (h & 4u) ? zdem_s2_angle_value(zdem_bits_read(br, 20), 20) - 180.0f : 0.0f;
             *a = zdem_s2_floats_word(x, y);
             *b = zdem_s2_floats_word(z, 0.0f);
         }
