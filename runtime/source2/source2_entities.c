@@ -652,6 +652,21 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp);
 }
 
+/* An update that changes nothing (most of Dota 2's) is one operation,
+ * FieldPathEncodeFinish: 1 when br is there (then read past it), 0 when
+ * it is not (nothing read). */
+static inline int fp_finish_next(zdem_bits *br)
+{
+    uint16_t op;
+    if (!zdem_bits__fast(br))
+        return 0;
+    op = zdem_s2_fp_lut[zdem_bits__window(br) & 0xFFu];
+    if ((op & 0x8000u) || (op & 0xFFu) != ZDEM_S2_FP_FIELDPATHENCODEFINISH)
+        return 0;
+    br->pos += op >> 8;
+    return 1;
+}
+
 static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                                size_t size, uint32_t updated, int pvs_bits,
                                int is_delta, pe_out *po, zdem_error *err)
@@ -714,7 +729,9 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                 }
                 if (e->cls < 0)
                     return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos, "update of an entity that does not exist");
-                if ((st = read_fields(s, e, &br, &nfp, po, err)) != ZDEM_OK)
+                if (fp_finish_next(&br))
+                    nfp = 0; /* no field: read_fields would read no path */
+                else if ((st = read_fields(s, e, &br, &nfp, po, err)) != ZDEM_OK)
                     return st;
                 e->active = 1;
                 s->stats.entity_updates++;
