@@ -27,6 +27,10 @@ extern const uint16_t zdem_tw_huff_child[256][2];
 /* Code bits (first bit in bit 0) and length of every symbol. */
 extern const uint32_t zdem_tw_huff_code[ZDEM_TW_HUFF_NSYM];
 extern const uint8_t zdem_tw_huff_len[ZDEM_TW_HUFF_NSYM];
+/* The zero byte's code is one bit, ZDEM_TW_HUFF_ZERO_BIT: byte b of the
+ * stream starts with zdem_tw_huff_zero_run[b] zero bytes (0..8). */
+#define ZDEM_TW_HUFF_ZERO_BIT 1
+extern const uint8_t zdem_tw_huff_zero_run[256];
 
 #ifdef __cplusplus
 }

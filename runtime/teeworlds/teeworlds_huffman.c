@@ -1,5 +1,7 @@
 #include "teeworlds_huffman.h"
 
+#include <string.h>
+
 #include "teeworlds_hufftab.h"
 #include "zdem_varint.h"
 
@@ -42,11 +44,25 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
         }
         /* Fast round: a longest code is buffered before every symbol, and
          * the output has room for one symbol per buffered bit (each code
-         * takes at least one), so no check per symbol but EOF. */
+         * takes at least one) and 8 bytes more, so no check per symbol but
+         * EOF. */
         if (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN &&
-            cap - o > (size_t)(nb - ZDEM_TW_HUFF_MAX_CODE_LEN)) {
+            cap - o > (size_t)(nb - ZDEM_TW_HUFF_MAX_CODE_LEN) + 8u) {
             do {
                 unsigned e = zdem_tw_huff_lut[bits & LUT_MASK];
+#ifdef ZDEM_TW_HUFF_ZERO_BIT
+                if (e == 1u << 8) {
+                    /* the zero byte's one-bit code: the run of it in the
+                     * next 8 bits at once, 8 zero bytes written (room
+                     * for them is in the round's condition) */
+                    unsigned r = zdem_tw_huff_zero_run[bits & 0xFFu];
+                    memset(dst + o, 0, 8u);
+                    o += r;
+                    bits >>= r;
+                    nb -= r;
+                    continue;
+                }
+#endif
                 len = e >> 8;
                 if (e & 0x8000u) {
                     e = SUB_ENTRY(e, bits);
@@ -187,7 +203,18 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
         if (cap < (size_t)(stop - src))
             stop = src + cap;
         while (p < stop) {
-            uint32_t b = p[0], v = b & 0x3Fu, sign = (b >> 6) & 1u;
+            uint32_t b, v, sign;
+            /* eight zero bytes are eight zero ints (most of a delta is
+             * fields that did not change): one load and four stores */
+            if ((size_t)(stop - p) >= 8u && zdem_load_le64(p) == 0) {
+                memset(dst + k, 0, 8u * sizeof *dst);
+                k += 8u;
+                p += 8u;
+                continue;
+            }
+            b = p[0];
+            v = b & 0x3Fu;
+            sign = (b >> 6) & 1u;
             if (b & 0x80u) {
                 /* 7 bits per continuation byte, at most 5 bytes; the fifth
                  * byte's surplus bits fall off the top as in the reference */
