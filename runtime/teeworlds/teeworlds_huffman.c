@@ -202,15 +202,27 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
         const uint8_t *stop = end - 4u; /* an int starting before it is whole */
         if (cap < (size_t)(stop - src))
             stop = src + cap;
+        const uint8_t *one_by_one = p; /* ints up to here are read singly */
         while (p < stop) {
             uint32_t b, v, sign;
-            /* eight zero bytes are eight zero ints (most of a delta is
-             * fields that did not change): one load and four stores */
-            if ((size_t)(stop - p) >= 8u && zdem_load_le64(p) == 0) {
-                memset(dst + k, 0, 8u * sizeof *dst);
-                k += 8u;
-                p += 8u;
-                continue;
+            if (p >= one_by_one && (size_t)(stop - p) >= 8u) {
+                /* eight bytes without a continuation bit are eight
+                 * one-byte ints (most of a delta: small changes and
+                 * zeros), eight zeros the commonest */
+                uint64_t w = zdem_load_le64(p);
+                if (!(w & 0x8080808080808080ull)) {
+                    unsigned j;
+                    if (w == 0) {
+                        memset(dst + k, 0, 8u * sizeof *dst);
+                    } else {
+                        for (j = 0; j < 8u; j++, w >>= 8)
+                            dst[k + j] = (int32_t)(((uint32_t)w & 0x3Fu) ^ (0u - (((uint32_t)w >> 6) & 1u)));
+                    }
+                    k += 8u;
+                    p += 8u;
+                    continue;
+                }
+                one_by_one = p + 8u; /* a longer int is among them */
             }
             b = p[0];
             v = b & 0x3Fu;
