@@ -147,6 +147,8 @@ zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_
     p += i2;
     s->roff = (uint16_t *)(void *)p;
     p += i2;
+    s->kept = (uint16_t *)(void *)p;
+    p += i2;
     s->mark = p;
     memset(s->mark, 0, max_items);
     sn->max_items = max_items;
@@ -430,6 +432,9 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
         }
         key = ((uint32_t)type << 16) | (uint32_t)id;
         old = zdem_tw_snap_find(sn, key);
+        if (i < sn->max_items)
+            s->kept[i] = old >= 0 && !(s->mark[old] & MARK_REMOVED) ? (uint16_t)old
+                                                                   : (uint16_t)ZDEM_TW_SNAP_END;
         if (old >= 0 && !(s->mark[old] & MARK_REMOVED)) {
             /* a kept item */
             if (sn->len[old] != len) {
@@ -587,9 +592,15 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         else
             len = (uint32_t)ints[p++];
         key = ((uint32_t)type << 16) | (uint32_t)id;
-        pos = lower_bound(sn, key);
-        if (pos < sn->num_items && sn->key[sn->order[pos]] == key) {
-            x = sn->order[pos];
+        /* a kept item where the check found it; anything else searched */
+        x = i < sn->max_items ? s->kept[i] : ZDEM_TW_SNAP_END;
+        pos = 0;
+        if (x == ZDEM_TW_SNAP_END) {
+            pos = lower_bound(sn, key);
+            if (pos < sn->num_items && sn->key[sn->order[pos]] == key)
+                x = sn->order[pos];
+        }
+        if (x != ZDEM_TW_SNAP_END) {
             if (!(s->mark[x] & MARK_NEW)) {
                 /* a kept item: its diff adds where it is, unless it is
                  * named twice: then each write is from its old data,

@@ -22,14 +22,15 @@ enum {
 };
 
 /* Caller memory for a zdem_tw_snapstate holding at most `items` items and
- * `ints` data ints per snapshot: 25 bytes per item (key, offset, length,
- * order links, key index, the written and removed lists, a mark) and 8
+ * `ints` data ints per snapshot: 27 bytes per item (key, offset, length,
+ * order links, key index, the written and removed lists, the kept items
+ * of a delta, a mark) and 8
  * per int (data room for twice the bound, so that the holes removed
  * items leave are closed up at most once per `ints` ints written).
  * A constant expression, so a device can declare the buffer statically
  * (as uint32_t[(ZDEM_TW_SNAP_MEM(i, n) + 3) / 4]). */
 #define ZDEM_TW_SNAP_MEM(items, ints) \
-    (2u * (12u * (size_t)(items) + 4u * (size_t)(ints)) + (size_t)(items))
+    (2u * (13u * (size_t)(items) + 4u * (size_t)(ints)) + (size_t)(items))
 
 /* "No item": the end of the item order, an empty list. */
 #define ZDEM_TW_SNAP_END 0xffffu
@@ -71,6 +72,10 @@ typedef struct zdem_tw_snapstate {
     uint32_t *rkey;
     uint16_t *rslot;
     uint16_t *roff;
+    /* Scratch while a delta applies: the slot of each of its first
+     * max_items items when the check found it kept, else
+     * ZDEM_TW_SNAP_END (so that it is searched for once, not twice). */
+    uint16_t *kept;
     /* Pre-agreed item sizes (ints) per type; 0 = size is in the delta. */
     const uint8_t *static_sizes;
     size_t num_static_sizes;
