@@ -493,6 +493,24 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
     return st;
 }
 
+/* An item's new data: its old data plus the delta's diff, int by int,
+ * wrapping (unsigned adds, as the game's). The arrays never overlap (an
+ * item written from old data moves first), so the loops vectorize. */
+static void diff_add(int32_t *restrict dst, const int32_t *restrict old, const int32_t *restrict diff,
+                     uint32_t n)
+{
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        dst[k] = (int32_t)((uint32_t)old[k] + (uint32_t)diff[k]);
+}
+
+static void diff_add_in_place(int32_t *restrict dst, const int32_t *restrict diff, uint32_t n)
+{
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        dst[k] = (int32_t)((uint32_t)dst[k] + (uint32_t)diff[k]);
+}
+
 zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, size_t n,
                                 zdem_error *err)
 {
@@ -583,7 +601,6 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
 
     for (i = 0; i < (size_t)num_deltas; i++) {
         uint32_t key, len, pos, x, r;
-        const int32_t *o = NULL;
         int32_t *dst;
         int32_t type = ints[p], id = ints[p + 1];
         p += 2;
@@ -611,14 +628,9 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
                         sn->off[x] = (uint16_t)sn->top;
                         sn->top += len;
                     }
-                    o = sn->data + tw_off[r];
-                    dst = sn->data + sn->off[x];
-                    for (k = 0; k < len; k++)
-                        dst[k] = (int32_t)((uint32_t)o[k] + (uint32_t)ints[p + k]);
+                    diff_add(sn->data + sn->off[x], sn->data + tw_off[r], ints + p, len);
                 } else {
-                    dst = sn->data + sn->off[x];
-                    for (k = 0; k < len; k++)
-                        dst[k] = (int32_t)((uint32_t)dst[k] + (uint32_t)ints[p + k]);
+                    diff_add_in_place(sn->data + sn->off[x], ints + p, len);
                 }
                 goto written;
             }
@@ -643,9 +655,7 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
          * item the delta removed */
         dst = sn->data + sn->off[x];
         if (nrem && (r = keys_bound(s->rkey, nrem, key)) < nrem && s->rkey[r] == key) {
-            o = sn->data + s->roff[r];
-            for (k = 0; k < len; k++)
-                dst[k] = (int32_t)((uint32_t)o[k] + (uint32_t)ints[p + k]);
+            diff_add(dst, sn->data + s->roff[r], ints + p, len);
         } else {
             memcpy(dst, ints + p, 4u * len);
         }
