@@ -68,9 +68,35 @@ static uint32_t keys_bound(const uint32_t *k, uint32_t n, uint32_t key)
     return lo;
 }
 
+/* The cell of key: a multiply-shift hash onto the 2 x max_items cells.
+ * A cell holds at most one item (the first to land there); a lookup
+ * checks it, then searches: one compare mostly, a binary search at worst,
+ * whatever the keys. */
+static inline uint32_t cell_of(const zdem_tw_snap *snap, uint32_t key)
+{
+    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B1u) * (2u * snap->max_items)) >> 32);
+}
+
+static inline void cell_claim(zdem_tw_snap *snap, uint32_t key, uint32_t slot)
+{
+    uint16_t *c = &snap->cell[cell_of(snap, key)];
+    if (!*c)
+        *c = (uint16_t)(slot + 1u);
+}
+
+static inline void cell_release(zdem_tw_snap *snap, uint32_t key, uint32_t slot)
+{
+    uint16_t *c = &snap->cell[cell_of(snap, key)];
+    if (*c == slot + 1u)
+        *c = 0;
+}
+
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key)
 {
-    uint32_t p = lower_bound(snap, key);
+    uint32_t c = snap->cell[cell_of(snap, key)], p;
+    if (c && snap->key[c - 1u] == key)
+        return (int)(c - 1u);
+    p = lower_bound(snap, key);
     return p < snap->num_items && snap->key[snap->order[p]] == key ? (int)snap->order[p] : -1;
 }
 
@@ -102,6 +128,7 @@ static const char *add_refusal(const zdem_tw_snap *snap, uint32_t items, uint32_
 
 static void snap_clear(zdem_tw_snap *snap)
 {
+    memset(snap->cell, 0, sizeof snap->cell[0] * 2u * snap->max_items);
     snap->num_items = 0;
     snap->used = 0;
     snap->top = 0;
@@ -149,6 +176,8 @@ zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_
     p += i2;
     s->kept = (uint16_t *)(void *)p;
     p += i2;
+    sn->cell = (uint16_t *)(void *)p;
+    p += 2u * i2;
     s->mark = p;
     memset(s->mark, 0, max_items);
     sn->max_items = max_items;
@@ -274,6 +303,7 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
         uint32_t len = (uint32_t)(stop - off) / 4u - 1u;
         size_t k = base + (size_t)off / 4u;
         sn->key[i] = (uint32_t)ints[k];
+        cell_claim(sn, sn->key[i], (uint32_t)i);
         sn->off[i] = (uint16_t)sn->top;
         sn->len[i] = (uint16_t)len;
         memcpy(sn->data + sn->top, ints + k + 1, 4u * len);
@@ -566,7 +596,9 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
             if (s->mark[x])
                 continue; /* removed already */
             s->mark[x] = MARK_REMOVED;
-        } else {
+        }
+        cell_release(sn, key, x);
+        if (!bulk) {
             memmove(sn->order + pos, sn->order + pos + 1, sizeof sn->order[0] * (sn->num_items - pos - 1u));
             sn->num_items--;
         }
@@ -638,6 +670,7 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
             /* new: last in order */
             x = slot_take(sn);
             sn->key[x] = key;
+            cell_claim(sn, key, x);
             sn->len[x] = (uint16_t)len;
             sn->off[x] = (uint16_t)sn->top;
             sn->top += len;

@@ -22,15 +22,15 @@ enum {
 };
 
 /* Caller memory for a zdem_tw_snapstate holding at most `items` items and
- * `ints` data ints per snapshot: 27 bytes per item (key, offset, length,
- * order links, key index, the written and removed lists, the kept items
- * of a delta, a mark) and 8
+ * `ints` data ints per snapshot: 31 bytes per item (key, offset, length,
+ * order links, key index and its cells, the written and removed lists,
+ * the kept items of a delta, a mark) and 8
  * per int (data room for twice the bound, so that the holes removed
  * items leave are closed up at most once per `ints` ints written).
  * A constant expression, so a device can declare the buffer statically
  * (as uint32_t[(ZDEM_TW_SNAP_MEM(i, n) + 3) / 4]). */
 #define ZDEM_TW_SNAP_MEM(items, ints) \
-    (2u * (13u * (size_t)(items) + 4u * (size_t)(ints)) + (size_t)(items))
+    (2u * (15u * (size_t)(items) + 4u * (size_t)(ints)) + (size_t)(items))
 
 /* "No item": the end of the item order, an empty list. */
 #define ZDEM_TW_SNAP_END 0xffffu
@@ -55,6 +55,9 @@ typedef struct zdem_tw_snap {
     uint16_t *next;      /* item order, both ways */
     uint16_t *prev;
     uint16_t *order;     /* the items' slots sorted by key (binary search) */
+    uint16_t *cell;      /* 2 x max_items cells: slot + 1 of an item whose key
+                          * hashes there (0: none), so that most lookups take
+                          * one compare; the rest search `order` */
     int32_t *data;       /* 2 x max_ints */
     uint32_t max_items;  /* limits this snapshot was set up with */
     uint32_t max_ints;
