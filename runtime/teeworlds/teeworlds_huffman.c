@@ -189,6 +189,15 @@ zdem_status zdem_tw_int_read(const uint8_t **pp, const uint8_t *end, int32_t *ou
     return ZDEM_OK;
 }
 
+/* The int of a one-byte int (continuation bit clear): 6 bits and a sign
+ * that flips them all (the game's packing). */
+#define ONE_BYTE_INT(b) ((int32_t)(((uint32_t)(b) & 0x3Fu) ^ (0u - (((uint32_t)(b) >> 6) & 1u))))
+#define ONE_BYTE_INTS4(b) ONE_BYTE_INT(b), ONE_BYTE_INT((b) + 1), ONE_BYTE_INT((b) + 2), ONE_BYTE_INT((b) + 3)
+#define ONE_BYTE_INTS16(b) ONE_BYTE_INTS4(b), ONE_BYTE_INTS4((b) + 4), ONE_BYTE_INTS4((b) + 8), ONE_BYTE_INTS4((b) + 12)
+static const int32_t one_byte_int[128] = {
+    ONE_BYTE_INTS16(0), ONE_BYTE_INTS16(16), ONE_BYTE_INTS16(32), ONE_BYTE_INTS16(48),
+    ONE_BYTE_INTS16(64), ONE_BYTE_INTS16(80), ONE_BYTE_INTS16(96), ONE_BYTE_INTS16(112)};
+
 zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size_t cap,
                            size_t *count, zdem_error *err)
 {
@@ -215,8 +224,8 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
                     if (w == 0) {
                         memset(dst + k, 0, 8u * sizeof *dst);
                     } else {
-                        for (j = 0; j < 8u; j++, w >>= 8)
-                            dst[k + j] = (int32_t)(((uint32_t)w & 0x3Fu) ^ (0u - (((uint32_t)w >> 6) & 1u)));
+                        for (j = 0; j < 8u; j++)
+                            dst[k + j] = one_byte_int[(uint32_t)(w >> (8u * j)) & 0x7Fu];
                     }
                     k += 8u;
                     p += 8u;
