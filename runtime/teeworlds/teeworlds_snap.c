@@ -91,13 +91,22 @@ static inline void cell_release(zdem_tw_snap *snap, uint32_t key, uint32_t slot)
         *c = 0;
 }
 
+/* zdem_tw_snap_find's search, after its cell missed. */
+static int find_searched(const zdem_tw_snap *snap, uint32_t key)
+{
+    uint32_t p = lower_bound(snap, key);
+    return p < snap->num_items && snap->key[snap->order[p]] == key ? (int)snap->order[p] : -1;
+}
+
+static inline int find_inline(const zdem_tw_snap *snap, uint32_t key)
+{
+    uint32_t c = snap->cell[cell_of(snap, key)];
+    return c && snap->key[c - 1u] == key ? (int)(c - 1u) : find_searched(snap, key);
+}
+
 int zdem_tw_snap_find(const zdem_tw_snap *snap, uint32_t key)
 {
-    uint32_t c = snap->cell[cell_of(snap, key)], p;
-    if (c && snap->key[c - 1u] == key)
-        return (int)(c - 1u);
-    p = lower_bound(snap, key);
-    return p < snap->num_items && snap->key[snap->order[p]] == key ? (int)snap->order[p] : -1;
+    return find_inline(snap, key);
 }
 
 /* Serialized size of the game's snapshot layout: header, offsets, keys,
@@ -461,7 +470,7 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
             break;
         }
         key = ((uint32_t)type << 16) | (uint32_t)id;
-        old = zdem_tw_snap_find(sn, key);
+        old = find_inline(sn, key);
         if (i < sn->max_items)
             s->kept[i] = old >= 0 && !(s->mark[old] & MARK_REMOVED) ? (uint16_t)old
                                                                    : (uint16_t)ZDEM_TW_SNAP_END;
