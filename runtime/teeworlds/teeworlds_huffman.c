@@ -211,16 +211,16 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
         const uint8_t *stop = end - 4u; /* an int starting before it is whole */
         if (cap < (size_t)(stop - src))
             stop = src + cap;
-        const uint8_t *one_by_one = p; /* ints up to here are read singly */
         while (p < stop) {
             uint32_t b, v, sign;
-            if (p >= one_by_one && (size_t)(stop - p) >= 8u) {
+            if ((size_t)(stop - p) >= 8u) {
                 /* eight bytes without a continuation bit are eight
                  * one-byte ints (most of a delta: small changes and
-                 * zeros), eight zeros the commonest */
-                uint64_t w = zdem_load_le64(p);
-                if (!(w & 0x8080808080808080ull)) {
-                    unsigned j;
+                 * zeros), eight zeros the commonest; else the one-byte
+                 * ints before the first longer one, then that one below */
+                uint64_t w = zdem_load_le64(p), hb = w & 0x8080808080808080ull;
+                unsigned j, clean;
+                if (!hb) {
                     if (w == 0) {
                         memset(dst + k, 0, 8u * sizeof *dst);
                     } else {
@@ -231,7 +231,14 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
                     p += 8u;
                     continue;
                 }
-                one_by_one = p + 8u; /* a longer int is among them */
+                /* the first byte with a continuation bit: its lowest set
+                 * bit is 1 << (8 clean + 7), which the multiply turns into
+                 * `clean` in the top byte (byte 7 - i of the constant is i) */
+                clean = (unsigned)((((hb & ((uint64_t)0 - hb)) >> 7) * 0x0001020304050607ull) >> 56);
+                for (j = 0; j < clean; j++)
+                    dst[k + j] = one_byte_int[(uint32_t)(w >> (8u * j)) & 0x7Fu];
+                k += clean;
+                p += clean;
             }
             b = p[0];
             v = b & 0x3Fu;
