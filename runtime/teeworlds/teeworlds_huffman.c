@@ -49,9 +49,9 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
         if (nb >= ZDEM_TW_HUFF_MAX_CODE_LEN &&
             cap - o > (size_t)(nb - ZDEM_TW_HUFF_MAX_CODE_LEN) + 8u) {
             do {
-                unsigned e = zdem_tw_huff_lut[bits & LUT_MASK];
+                unsigned e;
 #ifdef ZDEM_TW_HUFF_ZERO_BIT
-                if (e == 1u << 8) {
+                if ((bits & 1u) == ZDEM_TW_HUFF_ZERO_BIT) {
                     /* the zero byte's one-bit code: the run of it in the
                      * next 8 bits at once, 8 zero bytes written (room
                      * for them is in the round's condition) */
@@ -63,6 +63,7 @@ zdem_status zdem_tw_huff_decode(const uint8_t *src, size_t n, uint8_t *dst, size
                     continue;
                 }
 #endif
+                e = zdem_tw_huff_lut[bits & LUT_MASK];
                 len = e >> 8;
                 if (e & 0x8000u) {
                     e = SUB_ENTRY(e, bits);

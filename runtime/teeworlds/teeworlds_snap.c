@@ -198,11 +198,15 @@ zdem_status zdem_tw_snap_setup(zdem_tw_snapstate *s, uint32_t max_items, uint32_
 
 void zdem_tw_snap_init(zdem_tw_snapstate *s, const uint8_t *static_sizes, size_t n)
 {
+    size_t i;
     snap_clear(&s->snap);
     s->snap.version++;
     s->static_sizes = static_sizes;
     s->num_static_sizes = static_sizes ? (n < ZDEM_TW_SNAP_MAX_STATIC ? n : ZDEM_TW_SNAP_MAX_STATIC) : 0;
     memset(s->learned, 0, sizeof s->learned);
+    memset(s->size_of, 0, sizeof s->size_of);
+    for (i = 0; i < s->num_static_sizes; i++)
+        s->size_of[i] = s->static_sizes[i];
     s->size_mismatches = 0;
     s->delta_unused = 0;
     zdem_tw_snap_written_clear(s);
@@ -216,10 +220,12 @@ static void learn_size(zdem_tw_snapstate *s, uint32_t type, uint32_t len)
         return;
     if (len == s->static_sizes[type]) {
         s->learned[type] = 0;
+        s->size_of[type] = s->static_sizes[type];
         return;
     }
     s->size_mismatches++;
     s->learned[type] = (uint16_t)len; /* len 0 cannot be learned: the table's stays */
+    s->size_of[type] = len ? (uint16_t)len : s->static_sizes[type];
 }
 
 /* A free slot (there is one: the checks kept the items under max_items). */
@@ -440,7 +446,7 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
     for (i = 0; i < num_deltas; i++) {
         int32_t type, id;
         uint32_t key, len, lo;
-        int old;
+        int old, kept;
         size_t at = p;
         if (n - p < 2) {
             st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item header past the end");
@@ -452,8 +458,8 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
             st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: type or id out of range");
             break;
         }
-        if ((size_t)type < s->num_static_sizes && s->static_sizes[type]) {
-            len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
+        if ((uint32_t)type < ZDEM_TW_SNAP_MAX_STATIC && s->size_of[type]) {
+            len = s->size_of[type];
         } else {
             if (p >= n) {
                 st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size past the end");
@@ -471,10 +477,10 @@ static zdem_status delta_check(zdem_tw_snapstate *s, const int32_t *ints, size_t
         }
         key = ((uint32_t)type << 16) | (uint32_t)id;
         old = find_inline(sn, key);
+        kept = old >= 0 && !(s->mark[old] & MARK_REMOVED);
         if (i < sn->max_items)
-            s->kept[i] = old >= 0 && !(s->mark[old] & MARK_REMOVED) ? (uint16_t)old
-                                                                   : (uint16_t)ZDEM_TW_SNAP_END;
-        if (old >= 0 && !(s->mark[old] & MARK_REMOVED)) {
+            s->kept[i] = kept ? (uint16_t)old : (uint16_t)ZDEM_TW_SNAP_END;
+        if (kept) {
             /* a kept item */
             if (sn->len[old] != len) {
                 st = zdem_fail(err, ZDEM_ERR_CORRUPT, at, "snapshot delta: item size changed");
@@ -645,8 +651,8 @@ zdem_status zdem_tw_snap_apply_delta(zdem_tw_snapstate *s, const int32_t *ints, 
         int32_t *dst;
         int32_t type = ints[p], id = ints[p + 1];
         p += 2;
-        if ((size_t)type < s->num_static_sizes && s->static_sizes[type])
-            len = s->learned[type] ? s->learned[type] : s->static_sizes[type];
+        if ((uint32_t)type < ZDEM_TW_SNAP_MAX_STATIC && s->size_of[type])
+            len = s->size_of[type];
         else
             len = (uint32_t)ints[p++];
         key = ((uint32_t)type << 16) | (uint32_t)id;

@@ -87,6 +87,9 @@ typedef struct zdem_tw_snapstate {
      * demo of another protocol version (other sizes under the same ids)
      * goes on. Each such item is counted in size_mismatches. */
     uint16_t learned[ZDEM_TW_SNAP_MAX_STATIC];
+    /* What a delta reads as a type's size: learned[] over the table's
+     * (0: the size is in the delta), one lookup an item. */
+    uint16_t size_of[ZDEM_TW_SNAP_MAX_STATIC];
     uint32_t size_mismatches;
     /* Ints left over after the last delta's items: 0 for a well-formed
      * delta. The reference ignores them; we report them for diagnostics. */
