@@ -214,8 +214,9 @@ zdem_status zdem_tw_ints_unpack(const uint8_t *src, size_t n, int32_t *dst, size
             stop = src + cap;
         while (p < stop) {
             uint32_t b, v, sign;
-            if ((size_t)(stop - p) >= 8u) {
-                /* eight bytes without a continuation bit are eight
+            if ((size_t)(stop - p) >= 8u && !(p[0] & 0x80u)) {
+                /* (a longer int first is read below at once) eight
+                 * bytes without a continuation bit are eight
                  * one-byte ints (most of a delta: small changes and
                  * zeros), eight zeros the commonest; else the one-byte
                  * ints before the first longer one, then that one below */
