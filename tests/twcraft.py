@@ -279,12 +279,10 @@ def gen_sorted_worst(n, deltas=40):
     return d
 
 
-@generator("one-item-deltas", 1024)
-def gen_one_item_deltas(n, deltas=20000):
+def item_per_delta(n, deltas, removed):
     """A full snapshot of N (at most 1024) items of one int, then DELTAS
-    deltas each after a tick marker, each changing one item (the next in
-    turn): a delta must cost what it changes, not a pass over the
-    snapshot."""
+    deltas each after a tick marker, each naming one item (the next in
+    turn) with a new value; removed: the delta also removes it first."""
     n = min(n, 1024)
     t0 = 0x7000
     d = Demo()
@@ -294,9 +292,19 @@ def gen_one_item_deltas(n, deltas=20000):
     for i in range(deltas):
         tick += 1
         d.tick_marker(tick)
-        d.delta(items=[(t0, i % n, [2 + (i & 1)])])
-    d.facts["items"] = n  # each delta changes an item present, adds none
+        d.delta(removed=[(t0 << 16) | (i % n)] if removed else (),
+                items=[(t0, i % n, [2 + (i & 1)])])
+    d.facts["items"] = n  # each delta changes (or removes and adds back) an item present
     return d
+
+
+@generator("one-item-deltas", 1024)
+def gen_one_item_deltas(n, deltas=20000):
+    """A full snapshot of N (at most 1024) items of one int, then DELTAS
+    deltas each after a tick marker, each changing one item (the next in
+    turn): a delta must cost what it changes, not a pass over the
+    snapshot."""
+    return item_per_delta(n, deltas, removed=False)
 
 
 @generator("remove-readd-deltas", 1024)
@@ -306,18 +314,7 @@ def gen_remove_readd_deltas(n, deltas=20000):
     turn) and adding it back (it moves to the end of the item order, as
     the game rebuilds it): a removal must cost what it changes, not a
     rebuild of the snapshot."""
-    n = min(n, 1024)
-    t0 = 0x7000
-    d = Demo()
-    tick = 100
-    d.tick_marker(tick, keyframe=True)
-    d.full_snapshot([((t0 << 16) | i, [1]) for i in range(n)])
-    for i in range(deltas):
-        tick += 1
-        d.tick_marker(tick)
-        d.delta(removed=[(t0 << 16) | (i % n)], items=[(t0, i % n, [2 + (i & 1)])])
-    d.facts["items"] = n  # each delta removes an item and adds it back
-    return d
+    return item_per_delta(n, deltas, removed=True)
 
 
 # --------------------------------------------------------------------------

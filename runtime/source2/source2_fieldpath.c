@@ -28,19 +28,11 @@ int zdem_s2_fp_read_op(zdem_bits *br)
     }
     br->pos += 8;
     {
-        unsigned node = e & 0xFFu, k, used = 0;
-        uint32_t bits = zdem_bits_peek(br, 18);
-        for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
-            unsigned t = zdem_s2_fp_tree3[node][(bits >> used) & 7u];
-            if (t >= 0x40u) {
-                used += t >> 6;
-                if (used > zdem_bits_left(br))
-                    break;
-                br->pos += used;
-                return (int)(t & 0x3Fu);
-            }
-            used += 3u;
-            node = t;
+        unsigned used;
+        int op = zdem_s2_fp_long_op(e & 0xFFu, zdem_bits_peek(br, 18), &used);
+        if (op >= 0 && used <= zdem_bits_left(br)) {
+            br->pos += used;
+            return op;
         }
     }
     br->pos = br->end; /* ran out of bits (or not a code: cannot happen) */

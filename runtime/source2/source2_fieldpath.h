@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "zdem_bits.h"
 #include "zdem_error.h"
+#include "source2_fields.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,27 @@ typedef struct zdem_s2_fp {
 /* Reads one operation code (0..39) through the lookup table; -1 when the
  * bits run out. */
 int zdem_s2_fp_read_op(zdem_bits *br);
+
+/* A long code's operation (0..39), from the node its first 8 bits reach
+ * (the lookup table's entry & 0xFF) and the bits after them (first in bit
+ * 0; at most 18 are looked at): three bits a step through
+ * zdem_s2_fp_tree3. *used receives the bits taken after the first 8; -1
+ * when they are no code (cannot happen for a node from the table). */
+static inline int zdem_s2_fp_long_op(unsigned node, uint32_t bits, unsigned *used)
+{
+    unsigned k, u = 0;
+    for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
+        unsigned t = zdem_s2_fp_tree3[node][(bits >> u) & 7u];
+        if (t >= 0x40u) {
+            *used = u + (t >> 6);
+            return (int)(t & 0x3Fu);
+        }
+        u += 3u;
+        node = t;
+    }
+    *used = u;
+    return -1;
+}
 
 /* Reads field-path operations until FieldPathEncodeFinish, storing every
  * path in out[0..cap). *n receives the count. ZDEM_ERR_LIMIT when more than

@@ -71,9 +71,9 @@ static inline int pl_read_op(zdem_bits *br)
     return zdem_s2_fp_read_op(br);
 }
 
-/* Valve's field-path varint: 2, 4, 10, 17 or 31 bits, chosen by a prefix. */
-/* Valve's field-path varint at the start of a window w (at most 35 bits):
- * the value, and its length in *used. */
+/* Valve's field-path varint (2, 4, 10, 17 or 31 bits, chosen by a
+ * prefix) at the start of a window w (at most 35 bits): the value, and
+ * its length in *used. */
 static inline uint32_t pl_ubitvar_of(uint64_t w, unsigned *used)
 {
     if (w & 1u) {
@@ -324,15 +324,23 @@ static int pl_apply_op(pl_work *w, zdem_bits *br, int op, zdem_error *err)
     return 0;
 }
 
+/* Field c of the serializer at level in (PL_SER), NULL when there is
+ * none. */
+static inline const s2_field *pl_field(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
+{
+    uint32_t i;
+    if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+        return 0;
+    return &s->fields[i];
+}
+
 /* The decoder of the path that ends with component c at level in (NULL
  * when that path names no field). The cases follow zdem_s2_resolve_ent. */
 static inline const zdem_s2_fdec *pl_end_ser(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
 {
-    const s2_field *f;
-    uint32_t i;
-    if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+    const s2_field *f = pl_field(s, in, c);
+    if (!f)
         return 0;
-    f = &s->fields[i];
     switch (f->model) {
     case S2_M_SIMPLE: return &f->fd;
     case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
@@ -359,13 +367,11 @@ static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *i
 static inline void pl_next(const zdem_s2_state *s, const pl_lvl *in, uint32_t c, pl_lvl *next)
 {
     const s2_field *f;
-    uint32_t i;
     next->kind = PL_NONE;
     switch (in->kind) {
     case PL_SER:
-        if (c >= in->nf || (i = in->idx[c]) >= s->nfields)
+        if (!(f = pl_field(s, in, c)))
             return;
-        f = &s->fields[i];
         switch (f->model) {
         case S2_M_FIXED_ARRAY:
         case S2_M_VAR_ARRAY:
@@ -454,20 +460,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
                      * only the last component): the tree from the node
                      * the first 8 bits reach, three bits a step (at most
                      * 9 more bits, well inside the window) */
-                    unsigned node = e & 0xFFu, k;
-                    pos += 8u;
-                    win >>= 8;
-                    for (k = 0; k < 6u && node < ZDEM_S2_FP_TREE_NODES; k++) {
-                        unsigned t = zdem_s2_fp_tree3[node][win & 7u];
-                        if (t >= 0x40u) {
-                            op = (int)(t & 0x3Fu);
-                            pos += t >> 6;
-                            break;
-                        }
-                        pos += 3u;
-                        win >>= 3;
-                        node = t;
-                    }
+                    unsigned used;
+                    op = zdem_s2_fp_long_op(e & 0xFFu, (uint32_t)(win >> 8), &used);
+                    pos += 8u + used;
                     if (op < 0) { /* not a code of the table: cannot happen */
                         br->pos = pos;
                         return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,

@@ -33,11 +33,6 @@ zdem_status zdem_s2_state_push_frame(void *ctx, const zdem_s2_outer *m, zdem_err
  * keys not crafted against it. */
 #define S2_PROBE_LIMIT 48u
 
-/* The hash of a field path (the value tables' key): a multiply-add over
- * its components with odd 64-bit multipliers drawn from the seed, plus a
- * term for its depth, then one mixing round (zdem_s2_fphash_fin); a table
- * takes the top bits. The sum is linear, so the entity reader keeps it as
- * a path changes: one multiply-add and the round a value. */
 /* What zdem_s2_plan_read resolved a field path to: its decoder (NULL: the
  * path names no field; &zdem_s2_fd_late: resolved with the values) and
  * its hash (s2_fphash). One array, as the reader writes them together. */
@@ -46,6 +41,11 @@ typedef struct s2_planned {
     uint64_t h;
 } s2_planned;
 
+/* The hash of a field path (the value tables' key): a multiply-add over
+ * its components with odd 64-bit multipliers drawn from the seed, plus a
+ * term for its depth, then one mixing round (zdem_s2_fphash_fin); a table
+ * takes the top bits. The sum is linear, so the entity reader keeps it as
+ * a path changes: one multiply-add and the round a value. */
 typedef struct s2_fphash {
     uint64_t k[ZDEM_S2_FP_MAX_DEPTH];     /* per component */
     uint64_t d[ZDEM_S2_FP_MAX_DEPTH + 1]; /* per depth */
@@ -53,7 +53,6 @@ typedef struct s2_fphash {
 
 void zdem_s2_fphash_init(s2_fphash *h, uint64_t seed);
 
-/* The hash of the path packed in (hi, lo) (zdem_s2_fp_pack's key). */
 /* The sum's bits mixed before a table takes its top bits: the sum alone
  * is linear in the components, and a table of linear probes then clusters
  * for some seeds on a real demo's arrays (values refused under
@@ -66,6 +65,7 @@ static inline uint64_t zdem_s2_fphash_fin(uint64_t x)
     return x * 0xBF58476D1CE4E5B9ull;
 }
 
+/* The hash of the path packed in (hi, lo) (zdem_s2_fp_pack's key). */
 static inline uint64_t zdem_s2_fphash_key(const s2_fphash *h, uint64_t hi, uint64_t lo)
 {
     unsigned depth = (unsigned)(lo >> 56) & 7u, i;

@@ -270,7 +270,8 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
                               zdem_error *err)
 {
     zdem_tw_snap *sn = &s->snap;
-    uint16_t *sorted = s->rslot; /* scratch: item numbers sorted by key */
+    uint16_t *sorted = s->rslot; /* scratch: item numbers sorted by key, */
+    uint32_t *sorted_keys = s->rkey; /* and their keys (no delta's removed list to keep) */
     int32_t data_size, num;
     size_t base, data_ints, i;
     uint32_t used = 0;
@@ -294,7 +295,7 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
     for (i = 0; i < (size_t)num; i++) {
         int32_t off = ints[2 + i];
         int32_t stop = i + 1 < (size_t)num ? ints[3 + i] : data_size;
-        uint32_t key, len, lo, cnt;
+        uint32_t key, len, lo;
         const char *why;
         size_t k;
         /* Offsets in bytes, 4-aligned, increasing, each item holds a key. */
@@ -304,24 +305,16 @@ zdem_status zdem_tw_snap_load_full(zdem_tw_snapstate *s, const int32_t *ints, si
             return zdem_fail(err, ZDEM_ERR_CORRUPT, 2, "snapshot: first item not at 0");
         k = base + (size_t)off / 4u;
         key = (uint32_t)ints[k];
-        lo = 0;
-        cnt = (uint32_t)i;
-        while (cnt) {
-            uint32_t half = cnt / 2u;
-            if ((uint32_t)ints[base + (uint32_t)ints[2 + sorted[lo + half]] / 4u] < key) {
-                lo += half + 1u;
-                cnt -= half + 1u;
-            } else {
-                cnt = half;
-            }
-        }
-        if (lo < i && (uint32_t)ints[base + (uint32_t)ints[2 + sorted[lo]] / 4u] == key)
+        lo = keys_bound(sorted_keys, (uint32_t)i, key);
+        if (lo < i && sorted_keys[lo] == key)
             return zdem_fail(err, ZDEM_ERR_CORRUPT, k, "snapshot: duplicate item key");
         len = (uint32_t)(stop - off) / 4u - 1u;
         if ((why = add_refusal(sn, (uint32_t)i, used, len)) != NULL)
             return zdem_fail(err, ZDEM_ERR_LIMIT, k, why);
         memmove(sorted + lo + 1, sorted + lo, sizeof sorted[0] * (i - lo));
+        memmove(sorted_keys + lo + 1, sorted_keys + lo, sizeof sorted_keys[0] * (i - lo));
         sorted[lo] = (uint16_t)i;
+        sorted_keys[lo] = key;
         used += len;
         learn_size(s, key >> 16, len);
     }
