@@ -117,10 +117,13 @@ def key(f, wt):
     return "%du" % ((f.number << 3) | wt)
 
 
-def read_scalar(f, pvar, endvar, dst, indent):
+def read_scalar(f, pvar, endvar, dst, indent, hoisted=False):
     """C statements reading one scalar of f at *pvar into dst (an lvalue or a
-    declared variable); on error return with the offset of the value."""
+    declared variable); on error return with the offset of the value.
+    hoisted: a field's own varint, already read into v_ by the loop."""
     i = " " * indent
+    if f.wire_type == 0 and hoisted:
+        return i + "%s = %s;\n" % (dst, conv(f, "v_"))
     if f.wire_type == 0:
         return (i + "{\n"
                 + i + "    uint64_t v_;\n"
@@ -359,13 +362,33 @@ class Gen(object):
             unused.append("out")
         for u in unused:
             o.append("    (void)%s;\n" % u)
+        # A varint value, known field or not, is read in one place before
+        # the switch (one inlined read a message instead of one a field).
+        # When it is bad, a known field number that takes another wire type
+        # reports the mismatch first, as its case would have.
         o.append("    while (p < end) {\n"
                  "        const uint8_t *key_at = p;\n"
                  "        uint32_t key;\n"
+                 "        uint64_t v_ = 0;\n"
                  "        zdem_status st = zdem_pb_key(base, &p, end, &key, err);\n"
                  "        if (st != ZDEM_OK)\n"
                  "            return st;\n"
-                 "        switch (key) {\n")
+                 "        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {\n")
+        takes_varint = [f for f in m.fields if f.scalar and f.wire_type == 0]
+        others = [f for f in m.fields if f not in takes_varint]
+        if others:
+            o.append("            switch (key >> 3) {\n")
+            o.append("".join("            case %du:\n" % f.number for f in others))
+            o.append("                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,\n"
+                     "                                    \"wire type mismatch\");\n"
+                     "            default:\n"
+                     "                break;\n"
+                     "            }\n")
+        o.append("            return zdem_pb_fail(err, st, base, p, \"bad varint\");\n"
+                 "        }\n")
+        if not takes_varint:
+            o.append("        (void)v_;\n")
+        o.append("        switch (key) {\n")
         o.extend(body)
         o.append("        default:\n")
         if m.fields:
@@ -376,7 +399,9 @@ class Gen(object):
                      "            default:\n"
                      "                break;\n"
                      "            }\n")
-        o.append("            st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);\n"
+        o.append("            if ((key & 7u) == 0u)\n"
+                 "                break; /* its varint is read */\n"
+                 "            st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);\n"
                  "            if (st != ZDEM_OK)\n"
                  "                return st;\n"
                  "            break;\n"
@@ -405,7 +430,7 @@ class Gen(object):
                     + I + "    return zdem_pb_fail(err, st, base, at, \"bad length\");\n")
         if f.scalar and not f.repeated:
             o.append("        case %s: { /* %s */\n" % (key(f, f.wire_type), f.name))
-            o.append(read_scalar(f, "p", "end", "out->%s" % f.name, 12))
+            o.append(read_scalar(f, "p", "end", "out->%s" % f.name, 12, hoisted=True))
             o.append(I + "out->has_%s = 1;\n" % f.name)
             o.append(I + "break;\n        }\n")
         elif f.scalar and f.repeated:
@@ -426,7 +451,7 @@ class Gen(object):
             # unpacked: one value per key
             o.append("        case %s: { /* %s */\n" % (key(f, f.wire_type), f.name))
             o.append(I + "%s x_;\n" % ctype(f))
-            o.append(read_scalar(f, "p", "end", "x_", 12))
+            o.append(read_scalar(f, "p", "end", "x_", 12, hoisted=True))
             o.append(store(12))
             o.append(I + "break;\n        }\n")
             # packed: a length-delimited run of values

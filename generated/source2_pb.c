@@ -13,29 +13,29 @@ static zdem_status zdem_pb_CCSUsrMsg_RadioText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* msg_dst */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->msg_dst = (int32_t)(uint32_t)v_;
-            }
+            out->msg_dst = (int32_t)(uint32_t)v_;
             out->has_msg_dst = 1;
             break;
         }
         case 16u: { /* client */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->client = (int32_t)(uint32_t)v_;
-            }
+            out->client = (int32_t)(uint32_t)v_;
             out->has_client = 1;
             break;
         }
@@ -79,6 +79,8 @@ static zdem_status zdem_pb_CCSUsrMsg_RadioText__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -106,9 +108,21 @@ static zdem_status zdem_pb_CCSUsrMsg_HintText__merge(const uint8_t *base, const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* message */
             uint32_t n;
@@ -130,6 +144,8 @@ static zdem_status zdem_pb_CCSUsrMsg_HintText__merge(const uint8_t *base, const 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -156,9 +172,21 @@ static zdem_status zdem_pb_CCSUsrMsg_KeyHintText__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* messages */
             uint32_t n;
@@ -185,6 +213,8 @@ static zdem_status zdem_pb_CCSUsrMsg_KeyHintText__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -212,51 +242,38 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate__merge(const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* account_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->account_id = (int32_t)(uint32_t)v_;
-            }
+            out->account_id = (int32_t)(uint32_t)v_;
             out->has_account_id = 1;
             break;
         }
         case 16u: { /* rank_old */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->rank_old = (int32_t)(uint32_t)v_;
-            }
+            out->rank_old = (int32_t)(uint32_t)v_;
             out->has_rank_old = 1;
             break;
         }
         case 24u: { /* rank_new */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->rank_new = (int32_t)(uint32_t)v_;
-            }
+            out->rank_new = (int32_t)(uint32_t)v_;
             out->has_rank_new = 1;
             break;
         }
         case 32u: { /* num_wins */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->num_wins = (int32_t)(uint32_t)v_;
-            }
+            out->num_wins = (int32_t)(uint32_t)v_;
             out->has_num_wins = 1;
             break;
         }
@@ -269,13 +286,7 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate__merge(const ui
             break;
         }
         case 48u: { /* rank_type_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->rank_type_id = (int32_t)(uint32_t)v_;
-            }
+            out->rank_type_id = (int32_t)(uint32_t)v_;
             out->has_rank_type_id = 1;
             break;
         }
@@ -292,6 +303,8 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate_RankUpdate__merge(const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -318,9 +331,21 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* rank_update */
             uint32_t n;
@@ -354,6 +379,8 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -381,18 +408,28 @@ static zdem_status zdem_pb_CCSUsrMsg_WeaponSound__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+            case 4u:
+            case 5u:
+            case 6u:
+            case 7u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entidx */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entidx = (int32_t)(uint32_t)v_;
-            }
+            out->entidx = (int32_t)(uint32_t)v_;
             out->has_entidx = 1;
             break;
         }
@@ -462,6 +499,8 @@ static zdem_status zdem_pb_CCSUsrMsg_WeaponSound__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -489,18 +528,23 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* eaccolade */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->eaccolade = (int32_t)(uint32_t)v_;
-            }
+            out->eaccolade = (int32_t)(uint32_t)v_;
             out->has_eaccolade = 1;
             break;
         }
@@ -513,13 +557,7 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
             break;
         }
         case 24u: { /* position */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->position = (int32_t)(uint32_t)v_;
-            }
+            out->position = (int32_t)(uint32_t)v_;
             out->has_position = 1;
             break;
         }
@@ -533,6 +571,8 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -559,29 +599,29 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData__merge(
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->slot = (int32_t)(uint32_t)v_;
-            }
+            out->slot = (int32_t)(uint32_t)v_;
             out->has_slot = 1;
             break;
         }
         case 16u: { /* xuid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->xuid = v_;
-            }
+            out->xuid = v_;
             out->has_xuid = 1;
             break;
         }
@@ -598,13 +638,7 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData__merge(
             break;
         }
         case 32u: { /* teamnumber */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->teamnumber = (int32_t)(uint32_t)v_;
-            }
+            out->teamnumber = (int32_t)(uint32_t)v_;
             out->has_teamnumber = 1;
             break;
         }
@@ -622,24 +656,12 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData__merge(
             break;
         }
         case 56u: { /* playercolor */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playercolor = (int32_t)(uint32_t)v_;
-            }
+            out->playercolor = (int32_t)(uint32_t)v_;
             out->has_playercolor = 1;
             break;
         }
         case 64u: { /* isbot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->isbot = (uint8_t)(v_ != 0);
-            }
+            out->isbot = (uint8_t)(v_ != 0);
             out->has_isbot = 1;
             break;
         }
@@ -657,6 +679,8 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_PlayerData__merge(
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -682,9 +706,20 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* allplayerdata */
             uint32_t n;
@@ -711,13 +746,7 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
             break;
         }
         case 16u: { /* scene */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->scene = (int32_t)(uint32_t)v_;
-            }
+            out->scene = (int32_t)(uint32_t)v_;
             out->has_scene = 1;
             break;
         }
@@ -730,6 +759,8 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -757,18 +788,23 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatMsg__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* player_slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_slot = (int32_t)(uint32_t)v_;
-            }
+            out->player_slot = (int32_t)(uint32_t)v_;
             out->has_player_slot = 1;
             break;
         }
@@ -785,24 +821,12 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatMsg__merge(const uint8_t *base, c
             break;
         }
         case 24u: { /* all_chat */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->all_chat = (uint8_t)(v_ != 0);
-            }
+            out->all_chat = (uint8_t)(v_ != 0);
             out->has_all_chat = 1;
             break;
         }
         case 32u: { /* lane_color */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->lane_color = (int32_t)(uint32_t)v_;
-            }
+            out->lane_color = (int32_t)(uint32_t)v_;
             out->has_lane_color = 1;
             break;
         }
@@ -817,6 +841,8 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatMsg__merge(const uint8_t *base, c
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -844,30 +870,22 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
         case 16u: { /* values */
             uint32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (uint32_t)v_;
-            }
+            x_ = (uint32_t)v_;
             if (out->values_count >= 16u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many values");
             out->values[out->values_count++] = x_;
@@ -900,13 +918,7 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
         }
         case 24u: { /* player_slots */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (int32_t)(uint32_t)v_;
-            }
+            x_ = (int32_t)(uint32_t)v_;
             if (out->player_slots_count >= 16u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many player_slots");
             out->player_slots[out->player_slots_count++] = x_;
@@ -947,6 +959,8 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -974,52 +988,32 @@ static zdem_status zdem_pb_CCitadelUserMsg_HeroKilled__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entindex_victim */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entindex_victim = (int32_t)(uint32_t)v_;
-            }
+            out->entindex_victim = (int32_t)(uint32_t)v_;
             out->has_entindex_victim = 1;
             break;
         }
         case 16u: { /* entindex_inflictor */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entindex_inflictor = (int32_t)(uint32_t)v_;
-            }
+            out->entindex_inflictor = (int32_t)(uint32_t)v_;
             out->has_entindex_inflictor = 1;
             break;
         }
         case 24u: { /* entindex_attacker */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entindex_attacker = (int32_t)(uint32_t)v_;
-            }
+            out->entindex_attacker = (int32_t)(uint32_t)v_;
             out->has_entindex_attacker = 1;
             break;
         }
         case 32u: { /* entindex_assisters */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (int32_t)(uint32_t)v_;
-            }
+            x_ = (int32_t)(uint32_t)v_;
             if (out->entindex_assisters_count >= 16u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many entindex_assisters");
             out->entindex_assisters[out->entindex_assisters_count++] = x_;
@@ -1051,24 +1045,12 @@ static zdem_status zdem_pb_CCitadelUserMsg_HeroKilled__merge(const uint8_t *base
             break;
         }
         case 40u: { /* entindex_scorer */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entindex_scorer = (int32_t)(uint32_t)v_;
-            }
+            out->entindex_scorer = (int32_t)(uint32_t)v_;
             out->has_entindex_scorer = 1;
             break;
         }
         case 48u: { /* respawn_reason */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->respawn_reason = (int32_t)(uint32_t)v_;
-            }
+            out->respawn_reason = (int32_t)(uint32_t)v_;
             out->has_respawn_reason = 1;
             break;
         }
@@ -1085,6 +1067,8 @@ static zdem_status zdem_pb_CCitadelUserMsg_HeroKilled__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1113,11 +1097,18 @@ static zdem_status zdem_pb_CDemoStop__merge(const uint8_t *base, const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         default:
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1145,9 +1136,28 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 3u:
+            case 4u:
+            case 5u:
+            case 6u:
+            case 10u:
+            case 11u:
+            case 12u:
+            case 14u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* demo_file_stamp */
             uint32_t n;
@@ -1162,13 +1172,7 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
             break;
         }
         case 16u: { /* network_protocol */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->network_protocol = (int32_t)(uint32_t)v_;
-            }
+            out->network_protocol = (int32_t)(uint32_t)v_;
             out->has_network_protocol = 1;
             break;
         }
@@ -1221,35 +1225,17 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
             break;
         }
         case 56u: { /* fullpackets_version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->fullpackets_version = (int32_t)(uint32_t)v_;
-            }
+            out->fullpackets_version = (int32_t)(uint32_t)v_;
             out->has_fullpackets_version = 1;
             break;
         }
         case 64u: { /* allow_clientside_entities */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->allow_clientside_entities = (uint8_t)(v_ != 0);
-            }
+            out->allow_clientside_entities = (uint8_t)(v_ != 0);
             out->has_allow_clientside_entities = 1;
             break;
         }
         case 72u: { /* allow_clientside_particles */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->allow_clientside_particles = (uint8_t)(v_ != 0);
-            }
+            out->allow_clientside_particles = (uint8_t)(v_ != 0);
             out->has_allow_clientside_particles = 1;
             break;
         }
@@ -1290,13 +1276,7 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
             break;
         }
         case 104u: { /* build_num */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->build_num = (int32_t)(uint32_t)v_;
-            }
+            out->build_num = (int32_t)(uint32_t)v_;
             out->has_build_num = 1;
             break;
         }
@@ -1313,13 +1293,7 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
             break;
         }
         case 120u: { /* server_start_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->server_start_tick = (int32_t)(uint32_t)v_;
-            }
+            out->server_start_tick = (int32_t)(uint32_t)v_;
             out->has_server_start_tick = 1;
             break;
         }
@@ -1345,6 +1319,8 @@ static zdem_status zdem_pb_CDemoFileHeader__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1372,9 +1348,21 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo__merge(const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* hero_name */
             uint32_t n;
@@ -1401,35 +1389,17 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo__merge(const uint
             break;
         }
         case 24u: { /* is_fake_client */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_fake_client = (uint8_t)(v_ != 0);
-            }
+            out->is_fake_client = (uint8_t)(v_ != 0);
             out->has_is_fake_client = 1;
             break;
         }
         case 32u: { /* steamid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->steamid = v_;
-            }
+            out->steamid = v_;
             out->has_steamid = 1;
             break;
         }
         case 40u: { /* game_team */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->game_team = (int32_t)(uint32_t)v_;
-            }
+            out->game_team = (int32_t)(uint32_t)v_;
             out->has_game_team = 1;
             break;
         }
@@ -1445,6 +1415,8 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo_CPlayerInfo__merge(const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1472,40 +1444,26 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent__merge(const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* is_pick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_pick = (uint8_t)(v_ != 0);
-            }
+            out->is_pick = (uint8_t)(v_ != 0);
             out->has_is_pick = 1;
             break;
         }
         case 16u: { /* team */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->team = (uint32_t)v_;
-            }
+            out->team = (uint32_t)v_;
             out->has_team = 1;
             break;
         }
         case 24u: { /* hero_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->hero_id = (int32_t)(uint32_t)v_;
-            }
+            out->hero_id = (int32_t)(uint32_t)v_;
             out->has_hero_id = 1;
             break;
         }
@@ -1519,6 +1477,8 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo_CHeroSelectEvent__merge(const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1544,40 +1504,36 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+            case 6u:
+            case 9u:
+            case 10u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* match_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->match_id = v_;
-            }
+            out->match_id = v_;
             out->has_match_id = 1;
             break;
         }
         case 16u: { /* game_mode */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->game_mode = (int32_t)(uint32_t)v_;
-            }
+            out->game_mode = (int32_t)(uint32_t)v_;
             out->has_game_mode = 1;
             break;
         }
         case 24u: { /* game_winner */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->game_winner = (int32_t)(uint32_t)v_;
-            }
+            out->game_winner = (int32_t)(uint32_t)v_;
             out->has_game_winner = 1;
             break;
         }
@@ -1606,13 +1562,7 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo__merge(const uint8_t *base, c
             break;
         }
         case 40u: { /* leagueid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->leagueid = (uint32_t)v_;
-            }
+            out->leagueid = (uint32_t)v_;
             out->has_leagueid = 1;
             break;
         }
@@ -1641,24 +1591,12 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo__merge(const uint8_t *base, c
             break;
         }
         case 56u: { /* radiant_team_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->radiant_team_id = (uint32_t)v_;
-            }
+            out->radiant_team_id = (uint32_t)v_;
             out->has_radiant_team_id = 1;
             break;
         }
         case 64u: { /* dire_team_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->dire_team_id = (uint32_t)v_;
-            }
+            out->dire_team_id = (uint32_t)v_;
             out->has_dire_team_id = 1;
             break;
         }
@@ -1687,13 +1625,7 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo__merge(const uint8_t *base, c
             break;
         }
         case 88u: { /* end_time */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->end_time = (uint32_t)v_;
-            }
+            out->end_time = (uint32_t)v_;
             out->has_end_time = 1;
             break;
         }
@@ -1715,6 +1647,8 @@ static zdem_status zdem_pb_CGameInfo_CDotaGameInfo__merge(const uint8_t *base, c
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1742,19 +1676,17 @@ static zdem_status zdem_pb_CGameInfo_CCSGameInfo__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* round_start_ticks */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (int32_t)(uint32_t)v_;
-            }
+            x_ = (int32_t)(uint32_t)v_;
             if (out->round_start_ticks_count >= 256u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many round_start_ticks");
             out->round_start_ticks[out->round_start_ticks_count++] = x_;
@@ -1793,6 +1725,8 @@ static zdem_status zdem_pb_CGameInfo_CCSGameInfo__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1818,9 +1752,22 @@ static zdem_status zdem_pb_CGameInfo__merge(const uint8_t *base, const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 34u: { /* dota */
             uint32_t n;
@@ -1857,6 +1804,8 @@ static zdem_status zdem_pb_CGameInfo__merge(const uint8_t *base, const uint8_t *
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1882,9 +1831,21 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 13u: { /* playback_time */
             if (end - p < 4)
@@ -1895,24 +1856,12 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
             break;
         }
         case 16u: { /* playback_ticks */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playback_ticks = (int32_t)(uint32_t)v_;
-            }
+            out->playback_ticks = (int32_t)(uint32_t)v_;
             out->has_playback_ticks = 1;
             break;
         }
         case 24u: { /* playback_frames */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playback_frames = (int32_t)(uint32_t)v_;
-            }
+            out->playback_frames = (int32_t)(uint32_t)v_;
             out->has_playback_frames = 1;
             break;
         }
@@ -1940,6 +1889,8 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1968,11 +1919,18 @@ static zdem_status zdem_pb_CDemoSyncTick__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         default:
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2000,9 +1958,21 @@ static zdem_status zdem_pb_CDemoSendTables__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -2024,6 +1994,8 @@ static zdem_status zdem_pb_CDemoSendTables__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2051,18 +2023,24 @@ static zdem_status zdem_pb_CDemoClassInfo_class_t__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* class_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->class_id = (int32_t)(uint32_t)v_;
-            }
+            out->class_id = (int32_t)(uint32_t)v_;
             out->has_class_id = 1;
             break;
         }
@@ -2100,6 +2078,8 @@ static zdem_status zdem_pb_CDemoClassInfo_class_t__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2126,9 +2106,21 @@ static zdem_status zdem_pb_CDemoClassInfo__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* classes */
             uint32_t n;
@@ -2162,6 +2154,8 @@ static zdem_status zdem_pb_CDemoClassInfo__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2189,9 +2183,22 @@ static zdem_status zdem_pb_CDemoStringTables_items_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* str */
             uint32_t n;
@@ -2226,6 +2233,8 @@ static zdem_status zdem_pb_CDemoStringTables_items_t__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2251,9 +2260,22 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* table_name */
             uint32_t n;
@@ -2316,13 +2338,7 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
             break;
         }
         case 32u: { /* table_flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->table_flags = (int32_t)(uint32_t)v_;
-            }
+            out->table_flags = (int32_t)(uint32_t)v_;
             out->has_table_flags = 1;
             break;
         }
@@ -2337,6 +2353,8 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2363,9 +2381,21 @@ static zdem_status zdem_pb_CDemoStringTables__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* tables */
             uint32_t n;
@@ -2399,6 +2429,8 @@ static zdem_status zdem_pb_CDemoStringTables__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2426,9 +2458,21 @@ static zdem_status zdem_pb_CDemoPacket__merge(const uint8_t *base, const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 26u: { /* data */
             uint32_t n;
@@ -2450,6 +2494,8 @@ static zdem_status zdem_pb_CDemoPacket__merge(const uint8_t *base, const uint8_t
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2475,9 +2521,22 @@ static zdem_status zdem_pb_CDemoFullPacket__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* string_table */
             uint32_t n;
@@ -2514,6 +2573,8 @@ static zdem_status zdem_pb_CDemoFullPacket__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2541,9 +2602,21 @@ static zdem_status zdem_pb_CDemoConsoleCmd__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* cmdstring */
             uint32_t n;
@@ -2565,6 +2638,8 @@ static zdem_status zdem_pb_CDemoConsoleCmd__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2592,18 +2667,23 @@ static zdem_status zdem_pb_CDemoCustomData__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* callback_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->callback_index = (int32_t)(uint32_t)v_;
-            }
+            out->callback_index = (int32_t)(uint32_t)v_;
             out->has_callback_index = 1;
             break;
         }
@@ -2628,6 +2708,8 @@ static zdem_status zdem_pb_CDemoCustomData__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2654,9 +2736,21 @@ static zdem_status zdem_pb_CDemoCustomDataCallbacks__merge(const uint8_t *base, 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* save_id */
             uint32_t n;
@@ -2683,6 +2777,8 @@ static zdem_status zdem_pb_CDemoCustomDataCallbacks__merge(const uint8_t *base, 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2710,18 +2806,23 @@ static zdem_status zdem_pb_CDemoUserCmd__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* cmd_number */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->cmd_number = (int32_t)(uint32_t)v_;
-            }
+            out->cmd_number = (int32_t)(uint32_t)v_;
             out->has_cmd_number = 1;
             break;
         }
@@ -2746,6 +2847,8 @@ static zdem_status zdem_pb_CDemoUserCmd__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2773,9 +2876,22 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -2806,13 +2922,7 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
             break;
         }
         case 32u: { /* version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->version = (int32_t)(uint32_t)v_;
-            }
+            out->version = (int32_t)(uint32_t)v_;
             out->has_version = 1;
             break;
         }
@@ -2827,6 +2937,8 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2853,9 +2965,21 @@ static zdem_status zdem_pb_CDemoSpawnGroups__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 26u: { /* msgs */
             uint32_t n;
@@ -2882,6 +3006,8 @@ static zdem_status zdem_pb_CDemoSpawnGroups__merge(const uint8_t *base, const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2909,40 +3035,33 @@ static zdem_status zdem_pb_CDemoAnimationData__merge(const uint8_t *base, const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entity_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_id = zdem_zigzag32((uint32_t)v_);
-            }
+            out->entity_id = zdem_zigzag32((uint32_t)v_);
             out->has_entity_id = 1;
             break;
         }
         case 16u: { /* start_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->start_tick = (int32_t)(uint32_t)v_;
-            }
+            out->start_tick = (int32_t)(uint32_t)v_;
             out->has_start_tick = 1;
             break;
         }
         case 24u: { /* end_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->end_tick = (int32_t)(uint32_t)v_;
-            }
+            out->end_tick = (int32_t)(uint32_t)v_;
             out->has_end_tick = 1;
             break;
         }
@@ -2959,13 +3078,7 @@ static zdem_status zdem_pb_CDemoAnimationData__merge(const uint8_t *base, const 
             break;
         }
         case 40u: { /* data_checksum */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->data_checksum = (int64_t)v_;
-            }
+            out->data_checksum = (int64_t)v_;
             out->has_data_checksum = 1;
             break;
         }
@@ -2981,6 +3094,8 @@ static zdem_status zdem_pb_CDemoAnimationData__merge(const uint8_t *base, const 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3008,29 +3123,28 @@ static zdem_status zdem_pb_CDemoAnimationHeader__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entity_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_id = zdem_zigzag32((uint32_t)v_);
-            }
+            out->entity_id = zdem_zigzag32((uint32_t)v_);
             out->has_entity_id = 1;
             break;
         }
         case 16u: { /* tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tick = (int32_t)(uint32_t)v_;
-            }
+            out->tick = (int32_t)(uint32_t)v_;
             out->has_tick = 1;
             break;
         }
@@ -3056,6 +3170,8 @@ static zdem_status zdem_pb_CDemoAnimationHeader__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3083,29 +3199,21 @@ static zdem_status zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry__merge(const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
         case 16u: { /* was_created */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->was_created = (uint8_t)(v_ != 0);
-            }
+            out->was_created = (uint8_t)(v_ != 0);
             out->has_was_created = 1;
             break;
         }
@@ -3118,6 +3226,8 @@ static zdem_status zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry__merge(const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3144,9 +3254,22 @@ static zdem_status zdem_pb_CDemoRecovery__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* initial_spawn_group */
             uint32_t n;
@@ -3182,6 +3305,8 @@ static zdem_status zdem_pb_CDemoRecovery__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3209,117 +3334,61 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatEvent__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
         case 16u: { /* value */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->value = (uint32_t)v_;
-            }
+            out->value = (uint32_t)v_;
             out->has_value = 1;
             break;
         }
         case 24u: { /* playerid_1 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_1 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_1 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_1 = 1;
             break;
         }
         case 32u: { /* playerid_2 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_2 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_2 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_2 = 1;
             break;
         }
         case 40u: { /* playerid_3 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_3 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_3 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_3 = 1;
             break;
         }
         case 48u: { /* playerid_4 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_4 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_4 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_4 = 1;
             break;
         }
         case 56u: { /* playerid_5 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_5 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_5 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_5 = 1;
             break;
         }
         case 64u: { /* playerid_6 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerid_6 = zdem_zigzag32((uint32_t)v_);
-            }
+            out->playerid_6 = zdem_zigzag32((uint32_t)v_);
             out->has_playerid_6 = 1;
             break;
         }
         case 72u: { /* value2 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->value2 = (uint32_t)v_;
-            }
+            out->value2 = (uint32_t)v_;
             out->has_value2 = 1;
             break;
         }
         case 80u: { /* value3 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->value3 = (uint32_t)v_;
-            }
+            out->value3 = (uint32_t)v_;
             out->has_value3 = 1;
             break;
         }
@@ -3340,6 +3409,8 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatEvent__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3367,29 +3438,28 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatMessage__merge(const uint8_t *base, 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* source_player_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->source_player_id = (int32_t)(uint32_t)v_;
-            }
+            out->source_player_id = (int32_t)(uint32_t)v_;
             out->has_source_player_id = 1;
             break;
         }
         case 16u: { /* channel_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->channel_type = (uint32_t)v_;
-            }
+            out->channel_type = (uint32_t)v_;
             out->has_channel_type = 1;
             break;
         }
@@ -3415,6 +3485,8 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatMessage__merge(const uint8_t *base, 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3442,18 +3514,24 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* player_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_id = (int32_t)(uint32_t)v_;
-            }
+            out->player_id = (int32_t)(uint32_t)v_;
             out->has_player_id = 1;
             break;
         }
@@ -3482,13 +3560,7 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
             break;
         }
         case 40u: { /* team_only */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->team_only = (uint8_t)(v_ != 0);
-            }
+            out->team_only = (uint8_t)(v_ != 0);
             out->has_team_only = 1;
             break;
         }
@@ -3503,6 +3575,8 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3530,161 +3604,96 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 15u:
+            case 16u:
+            case 17u:
+            case 21u:
+            case 22u:
+            case 24u:
+            case 25u:
+            case 54u:
+            case 77u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
         case 16u: { /* target_name */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->target_name = (uint32_t)v_;
-            }
+            out->target_name = (uint32_t)v_;
             out->has_target_name = 1;
             break;
         }
         case 24u: { /* target_source_name */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->target_source_name = (uint32_t)v_;
-            }
+            out->target_source_name = (uint32_t)v_;
             out->has_target_source_name = 1;
             break;
         }
         case 32u: { /* attacker_name */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->attacker_name = (uint32_t)v_;
-            }
+            out->attacker_name = (uint32_t)v_;
             out->has_attacker_name = 1;
             break;
         }
         case 40u: { /* damage_source_name */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->damage_source_name = (uint32_t)v_;
-            }
+            out->damage_source_name = (uint32_t)v_;
             out->has_damage_source_name = 1;
             break;
         }
         case 48u: { /* inflictor_name */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->inflictor_name = (uint32_t)v_;
-            }
+            out->inflictor_name = (uint32_t)v_;
             out->has_inflictor_name = 1;
             break;
         }
         case 56u: { /* is_attacker_illusion */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_attacker_illusion = (uint8_t)(v_ != 0);
-            }
+            out->is_attacker_illusion = (uint8_t)(v_ != 0);
             out->has_is_attacker_illusion = 1;
             break;
         }
         case 64u: { /* is_attacker_hero */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_attacker_hero = (uint8_t)(v_ != 0);
-            }
+            out->is_attacker_hero = (uint8_t)(v_ != 0);
             out->has_is_attacker_hero = 1;
             break;
         }
         case 72u: { /* is_target_illusion */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_target_illusion = (uint8_t)(v_ != 0);
-            }
+            out->is_target_illusion = (uint8_t)(v_ != 0);
             out->has_is_target_illusion = 1;
             break;
         }
         case 80u: { /* is_target_hero */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_target_hero = (uint8_t)(v_ != 0);
-            }
+            out->is_target_hero = (uint8_t)(v_ != 0);
             out->has_is_target_hero = 1;
             break;
         }
         case 88u: { /* is_visible_radiant */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_visible_radiant = (uint8_t)(v_ != 0);
-            }
+            out->is_visible_radiant = (uint8_t)(v_ != 0);
             out->has_is_visible_radiant = 1;
             break;
         }
         case 96u: { /* is_visible_dire */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_visible_dire = (uint8_t)(v_ != 0);
-            }
+            out->is_visible_dire = (uint8_t)(v_ != 0);
             out->has_is_visible_dire = 1;
             break;
         }
         case 104u: { /* value */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->value = (uint32_t)v_;
-            }
+            out->value = (uint32_t)v_;
             out->has_value = 1;
             break;
         }
         case 112u: { /* health */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->health = (int32_t)(uint32_t)v_;
-            }
+            out->health = (int32_t)(uint32_t)v_;
             out->has_health = 1;
             break;
         }
@@ -3713,35 +3722,17 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 144u: { /* is_ability_toggle_on */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_ability_toggle_on = (uint8_t)(v_ != 0);
-            }
+            out->is_ability_toggle_on = (uint8_t)(v_ != 0);
             out->has_is_ability_toggle_on = 1;
             break;
         }
         case 152u: { /* is_ability_toggle_off */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_ability_toggle_off = (uint8_t)(v_ != 0);
-            }
+            out->is_ability_toggle_off = (uint8_t)(v_ != 0);
             out->has_is_ability_toggle_off = 1;
             break;
         }
         case 160u: { /* ability_level */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->ability_level = (uint32_t)v_;
-            }
+            out->ability_level = (uint32_t)v_;
             out->has_ability_level = 1;
             break;
         }
@@ -3762,13 +3753,7 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 184u: { /* gold_reason */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->gold_reason = (uint32_t)v_;
-            }
+            out->gold_reason = (uint32_t)v_;
             out->has_gold_reason = 1;
             break;
         }
@@ -3789,168 +3774,78 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 208u: { /* xp_reason */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->xp_reason = (uint32_t)v_;
-            }
+            out->xp_reason = (uint32_t)v_;
             out->has_xp_reason = 1;
             break;
         }
         case 216u: { /* last_hits */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->last_hits = (uint32_t)v_;
-            }
+            out->last_hits = (uint32_t)v_;
             out->has_last_hits = 1;
             break;
         }
         case 224u: { /* attacker_team */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->attacker_team = (uint32_t)v_;
-            }
+            out->attacker_team = (uint32_t)v_;
             out->has_attacker_team = 1;
             break;
         }
         case 232u: { /* target_team */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->target_team = (uint32_t)v_;
-            }
+            out->target_team = (uint32_t)v_;
             out->has_target_team = 1;
             break;
         }
         case 240u: { /* obs_wards_placed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->obs_wards_placed = (uint32_t)v_;
-            }
+            out->obs_wards_placed = (uint32_t)v_;
             out->has_obs_wards_placed = 1;
             break;
         }
         case 248u: { /* assist_player0 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->assist_player0 = (uint32_t)v_;
-            }
+            out->assist_player0 = (uint32_t)v_;
             out->has_assist_player0 = 1;
             break;
         }
         case 256u: { /* assist_player1 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->assist_player1 = (uint32_t)v_;
-            }
+            out->assist_player1 = (uint32_t)v_;
             out->has_assist_player1 = 1;
             break;
         }
         case 264u: { /* assist_player2 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->assist_player2 = (uint32_t)v_;
-            }
+            out->assist_player2 = (uint32_t)v_;
             out->has_assist_player2 = 1;
             break;
         }
         case 272u: { /* assist_player3 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->assist_player3 = (uint32_t)v_;
-            }
+            out->assist_player3 = (uint32_t)v_;
             out->has_assist_player3 = 1;
             break;
         }
         case 280u: { /* stack_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->stack_count = (uint32_t)v_;
-            }
+            out->stack_count = (uint32_t)v_;
             out->has_stack_count = 1;
             break;
         }
         case 288u: { /* hidden_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->hidden_modifier = (uint8_t)(v_ != 0);
-            }
+            out->hidden_modifier = (uint8_t)(v_ != 0);
             out->has_hidden_modifier = 1;
             break;
         }
         case 296u: { /* is_target_building */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_target_building = (uint8_t)(v_ != 0);
-            }
+            out->is_target_building = (uint8_t)(v_ != 0);
             out->has_is_target_building = 1;
             break;
         }
         case 304u: { /* neutral_camp_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->neutral_camp_type = (uint32_t)v_;
-            }
+            out->neutral_camp_type = (uint32_t)v_;
             out->has_neutral_camp_type = 1;
             break;
         }
         case 312u: { /* rune_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->rune_type = (uint32_t)v_;
-            }
+            out->rune_type = (uint32_t)v_;
             out->has_rune_type = 1;
             break;
         }
         case 320u: { /* assist_players */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (int32_t)(uint32_t)v_;
-            }
+            x_ = (int32_t)(uint32_t)v_;
             if (out->assist_players_count >= 24u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many assist_players");
             out->assist_players[out->assist_players_count++] = x_;
@@ -3982,145 +3877,67 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 328u: { /* is_heal_save */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_heal_save = (uint8_t)(v_ != 0);
-            }
+            out->is_heal_save = (uint8_t)(v_ != 0);
             out->has_is_heal_save = 1;
             break;
         }
         case 336u: { /* is_ultimate_ability */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_ultimate_ability = (uint8_t)(v_ != 0);
-            }
+            out->is_ultimate_ability = (uint8_t)(v_ != 0);
             out->has_is_ultimate_ability = 1;
             break;
         }
         case 344u: { /* attacker_hero_level */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->attacker_hero_level = (uint32_t)v_;
-            }
+            out->attacker_hero_level = (uint32_t)v_;
             out->has_attacker_hero_level = 1;
             break;
         }
         case 352u: { /* target_hero_level */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->target_hero_level = (uint32_t)v_;
-            }
+            out->target_hero_level = (uint32_t)v_;
             out->has_target_hero_level = 1;
             break;
         }
         case 360u: { /* xpm */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->xpm = (uint32_t)v_;
-            }
+            out->xpm = (uint32_t)v_;
             out->has_xpm = 1;
             break;
         }
         case 368u: { /* gpm */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->gpm = (uint32_t)v_;
-            }
+            out->gpm = (uint32_t)v_;
             out->has_gpm = 1;
             break;
         }
         case 376u: { /* event_location */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->event_location = (uint32_t)v_;
-            }
+            out->event_location = (uint32_t)v_;
             out->has_event_location = 1;
             break;
         }
         case 384u: { /* target_is_self */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->target_is_self = (uint8_t)(v_ != 0);
-            }
+            out->target_is_self = (uint8_t)(v_ != 0);
             out->has_target_is_self = 1;
             break;
         }
         case 392u: { /* damage_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->damage_type = (uint32_t)v_;
-            }
+            out->damage_type = (uint32_t)v_;
             out->has_damage_type = 1;
             break;
         }
         case 400u: { /* invisibility_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->invisibility_modifier = (uint8_t)(v_ != 0);
-            }
+            out->invisibility_modifier = (uint8_t)(v_ != 0);
             out->has_invisibility_modifier = 1;
             break;
         }
         case 408u: { /* damage_category */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->damage_category = (uint32_t)v_;
-            }
+            out->damage_category = (uint32_t)v_;
             out->has_damage_category = 1;
             break;
         }
         case 416u: { /* networth */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->networth = (uint32_t)v_;
-            }
+            out->networth = (uint32_t)v_;
             out->has_networth = 1;
             break;
         }
         case 424u: { /* building_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->building_type = (uint32_t)v_;
-            }
+            out->building_type = (uint32_t)v_;
             out->has_building_type = 1;
             break;
         }
@@ -4133,244 +3950,112 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 440u: { /* silence_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->silence_modifier = (uint8_t)(v_ != 0);
-            }
+            out->silence_modifier = (uint8_t)(v_ != 0);
             out->has_silence_modifier = 1;
             break;
         }
         case 448u: { /* heal_from_lifesteal */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->heal_from_lifesteal = (uint8_t)(v_ != 0);
-            }
+            out->heal_from_lifesteal = (uint8_t)(v_ != 0);
             out->has_heal_from_lifesteal = 1;
             break;
         }
         case 456u: { /* modifier_purged */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->modifier_purged = (uint8_t)(v_ != 0);
-            }
+            out->modifier_purged = (uint8_t)(v_ != 0);
             out->has_modifier_purged = 1;
             break;
         }
         case 464u: { /* spell_evaded */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spell_evaded = (uint8_t)(v_ != 0);
-            }
+            out->spell_evaded = (uint8_t)(v_ != 0);
             out->has_spell_evaded = 1;
             break;
         }
         case 472u: { /* motion_controller_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->motion_controller_modifier = (uint8_t)(v_ != 0);
-            }
+            out->motion_controller_modifier = (uint8_t)(v_ != 0);
             out->has_motion_controller_modifier = 1;
             break;
         }
         case 480u: { /* long_range_kill */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->long_range_kill = (uint8_t)(v_ != 0);
-            }
+            out->long_range_kill = (uint8_t)(v_ != 0);
             out->has_long_range_kill = 1;
             break;
         }
         case 488u: { /* modifier_purge_ability */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->modifier_purge_ability = (uint32_t)v_;
-            }
+            out->modifier_purge_ability = (uint32_t)v_;
             out->has_modifier_purge_ability = 1;
             break;
         }
         case 496u: { /* modifier_purge_npc */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->modifier_purge_npc = (uint32_t)v_;
-            }
+            out->modifier_purge_npc = (uint32_t)v_;
             out->has_modifier_purge_npc = 1;
             break;
         }
         case 504u: { /* root_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->root_modifier = (uint8_t)(v_ != 0);
-            }
+            out->root_modifier = (uint8_t)(v_ != 0);
             out->has_root_modifier = 1;
             break;
         }
         case 512u: { /* total_unit_death_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->total_unit_death_count = (uint32_t)v_;
-            }
+            out->total_unit_death_count = (uint32_t)v_;
             out->has_total_unit_death_count = 1;
             break;
         }
         case 520u: { /* aura_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->aura_modifier = (uint8_t)(v_ != 0);
-            }
+            out->aura_modifier = (uint8_t)(v_ != 0);
             out->has_aura_modifier = 1;
             break;
         }
         case 528u: { /* armor_debuff_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->armor_debuff_modifier = (uint8_t)(v_ != 0);
-            }
+            out->armor_debuff_modifier = (uint8_t)(v_ != 0);
             out->has_armor_debuff_modifier = 1;
             break;
         }
         case 536u: { /* no_physical_damage_modifier */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->no_physical_damage_modifier = (uint8_t)(v_ != 0);
-            }
+            out->no_physical_damage_modifier = (uint8_t)(v_ != 0);
             out->has_no_physical_damage_modifier = 1;
             break;
         }
         case 544u: { /* modifier_ability */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->modifier_ability = (uint32_t)v_;
-            }
+            out->modifier_ability = (uint32_t)v_;
             out->has_modifier_ability = 1;
             break;
         }
         case 552u: { /* modifier_hidden */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->modifier_hidden = (uint8_t)(v_ != 0);
-            }
+            out->modifier_hidden = (uint8_t)(v_ != 0);
             out->has_modifier_hidden = 1;
             break;
         }
         case 560u: { /* inflictor_is_stolen_ability */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->inflictor_is_stolen_ability = (uint8_t)(v_ != 0);
-            }
+            out->inflictor_is_stolen_ability = (uint8_t)(v_ != 0);
             out->has_inflictor_is_stolen_ability = 1;
             break;
         }
         case 568u: { /* kill_eater_event */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->kill_eater_event = (uint32_t)v_;
-            }
+            out->kill_eater_event = (uint32_t)v_;
             out->has_kill_eater_event = 1;
             break;
         }
         case 576u: { /* unit_status_label */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->unit_status_label = (uint32_t)v_;
-            }
+            out->unit_status_label = (uint32_t)v_;
             out->has_unit_status_label = 1;
             break;
         }
         case 584u: { /* spell_generated_attack */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spell_generated_attack = (uint8_t)(v_ != 0);
-            }
+            out->spell_generated_attack = (uint8_t)(v_ != 0);
             out->has_spell_generated_attack = 1;
             break;
         }
         case 592u: { /* at_night_time */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->at_night_time = (uint8_t)(v_ != 0);
-            }
+            out->at_night_time = (uint8_t)(v_ != 0);
             out->has_at_night_time = 1;
             break;
         }
         case 600u: { /* attacker_has_scepter */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->attacker_has_scepter = (uint8_t)(v_ != 0);
-            }
+            out->attacker_has_scepter = (uint8_t)(v_ != 0);
             out->has_attacker_has_scepter = 1;
             break;
         }
         case 608u: { /* neutral_camp_team */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->neutral_camp_team = (uint32_t)v_;
-            }
+            out->neutral_camp_team = (uint32_t)v_;
             out->has_neutral_camp_team = 1;
             break;
         }
@@ -4383,24 +4068,12 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             break;
         }
         case 624u: { /* will_reincarnate */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->will_reincarnate = (uint8_t)(v_ != 0);
-            }
+            out->will_reincarnate = (uint8_t)(v_ != 0);
             out->has_will_reincarnate = 1;
             break;
         }
         case 632u: { /* uses_charges */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->uses_charges = (uint8_t)(v_ != 0);
-            }
+            out->uses_charges = (uint8_t)(v_ != 0);
             out->has_uses_charges = 1;
             break;
         }
@@ -4490,6 +4163,8 @@ static zdem_status zdem_pb_CMsgDOTACombatLogEntry__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4515,9 +4190,23 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* combat_entries */
             uint32_t n;
@@ -4560,13 +4249,7 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
             break;
         }
         case 32u: { /* player_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_id = (int32_t)(uint32_t)v_;
-            }
+            out->player_id = (int32_t)(uint32_t)v_;
             out->has_player_id = 1;
             break;
         }
@@ -4590,6 +4273,8 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4617,18 +4302,23 @@ static zdem_status zdem_pb_CMsgVDebugGameSessionIDEvent__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* clientid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->clientid = (int32_t)(uint32_t)v_;
-            }
+            out->clientid = (int32_t)(uint32_t)v_;
             out->has_clientid = 1;
             break;
         }
@@ -4653,6 +4343,8 @@ static zdem_status zdem_pb_CMsgVDebugGameSessionIDEvent__merge(const uint8_t *ba
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4680,18 +4372,16 @@ static zdem_status zdem_pb_CMsgClearWorldDecalsEvent__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* flagstoclear */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flagstoclear = (uint32_t)v_;
-            }
+            out->flagstoclear = (uint32_t)v_;
             out->has_flagstoclear = 1;
             break;
         }
@@ -4703,6 +4393,8 @@ static zdem_status zdem_pb_CMsgClearWorldDecalsEvent__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4730,18 +4422,16 @@ static zdem_status zdem_pb_CMsgClearEntityDecalsEvent__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* flagstoclear */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flagstoclear = (uint32_t)v_;
-            }
+            out->flagstoclear = (uint32_t)v_;
             out->has_flagstoclear = 1;
             break;
         }
@@ -4753,6 +4443,8 @@ static zdem_status zdem_pb_CMsgClearEntityDecalsEvent__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4780,40 +4472,26 @@ static zdem_status zdem_pb_CMsgClearDecalsForSkeletonInstanceEvent__merge(const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* flagstoclear */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flagstoclear = (uint32_t)v_;
-            }
+            out->flagstoclear = (uint32_t)v_;
             out->has_flagstoclear = 1;
             break;
         }
         case 16u: { /* entityhandleindex */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entityhandleindex = (uint32_t)v_;
-            }
+            out->entityhandleindex = (uint32_t)v_;
             out->has_entityhandleindex = 1;
             break;
         }
         case 24u: { /* skeletoninstancehash */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->skeletoninstancehash = (uint32_t)v_;
-            }
+            out->skeletoninstancehash = (uint32_t)v_;
             out->has_skeletoninstancehash = 1;
             break;
         }
@@ -4827,6 +4505,8 @@ static zdem_status zdem_pb_CMsgClearDecalsForSkeletonInstanceEvent__merge(const 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4854,18 +4534,23 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_key_t__merge(const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
@@ -4890,6 +4575,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_key_t__merge(const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4915,18 +4602,24 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* eventid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->eventid = (int32_t)(uint32_t)v_;
-            }
+            out->eventid = (int32_t)(uint32_t)v_;
             out->has_eventid = 1;
             break;
         }
@@ -4976,6 +4669,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t__merge(co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5002,9 +4697,21 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList__merge(const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* descriptors */
             uint32_t n;
@@ -5038,6 +4745,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList__merge(const uint8_t *
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5063,30 +4772,22 @@ static zdem_status zdem_pb_CMsgSource1LegacyListenEvents__merge(const uint8_t *b
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* playerslot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerslot = (int32_t)(uint32_t)v_;
-            }
+            out->playerslot = (int32_t)(uint32_t)v_;
             out->has_playerslot = 1;
             break;
         }
         case 16u: { /* eventarraybits */
             uint32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (uint32_t)v_;
-            }
+            x_ = (uint32_t)v_;
             if (cb && cb->eventarraybits) {
                 st = cb->eventarraybits(user, x_);
                 if (st != ZDEM_OK)
@@ -5132,6 +4833,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyListenEvents__merge(const uint8_t *b
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5159,18 +4862,24 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent_key_t__merge(const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
@@ -5195,57 +4904,27 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent_key_t__merge(const uint8_t
             break;
         }
         case 32u: { /* val_long */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->val_long = (int32_t)(uint32_t)v_;
-            }
+            out->val_long = (int32_t)(uint32_t)v_;
             out->has_val_long = 1;
             break;
         }
         case 40u: { /* val_short */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->val_short = (int32_t)(uint32_t)v_;
-            }
+            out->val_short = (int32_t)(uint32_t)v_;
             out->has_val_short = 1;
             break;
         }
         case 48u: { /* val_byte */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->val_byte = (int32_t)(uint32_t)v_;
-            }
+            out->val_byte = (int32_t)(uint32_t)v_;
             out->has_val_byte = 1;
             break;
         }
         case 56u: { /* val_bool */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->val_bool = (uint8_t)(v_ != 0);
-            }
+            out->val_bool = (uint8_t)(v_ != 0);
             out->has_val_bool = 1;
             break;
         }
         case 64u: { /* val_uint64 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->val_uint64 = v_;
-            }
+            out->val_uint64 = v_;
             out->has_val_uint64 = 1;
             break;
         }
@@ -5264,6 +4943,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent_key_t__merge(const uint8_t
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5289,9 +4970,21 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* event_name */
             uint32_t n;
@@ -5306,13 +4999,7 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent__merge(const uint8_t *base
             break;
         }
         case 16u: { /* eventid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->eventid = (int32_t)(uint32_t)v_;
-            }
+            out->eventid = (int32_t)(uint32_t)v_;
             out->has_eventid = 1;
             break;
         }
@@ -5341,24 +5028,12 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent__merge(const uint8_t *base
             break;
         }
         case 32u: { /* server_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->server_tick = (int32_t)(uint32_t)v_;
-            }
+            out->server_tick = (int32_t)(uint32_t)v_;
             out->has_server_tick = 1;
             break;
         }
         case 40u: { /* passthrough */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->passthrough = (int32_t)(uint32_t)v_;
-            }
+            out->passthrough = (int32_t)(uint32_t)v_;
             out->has_passthrough = 1;
             break;
         }
@@ -5374,6 +5049,8 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEvent__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5401,18 +5078,25 @@ static zdem_status zdem_pb_CMsgSosStartSoundEvent__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 5u:
+            case 6u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* soundevent_guid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->soundevent_guid = (int32_t)(uint32_t)v_;
-            }
+            out->soundevent_guid = (int32_t)(uint32_t)v_;
             out->has_soundevent_guid = 1;
             break;
         }
@@ -5425,24 +5109,12 @@ static zdem_status zdem_pb_CMsgSosStartSoundEvent__merge(const uint8_t *base, co
             break;
         }
         case 24u: { /* source_entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->source_entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->source_entity_index = (int32_t)(uint32_t)v_;
             out->has_source_entity_index = 1;
             break;
         }
         case 32u: { /* seed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->seed = (int32_t)(uint32_t)v_;
-            }
+            out->seed = (int32_t)(uint32_t)v_;
             out->has_seed = 1;
             break;
         }
@@ -5479,6 +5151,8 @@ static zdem_status zdem_pb_CMsgSosStartSoundEvent__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5506,18 +5180,16 @@ static zdem_status zdem_pb_CMsgSosStopSoundEvent__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* soundevent_guid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->soundevent_guid = (int32_t)(uint32_t)v_;
-            }
+            out->soundevent_guid = (int32_t)(uint32_t)v_;
             out->has_soundevent_guid = 1;
             break;
         }
@@ -5529,6 +5201,8 @@ static zdem_status zdem_pb_CMsgSosStopSoundEvent__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5556,9 +5230,20 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 13u: { /* soundevent_hash */
             if (end - p < 4)
@@ -5569,13 +5254,7 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
             break;
         }
         case 16u: { /* source_entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->source_entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->source_entity_index = (int32_t)(uint32_t)v_;
             out->has_source_entity_index = 1;
             break;
         }
@@ -5588,6 +5267,8 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5615,18 +5296,23 @@ static zdem_status zdem_pb_CMsgSosSetSoundEventParams__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* soundevent_guid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->soundevent_guid = (int32_t)(uint32_t)v_;
-            }
+            out->soundevent_guid = (int32_t)(uint32_t)v_;
             out->has_soundevent_guid = 1;
             break;
         }
@@ -5651,6 +5337,8 @@ static zdem_status zdem_pb_CMsgSosSetSoundEventParams__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5678,9 +5366,22 @@ static zdem_status zdem_pb_CMsgSosSetLibraryStackFields__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 5u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 13u: { /* stack_hash */
             if (end - p < 4)
@@ -5711,6 +5412,8 @@ static zdem_status zdem_pb_CMsgSosSetLibraryStackFields__merge(const uint8_t *ba
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5738,9 +5441,24 @@ static zdem_status zdem_pb_CMsgVector__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5785,6 +5503,8 @@ static zdem_status zdem_pb_CMsgVector__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5812,9 +5532,22 @@ static zdem_status zdem_pb_CMsgVector2D__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5841,6 +5574,8 @@ static zdem_status zdem_pb_CMsgVector2D__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5868,9 +5603,23 @@ static zdem_status zdem_pb_CMsgQAngle__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5906,6 +5655,8 @@ static zdem_status zdem_pb_CMsgQAngle__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5933,51 +5684,31 @@ static zdem_status zdem_pb_CMsgRGBA__merge(const uint8_t *base, const uint8_t *p
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* r */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->r = (int32_t)(uint32_t)v_;
-            }
+            out->r = (int32_t)(uint32_t)v_;
             out->has_r = 1;
             break;
         }
         case 16u: { /* g */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->g = (int32_t)(uint32_t)v_;
-            }
+            out->g = (int32_t)(uint32_t)v_;
             out->has_g = 1;
             break;
         }
         case 24u: { /* b */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->b = (int32_t)(uint32_t)v_;
-            }
+            out->b = (int32_t)(uint32_t)v_;
             out->has_b = 1;
             break;
         }
         case 32u: { /* a */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->a = (int32_t)(uint32_t)v_;
-            }
+            out->a = (int32_t)(uint32_t)v_;
             out->has_a = 1;
             break;
         }
@@ -5992,6 +5723,8 @@ static zdem_status zdem_pb_CMsgRGBA__merge(const uint8_t *base, const uint8_t *p
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6019,9 +5752,22 @@ static zdem_status zdem_pb_CMsg_CVars_CVar__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* name */
             uint32_t n;
@@ -6056,6 +5802,8 @@ static zdem_status zdem_pb_CMsg_CVars_CVar__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6082,9 +5830,21 @@ static zdem_status zdem_pb_CMsg_CVars__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* cvars */
             uint32_t n;
@@ -6118,6 +5878,8 @@ static zdem_status zdem_pb_CMsg_CVars__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6145,9 +5907,22 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* name */
             uint32_t n;
@@ -6170,13 +5945,7 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
             break;
         }
         case 24u: { /* userid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->userid = (int32_t)(uint32_t)v_;
-            }
+            out->userid = (int32_t)(uint32_t)v_;
             out->has_userid = 1;
             break;
         }
@@ -6189,24 +5958,12 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
             break;
         }
         case 40u: { /* fakeplayer */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->fakeplayer = (uint8_t)(v_ != 0);
-            }
+            out->fakeplayer = (uint8_t)(v_ != 0);
             out->has_fakeplayer = 1;
             break;
         }
         case 48u: { /* ishltv */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->ishltv = (uint8_t)(v_ != 0);
-            }
+            out->ishltv = (uint8_t)(v_ != 0);
             out->has_ishltv = 1;
             break;
         }
@@ -6223,6 +5980,8 @@ static zdem_status zdem_pb_CMsgPlayerInfo__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6251,11 +6010,18 @@ static zdem_status zdem_pb_CNETMsg_NOP__merge(const uint8_t *base, const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         default:
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6283,18 +6049,16 @@ static zdem_status zdem_pb_CNETMsg_SplitScreenUser__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->slot = (int32_t)(uint32_t)v_;
-            }
+            out->slot = (int32_t)(uint32_t)v_;
             out->has_slot = 1;
             break;
         }
@@ -6306,6 +6070,8 @@ static zdem_status zdem_pb_CNETMsg_SplitScreenUser__merge(const uint8_t *base, c
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6333,84 +6099,53 @@ static zdem_status zdem_pb_CNETMsg_Tick__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 11u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tick = (uint32_t)v_;
-            }
+            out->tick = (uint32_t)v_;
             out->has_tick = 1;
             break;
         }
         case 32u: { /* host_computationtime */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->host_computationtime = (uint32_t)v_;
-            }
+            out->host_computationtime = (uint32_t)v_;
             out->has_host_computationtime = 1;
             break;
         }
         case 40u: { /* host_computationtime_std_deviation */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->host_computationtime_std_deviation = (uint32_t)v_;
-            }
+            out->host_computationtime_std_deviation = (uint32_t)v_;
             out->has_host_computationtime_std_deviation = 1;
             break;
         }
         case 56u: { /* legacy_host_loss */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->legacy_host_loss = (uint32_t)v_;
-            }
+            out->legacy_host_loss = (uint32_t)v_;
             out->has_legacy_host_loss = 1;
             break;
         }
         case 64u: { /* host_unfiltered_frametime */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->host_unfiltered_frametime = (uint32_t)v_;
-            }
+            out->host_unfiltered_frametime = (uint32_t)v_;
             out->has_host_unfiltered_frametime = 1;
             break;
         }
         case 72u: { /* hltv_replay_flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->hltv_replay_flags = (uint32_t)v_;
-            }
+            out->hltv_replay_flags = (uint32_t)v_;
             out->has_hltv_replay_flags = 1;
             break;
         }
         case 80u: { /* expected_long_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->expected_long_tick = (uint32_t)v_;
-            }
+            out->expected_long_tick = (uint32_t)v_;
             out->has_expected_long_tick = 1;
             break;
         }
@@ -6427,24 +6162,12 @@ static zdem_status zdem_pb_CNETMsg_Tick__merge(const uint8_t *base, const uint8_
             break;
         }
         case 96u: { /* host_frame_dropped_pct_x10 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->host_frame_dropped_pct_x10 = (uint32_t)v_;
-            }
+            out->host_frame_dropped_pct_x10 = (uint32_t)v_;
             out->has_host_frame_dropped_pct_x10 = 1;
             break;
         }
         case 104u: { /* host_frame_irregular_arrival_pct_x10 */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->host_frame_irregular_arrival_pct_x10 = (uint32_t)v_;
-            }
+            out->host_frame_irregular_arrival_pct_x10 = (uint32_t)v_;
             out->has_host_frame_irregular_arrival_pct_x10 = 1;
             break;
         }
@@ -6465,6 +6188,8 @@ static zdem_status zdem_pb_CNETMsg_Tick__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6492,9 +6217,20 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* command */
             uint32_t n;
@@ -6509,13 +6245,7 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
             break;
         }
         case 16u: { /* prediction_sync */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->prediction_sync = (uint32_t)v_;
-            }
+            out->prediction_sync = (uint32_t)v_;
             out->has_prediction_sync = 1;
             break;
         }
@@ -6528,6 +6258,8 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6553,9 +6285,21 @@ static zdem_status zdem_pb_CNETMsg_SetConVar__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* convars */
             uint32_t n;
@@ -6578,6 +6322,8 @@ static zdem_status zdem_pb_CNETMsg_SetConVar__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6603,40 +6349,35 @@ static zdem_status zdem_pb_CNETMsg_SignonState__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+            case 5u:
+            case 6u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* signon_state */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->signon_state = (int32_t)(uint32_t)v_;
-            }
+            out->signon_state = (int32_t)(uint32_t)v_;
             out->has_signon_state = 1;
             break;
         }
         case 16u: { /* spawn_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawn_count = (uint32_t)v_;
-            }
+            out->spawn_count = (uint32_t)v_;
             out->has_spawn_count = 1;
             break;
         }
         case 24u: { /* num_server_players */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->num_server_players = (uint32_t)v_;
-            }
+            out->num_server_players = (uint32_t)v_;
             out->has_num_server_players = 1;
             break;
         }
@@ -6694,6 +6435,8 @@ static zdem_status zdem_pb_CNETMsg_SignonState__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6720,9 +6463,29 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+            case 6u:
+            case 7u:
+            case 8u:
+            case 12u:
+            case 13u:
+            case 17u:
+            case 20u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* worldname */
             uint32_t n;
@@ -6761,24 +6524,12 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
             break;
         }
         case 32u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
         case 40u: { /* spawngroupownerhandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngroupownerhandle = (uint32_t)v_;
-            }
+            out->spawngroupownerhandle = (uint32_t)v_;
             out->has_spawngroupownerhandle = 1;
             break;
         }
@@ -6821,35 +6572,17 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
             break;
         }
         case 72u: { /* flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flags = (uint32_t)v_;
-            }
+            out->flags = (uint32_t)v_;
             out->has_flags = 1;
             break;
         }
         case 80u: { /* tickcount */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tickcount = (int32_t)(uint32_t)v_;
-            }
+            out->tickcount = (int32_t)(uint32_t)v_;
             out->has_tickcount = 1;
             break;
         }
         case 88u: { /* manifestincomplete */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->manifestincomplete = (uint8_t)(v_ != 0);
-            }
+            out->manifestincomplete = (uint8_t)(v_ != 0);
             out->has_manifestincomplete = 1;
             break;
         }
@@ -6878,35 +6611,17 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
             break;
         }
         case 112u: { /* manifestloadpriority */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->manifestloadpriority = (int32_t)(uint32_t)v_;
-            }
+            out->manifestloadpriority = (int32_t)(uint32_t)v_;
             out->has_manifestloadpriority = 1;
             break;
         }
         case 120u: { /* worldgroupid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->worldgroupid = (uint32_t)v_;
-            }
+            out->worldgroupid = (uint32_t)v_;
             out->has_worldgroupid = 1;
             break;
         }
         case 128u: { /* creationsequence */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->creationsequence = (uint32_t)v_;
-            }
+            out->creationsequence = (uint32_t)v_;
             out->has_creationsequence = 1;
             break;
         }
@@ -6923,24 +6638,12 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
             break;
         }
         case 144u: { /* spawngroupparenthandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngroupparenthandle = (uint32_t)v_;
-            }
+            out->spawngroupparenthandle = (uint32_t)v_;
             out->has_spawngroupparenthandle = 1;
             break;
         }
         case 152u: { /* leveltransition */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->leveltransition = (uint8_t)(v_ != 0);
-            }
+            out->leveltransition = (uint8_t)(v_ != 0);
             out->has_leveltransition = 1;
             break;
         }
@@ -6983,6 +6686,8 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Load__merge(const uint8_t *base, c
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7010,18 +6715,23 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
@@ -7038,13 +6748,7 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
             break;
         }
         case 24u: { /* manifestincomplete */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->manifestincomplete = (uint8_t)(v_ != 0);
-            }
+            out->manifestincomplete = (uint8_t)(v_ != 0);
             out->has_manifestincomplete = 1;
             break;
         }
@@ -7058,6 +6762,8 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7085,40 +6791,26 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_SetCreationTick__merge(const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
         case 16u: { /* tickcount */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tickcount = (int32_t)(uint32_t)v_;
-            }
+            out->tickcount = (int32_t)(uint32_t)v_;
             out->has_tickcount = 1;
             break;
         }
         case 24u: { /* creationsequence */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->creationsequence = (uint32_t)v_;
-            }
+            out->creationsequence = (uint32_t)v_;
             out->has_creationsequence = 1;
             break;
         }
@@ -7132,6 +6824,8 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_SetCreationTick__merge(const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7159,40 +6853,26 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Unload__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
         case 16u: { /* flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flags = (uint32_t)v_;
-            }
+            out->flags = (uint32_t)v_;
             out->has_flags = 1;
             break;
         }
         case 24u: { /* tickcount */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tickcount = (int32_t)(uint32_t)v_;
-            }
+            out->tickcount = (int32_t)(uint32_t)v_;
             out->has_tickcount = 1;
             break;
         }
@@ -7206,6 +6886,8 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_Unload__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7233,18 +6915,16 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_LoadCompleted__merge(const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->spawngrouphandle = (uint32_t)v_;
-            }
+            out->spawngrouphandle = (uint32_t)v_;
             out->has_spawngrouphandle = 1;
             break;
         }
@@ -7256,6 +6936,8 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_LoadCompleted__merge(const uint8_t
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7283,84 +6965,61 @@ static zdem_status zdem_pb_CSVCMsg_GameSessionConfiguration__merge(const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 8u:
+            case 9u:
+            case 10u:
+            case 11u:
+            case 12u:
+            case 13u:
+            case 14u:
+            case 17u:
+            case 18u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* is_multiplayer */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_multiplayer = (uint8_t)(v_ != 0);
-            }
+            out->is_multiplayer = (uint8_t)(v_ != 0);
             out->has_is_multiplayer = 1;
             break;
         }
         case 16u: { /* is_loadsavegame */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_loadsavegame = (uint8_t)(v_ != 0);
-            }
+            out->is_loadsavegame = (uint8_t)(v_ != 0);
             out->has_is_loadsavegame = 1;
             break;
         }
         case 24u: { /* is_background_map */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_background_map = (uint8_t)(v_ != 0);
-            }
+            out->is_background_map = (uint8_t)(v_ != 0);
             out->has_is_background_map = 1;
             break;
         }
         case 32u: { /* is_headless */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_headless = (uint8_t)(v_ != 0);
-            }
+            out->is_headless = (uint8_t)(v_ != 0);
             out->has_is_headless = 1;
             break;
         }
         case 40u: { /* min_client_limit */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->min_client_limit = (uint32_t)v_;
-            }
+            out->min_client_limit = (uint32_t)v_;
             out->has_min_client_limit = 1;
             break;
         }
         case 48u: { /* max_client_limit */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_client_limit = (uint32_t)v_;
-            }
+            out->max_client_limit = (uint32_t)v_;
             out->has_max_client_limit = 1;
             break;
         }
         case 56u: { /* max_clients */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_clients = (uint32_t)v_;
-            }
+            out->max_clients = (uint32_t)v_;
             out->has_max_clients = 1;
             break;
         }
@@ -7445,24 +7104,12 @@ static zdem_status zdem_pb_CSVCMsg_GameSessionConfiguration__merge(const uint8_t
             break;
         }
         case 120u: { /* is_localonly */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_localonly = (uint8_t)(v_ != 0);
-            }
+            out->is_localonly = (uint8_t)(v_ != 0);
             out->has_is_localonly = 1;
             break;
         }
         case 128u: { /* is_transition */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_transition = (uint8_t)(v_ != 0);
-            }
+            out->is_transition = (uint8_t)(v_ != 0);
             out->has_is_transition = 1;
             break;
         }
@@ -7491,13 +7138,7 @@ static zdem_status zdem_pb_CSVCMsg_GameSessionConfiguration__merge(const uint8_t
             break;
         }
         case 152u: { /* no_steam_server */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->no_steam_server = (uint8_t)(v_ != 0);
-            }
+            out->no_steam_server = (uint8_t)(v_ != 0);
             out->has_no_steam_server = 1;
             break;
         }
@@ -7527,6 +7168,8 @@ static zdem_status zdem_pb_CSVCMsg_GameSessionConfiguration__merge(const uint8_t
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7553,95 +7196,65 @@ static zdem_status zdem_pb_CSVCMsg_ServerInfo__merge(const uint8_t *base, const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 13u:
+            case 14u:
+            case 15u:
+            case 16u:
+            case 17u:
+            case 18u:
+            case 19u:
+            case 20u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* protocol */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->protocol = (int32_t)(uint32_t)v_;
-            }
+            out->protocol = (int32_t)(uint32_t)v_;
             out->has_protocol = 1;
             break;
         }
         case 16u: { /* server_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->server_count = (int32_t)(uint32_t)v_;
-            }
+            out->server_count = (int32_t)(uint32_t)v_;
             out->has_server_count = 1;
             break;
         }
         case 24u: { /* is_dedicated */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_dedicated = (uint8_t)(v_ != 0);
-            }
+            out->is_dedicated = (uint8_t)(v_ != 0);
             out->has_is_dedicated = 1;
             break;
         }
         case 32u: { /* is_hltv */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_hltv = (uint8_t)(v_ != 0);
-            }
+            out->is_hltv = (uint8_t)(v_ != 0);
             out->has_is_hltv = 1;
             break;
         }
         case 48u: { /* c_os */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->c_os = (int32_t)(uint32_t)v_;
-            }
+            out->c_os = (int32_t)(uint32_t)v_;
             out->has_c_os = 1;
             break;
         }
         case 80u: { /* max_clients */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_clients = (int32_t)(uint32_t)v_;
-            }
+            out->max_clients = (int32_t)(uint32_t)v_;
             out->has_max_clients = 1;
             break;
         }
         case 88u: { /* max_classes */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_classes = (int32_t)(uint32_t)v_;
-            }
+            out->max_classes = (int32_t)(uint32_t)v_;
             out->has_max_classes = 1;
             break;
         }
         case 96u: { /* player_slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_slot = (int32_t)(uint32_t)v_;
-            }
+            out->player_slot = (int32_t)(uint32_t)v_;
             out->has_player_slot = 1;
             break;
         }
@@ -7761,6 +7374,8 @@ static zdem_status zdem_pb_CSVCMsg_ServerInfo__merge(const uint8_t *base, const 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7788,18 +7403,23 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo_class_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* class_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->class_id = (int32_t)(uint32_t)v_;
-            }
+            out->class_id = (int32_t)(uint32_t)v_;
             out->has_class_id = 1;
             break;
         }
@@ -7824,6 +7444,8 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo_class_t__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7849,18 +7471,23 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* create_on_client */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->create_on_client = (uint8_t)(v_ != 0);
-            }
+            out->create_on_client = (uint8_t)(v_ != 0);
             out->has_create_on_client = 1;
             break;
         }
@@ -7897,6 +7524,8 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7924,18 +7553,16 @@ static zdem_status zdem_pb_CSVCMsg_SetPause__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* paused */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->paused = (uint8_t)(v_ != 0);
-            }
+            out->paused = (uint8_t)(v_ != 0);
             out->has_paused = 1;
             break;
         }
@@ -7947,6 +7574,8 @@ static zdem_status zdem_pb_CSVCMsg_SetPause__merge(const uint8_t *base, const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7974,18 +7603,23 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* quality */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->quality = (int32_t)(uint32_t)v_;
-            }
+            out->quality = (int32_t)(uint32_t)v_;
             out->has_quality = 1;
             break;
         }
@@ -8002,13 +7636,7 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
             break;
         }
         case 24u: { /* version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->version = (int32_t)(uint32_t)v_;
-            }
+            out->version = (int32_t)(uint32_t)v_;
             out->has_version = 1;
             break;
         }
@@ -8022,6 +7650,8 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8049,9 +7679,21 @@ static zdem_status zdem_pb_CSVCMsg_Print__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* text */
             uint32_t n;
@@ -8073,6 +7715,8 @@ static zdem_status zdem_pb_CSVCMsg_Print__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8100,51 +7744,40 @@ static zdem_status zdem_pb_CSVCMsg_Sounds_sounddata_t__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 5u:
+            case 12u:
+            case 19u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* origin_x */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->origin_x = zdem_zigzag32((uint32_t)v_);
-            }
+            out->origin_x = zdem_zigzag32((uint32_t)v_);
             out->has_origin_x = 1;
             break;
         }
         case 16u: { /* origin_y */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->origin_y = zdem_zigzag32((uint32_t)v_);
-            }
+            out->origin_y = zdem_zigzag32((uint32_t)v_);
             out->has_origin_y = 1;
             break;
         }
         case 24u: { /* origin_z */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->origin_z = zdem_zigzag32((uint32_t)v_);
-            }
+            out->origin_z = zdem_zigzag32((uint32_t)v_);
             out->has_origin_z = 1;
             break;
         }
         case 32u: { /* volume */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->volume = (uint32_t)v_;
-            }
+            out->volume = (uint32_t)v_;
             out->has_volume = 1;
             break;
         }
@@ -8157,68 +7790,32 @@ static zdem_status zdem_pb_CSVCMsg_Sounds_sounddata_t__merge(const uint8_t *base
             break;
         }
         case 48u: { /* sequence_number */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sequence_number = (int32_t)(uint32_t)v_;
-            }
+            out->sequence_number = (int32_t)(uint32_t)v_;
             out->has_sequence_number = 1;
             break;
         }
         case 56u: { /* entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->entity_index = (int32_t)(uint32_t)v_;
             out->has_entity_index = 1;
             break;
         }
         case 64u: { /* channel */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->channel = (int32_t)(uint32_t)v_;
-            }
+            out->channel = (int32_t)(uint32_t)v_;
             out->has_channel = 1;
             break;
         }
         case 72u: { /* pitch */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->pitch = (int32_t)(uint32_t)v_;
-            }
+            out->pitch = (int32_t)(uint32_t)v_;
             out->has_pitch = 1;
             break;
         }
         case 80u: { /* flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flags = (int32_t)(uint32_t)v_;
-            }
+            out->flags = (int32_t)(uint32_t)v_;
             out->has_flags = 1;
             break;
         }
         case 88u: { /* sound_num */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sound_num = (uint32_t)v_;
-            }
+            out->sound_num = (uint32_t)v_;
             out->has_sound_num = 1;
             break;
         }
@@ -8231,68 +7828,32 @@ static zdem_status zdem_pb_CSVCMsg_Sounds_sounddata_t__merge(const uint8_t *base
             break;
         }
         case 104u: { /* speaker_entity */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->speaker_entity = (int32_t)(uint32_t)v_;
-            }
+            out->speaker_entity = (int32_t)(uint32_t)v_;
             out->has_speaker_entity = 1;
             break;
         }
         case 112u: { /* random_seed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->random_seed = (int32_t)(uint32_t)v_;
-            }
+            out->random_seed = (int32_t)(uint32_t)v_;
             out->has_random_seed = 1;
             break;
         }
         case 120u: { /* sound_level */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sound_level = (int32_t)(uint32_t)v_;
-            }
+            out->sound_level = (int32_t)(uint32_t)v_;
             out->has_sound_level = 1;
             break;
         }
         case 128u: { /* is_sentence */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_sentence = (uint8_t)(v_ != 0);
-            }
+            out->is_sentence = (uint8_t)(v_ != 0);
             out->has_is_sentence = 1;
             break;
         }
         case 136u: { /* is_ambient */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_ambient = (uint8_t)(v_ != 0);
-            }
+            out->is_ambient = (uint8_t)(v_ != 0);
             out->has_is_ambient = 1;
             break;
         }
         case 144u: { /* guid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->guid = (uint32_t)v_;
-            }
+            out->guid = (uint32_t)v_;
             out->has_guid = 1;
             break;
         }
@@ -8330,6 +7891,8 @@ static zdem_status zdem_pb_CSVCMsg_Sounds_sounddata_t__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8355,18 +7918,23 @@ static zdem_status zdem_pb_CSVCMsg_Sounds__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* reliable_sound */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->reliable_sound = (uint8_t)(v_ != 0);
-            }
+            out->reliable_sound = (uint8_t)(v_ != 0);
             out->has_reliable_sound = 1;
             break;
         }
@@ -8403,6 +7971,8 @@ static zdem_status zdem_pb_CSVCMsg_Sounds__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8430,29 +8000,21 @@ static zdem_status zdem_pb_CSVCMsg_Prefetch__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* sound_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sound_index = (int32_t)(uint32_t)v_;
-            }
+            out->sound_index = (int32_t)(uint32_t)v_;
             out->has_sound_index = 1;
             break;
         }
         case 16u: { /* resource_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->resource_type = (int32_t)(uint32_t)v_;
-            }
+            out->resource_type = (int32_t)(uint32_t)v_;
             out->has_resource_type = 1;
             break;
         }
@@ -8465,6 +8027,8 @@ static zdem_status zdem_pb_CSVCMsg_Prefetch__merge(const uint8_t *base, const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8492,29 +8056,21 @@ static zdem_status zdem_pb_CSVCMsg_SetView__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->entity_index = (int32_t)(uint32_t)v_;
             out->has_entity_index = 1;
             break;
         }
         case 16u: { /* slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->slot = (int32_t)(uint32_t)v_;
-            }
+            out->slot = (int32_t)(uint32_t)v_;
             out->has_slot = 1;
             break;
         }
@@ -8527,6 +8083,8 @@ static zdem_status zdem_pb_CSVCMsg_SetView__merge(const uint8_t *base, const uin
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8554,9 +8112,20 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* mapname */
             uint32_t n;
@@ -8571,13 +8140,7 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
             break;
         }
         case 24u: { /* create_tables_skipped */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->create_tables_skipped = (uint8_t)(v_ != 0);
-            }
+            out->create_tables_skipped = (uint8_t)(v_ != 0);
             out->has_create_tables_skipped = 1;
             break;
         }
@@ -8590,6 +8153,8 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8617,9 +8182,21 @@ static zdem_status zdem_pb_CSVCMsg_CmdKeyValues__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -8641,6 +8218,8 @@ static zdem_status zdem_pb_CSVCMsg_CmdKeyValues__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8667,9 +8246,20 @@ static zdem_status zdem_pb_CSVCMsg_BSPDecal__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* pos */
             uint32_t n;
@@ -8685,46 +8275,22 @@ static zdem_status zdem_pb_CSVCMsg_BSPDecal__merge(const uint8_t *base, const ui
             break;
         }
         case 16u: { /* decal_texture_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->decal_texture_index = (int32_t)(uint32_t)v_;
-            }
+            out->decal_texture_index = (int32_t)(uint32_t)v_;
             out->has_decal_texture_index = 1;
             break;
         }
         case 24u: { /* entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->entity_index = (int32_t)(uint32_t)v_;
             out->has_entity_index = 1;
             break;
         }
         case 32u: { /* model_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->model_index = (int32_t)(uint32_t)v_;
-            }
+            out->model_index = (int32_t)(uint32_t)v_;
             out->has_model_index = 1;
             break;
         }
         case 40u: { /* low_priority */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->low_priority = (uint8_t)(v_ != 0);
-            }
+            out->low_priority = (uint8_t)(v_ != 0);
             out->has_low_priority = 1;
             break;
         }
@@ -8740,6 +8306,8 @@ static zdem_status zdem_pb_CSVCMsg_BSPDecal__merge(const uint8_t *base, const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8767,40 +8335,26 @@ static zdem_status zdem_pb_CSVCMsg_SplitScreen__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
         case 16u: { /* slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->slot = (int32_t)(uint32_t)v_;
-            }
+            out->slot = (int32_t)(uint32_t)v_;
             out->has_slot = 1;
             break;
         }
         case 24u: { /* player_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_index = (int32_t)(uint32_t)v_;
-            }
+            out->player_index = (int32_t)(uint32_t)v_;
             out->has_player_index = 1;
             break;
         }
@@ -8814,6 +8368,8 @@ static zdem_status zdem_pb_CSVCMsg_SplitScreen__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8841,29 +8397,21 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entity_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entity_index = (int32_t)(uint32_t)v_;
-            }
+            out->entity_index = (int32_t)(uint32_t)v_;
             out->has_entity_index = 1;
             break;
         }
         case 16u: { /* baseline_index */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->baseline_index = (int32_t)(uint32_t)v_;
-            }
+            out->baseline_index = (int32_t)(uint32_t)v_;
             out->has_baseline_index = 1;
             break;
         }
@@ -8876,6 +8424,8 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t__merge(co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8903,18 +8453,23 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t__me
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* header_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->header_count = (int32_t)(uint32_t)v_;
-            }
+            out->header_count = (int32_t)(uint32_t)v_;
             out->has_header_count = 1;
             break;
         }
@@ -8939,6 +8494,8 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t__me
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8964,73 +8521,52 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 7u:
+            case 13u:
+            case 15u:
+            case 19u:
+            case 999u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* max_entries */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_entries = (int32_t)(uint32_t)v_;
-            }
+            out->max_entries = (int32_t)(uint32_t)v_;
             out->has_max_entries = 1;
             break;
         }
         case 16u: { /* updated_entries */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->updated_entries = (int32_t)(uint32_t)v_;
-            }
+            out->updated_entries = (int32_t)(uint32_t)v_;
             out->has_updated_entries = 1;
             break;
         }
         case 24u: { /* legacy_is_delta */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->legacy_is_delta = (uint8_t)(v_ != 0);
-            }
+            out->legacy_is_delta = (uint8_t)(v_ != 0);
             out->has_legacy_is_delta = 1;
             break;
         }
         case 32u: { /* update_baseline */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->update_baseline = (uint8_t)(v_ != 0);
-            }
+            out->update_baseline = (uint8_t)(v_ != 0);
             out->has_update_baseline = 1;
             break;
         }
         case 40u: { /* baseline */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->baseline = (int32_t)(uint32_t)v_;
-            }
+            out->baseline = (int32_t)(uint32_t)v_;
             out->has_baseline = 1;
             break;
         }
         case 48u: { /* delta_from */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->delta_from = (int32_t)(uint32_t)v_;
-            }
+            out->delta_from = (int32_t)(uint32_t)v_;
             out->has_delta_from = 1;
             break;
         }
@@ -9047,57 +8583,27 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities__merge(const uint8_t *base, co
             break;
         }
         case 64u: { /* pending_full_frame */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->pending_full_frame = (uint8_t)(v_ != 0);
-            }
+            out->pending_full_frame = (uint8_t)(v_ != 0);
             out->has_pending_full_frame = 1;
             break;
         }
         case 72u: { /* active_spawngroup_handle */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->active_spawngroup_handle = (uint32_t)v_;
-            }
+            out->active_spawngroup_handle = (uint32_t)v_;
             out->has_active_spawngroup_handle = 1;
             break;
         }
         case 80u: { /* max_spawngroup_creationsequence */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->max_spawngroup_creationsequence = (uint32_t)v_;
-            }
+            out->max_spawngroup_creationsequence = (uint32_t)v_;
             out->has_max_spawngroup_creationsequence = 1;
             break;
         }
         case 88u: { /* last_cmd_number_executed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->last_cmd_number_executed = (uint32_t)v_;
-            }
+            out->last_cmd_number_executed = (uint32_t)v_;
             out->has_last_cmd_number_executed = 1;
             break;
         }
         case 96u: { /* server_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->server_tick = (uint32_t)v_;
-            }
+            out->server_tick = (uint32_t)v_;
             out->has_server_tick = 1;
             break;
         }
@@ -9138,24 +8644,12 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities__merge(const uint8_t *base, co
             break;
         }
         case 128u: { /* has_pvs_vis_bits */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->has_pvs_vis_bits = (uint32_t)v_;
-            }
+            out->has_pvs_vis_bits = (uint32_t)v_;
             out->has_has_pvs_vis_bits = 1;
             break;
         }
         case 136u: { /* last_cmd_number_recv_delta */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->last_cmd_number_recv_delta = zdem_zigzag32((uint32_t)v_);
-            }
+            out->last_cmd_number_recv_delta = zdem_zigzag32((uint32_t)v_);
             out->has_last_cmd_number_recv_delta = 1;
             break;
         }
@@ -9173,36 +8667,18 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities__merge(const uint8_t *base, co
             break;
         }
         case 160u: { /* cq_starved_command_ticks */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->cq_starved_command_ticks = (uint32_t)v_;
-            }
+            out->cq_starved_command_ticks = (uint32_t)v_;
             out->has_cq_starved_command_ticks = 1;
             break;
         }
         case 168u: { /* cq_discarded_command_ticks */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->cq_discarded_command_ticks = (uint32_t)v_;
-            }
+            out->cq_discarded_command_ticks = (uint32_t)v_;
             out->has_cq_discarded_command_ticks = 1;
             break;
         }
         case 176u: { /* cmd_recv_status */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = zdem_zigzag32((uint32_t)v_);
-            }
+            x_ = zdem_zigzag32((uint32_t)v_);
             if (cb && cb->cmd_recv_status) {
                 st = cb->cmd_recv_status(user, x_);
                 if (st != ZDEM_OK)
@@ -9279,6 +8755,8 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9306,18 +8784,23 @@ static zdem_status zdem_pb_CSVCMsg_Menu__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* dialog_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->dialog_type = (int32_t)(uint32_t)v_;
-            }
+            out->dialog_type = (int32_t)(uint32_t)v_;
             out->has_dialog_type = 1;
             break;
         }
@@ -9342,6 +8825,8 @@ static zdem_status zdem_pb_CSVCMsg_Menu__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9369,18 +8854,23 @@ static zdem_status zdem_pb_CSVCMsg_GetCvarValue__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* cookie */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->cookie = (int32_t)(uint32_t)v_;
-            }
+            out->cookie = (int32_t)(uint32_t)v_;
             out->has_cookie = 1;
             break;
         }
@@ -9405,6 +8895,8 @@ static zdem_status zdem_pb_CSVCMsg_GetCvarValue__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9432,9 +8924,21 @@ static zdem_status zdem_pb_CSVCMsg_StopSound__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 13u: { /* guid */
             if (end - p < 4)
@@ -9452,6 +8956,8 @@ static zdem_status zdem_pb_CSVCMsg_StopSound__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9479,9 +8985,20 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 9u: { /* computer_guid */
             if (end - p < 8)
@@ -9492,13 +9009,7 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
             break;
         }
         case 16u: { /* process_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->process_id = (uint32_t)v_;
-            }
+            out->process_id = (uint32_t)v_;
             out->has_process_id = 1;
             break;
         }
@@ -9511,6 +9022,8 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9537,18 +9050,24 @@ static zdem_status zdem_pb_CMsgServerPeer__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* player_slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_slot = (int32_t)(uint32_t)v_;
-            }
+            out->player_slot = (int32_t)(uint32_t)v_;
             out->has_player_slot = 1;
             break;
         }
@@ -9574,35 +9093,17 @@ static zdem_status zdem_pb_CMsgServerPeer__merge(const uint8_t *base, const uint
             break;
         }
         case 32u: { /* they_hear_you */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->they_hear_you = (uint8_t)(v_ != 0);
-            }
+            out->they_hear_you = (uint8_t)(v_ != 0);
             out->has_they_hear_you = 1;
             break;
         }
         case 40u: { /* you_hear_them */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->you_hear_them = (uint8_t)(v_ != 0);
-            }
+            out->you_hear_them = (uint8_t)(v_ != 0);
             out->has_you_hear_them = 1;
             break;
         }
         case 48u: { /* is_listenserver_host */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->is_listenserver_host = (uint8_t)(v_ != 0);
-            }
+            out->is_listenserver_host = (uint8_t)(v_ != 0);
             out->has_is_listenserver_host = 1;
             break;
         }
@@ -9619,6 +9120,8 @@ static zdem_status zdem_pb_CMsgServerPeer__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9645,9 +9148,21 @@ static zdem_status zdem_pb_CSVCMsg_PeerList__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* peer */
             uint32_t n;
@@ -9681,6 +9196,8 @@ static zdem_status zdem_pb_CSVCMsg_PeerList__merge(const uint8_t *base, const ui
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9708,40 +9225,26 @@ static zdem_status zdem_pb_CSVCMsg_PacketReliable__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tick = (int32_t)(uint32_t)v_;
-            }
+            out->tick = (int32_t)(uint32_t)v_;
             out->has_tick = 1;
             break;
         }
         case 16u: { /* messagessize */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->messagessize = (int32_t)(uint32_t)v_;
-            }
+            out->messagessize = (int32_t)(uint32_t)v_;
             out->has_messagessize = 1;
             break;
         }
         case 24u: { /* state */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->state = (uint8_t)(v_ != 0);
-            }
+            out->state = (uint8_t)(v_ != 0);
             out->has_state = 1;
             break;
         }
@@ -9755,6 +9258,8 @@ static zdem_status zdem_pb_CSVCMsg_PacketReliable__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9782,9 +9287,20 @@ static zdem_status zdem_pb_CSVCMsg_HLTVStatus__merge(const uint8_t *base, const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* master */
             uint32_t n;
@@ -9799,35 +9315,17 @@ static zdem_status zdem_pb_CSVCMsg_HLTVStatus__merge(const uint8_t *base, const 
             break;
         }
         case 16u: { /* clients */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->clients = (int32_t)(uint32_t)v_;
-            }
+            out->clients = (int32_t)(uint32_t)v_;
             out->has_clients = 1;
             break;
         }
         case 24u: { /* slots */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->slots = (int32_t)(uint32_t)v_;
-            }
+            out->slots = (int32_t)(uint32_t)v_;
             out->has_slots = 1;
             break;
         }
         case 32u: { /* proxies */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->proxies = (int32_t)(uint32_t)v_;
-            }
+            out->proxies = (int32_t)(uint32_t)v_;
             out->has_proxies = 1;
             break;
         }
@@ -9842,6 +9340,8 @@ static zdem_status zdem_pb_CSVCMsg_HLTVStatus__merge(const uint8_t *base, const 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9869,18 +9369,16 @@ static zdem_status zdem_pb_CSVCMsg_ServerSteamID__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* steam_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->steam_id = v_;
-            }
+            out->steam_id = v_;
             out->has_steam_id = 1;
             break;
         }
@@ -9892,6 +9390,8 @@ static zdem_status zdem_pb_CSVCMsg_ServerSteamID__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9919,40 +9419,33 @@ static zdem_status zdem_pb_CSVCMsg_FullFrameSplit__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tick = (int32_t)(uint32_t)v_;
-            }
+            out->tick = (int32_t)(uint32_t)v_;
             out->has_tick = 1;
             break;
         }
         case 16u: { /* section */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->section = (int32_t)(uint32_t)v_;
-            }
+            out->section = (int32_t)(uint32_t)v_;
             out->has_section = 1;
             break;
         }
         case 24u: { /* total */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->total = (int32_t)(uint32_t)v_;
-            }
+            out->total = (int32_t)(uint32_t)v_;
             out->has_total = 1;
             break;
         }
@@ -9979,6 +9472,8 @@ static zdem_status zdem_pb_CSVCMsg_FullFrameSplit__merge(const uint8_t *base, co
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10006,9 +9501,22 @@ static zdem_status zdem_pb_CSVCMsg_RconServerDetails__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* token */
             uint32_t n;
@@ -10043,6 +9551,8 @@ static zdem_status zdem_pb_CSVCMsg_RconServerDetails__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10070,18 +9580,23 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* msg_type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->msg_type = (int32_t)(uint32_t)v_;
-            }
+            out->msg_type = (int32_t)(uint32_t)v_;
             out->has_msg_type = 1;
             break;
         }
@@ -10098,13 +9613,7 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
             break;
         }
         case 24u: { /* passthrough */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->passthrough = (int32_t)(uint32_t)v_;
-            }
+            out->passthrough = (int32_t)(uint32_t)v_;
             out->has_passthrough = 1;
             break;
         }
@@ -10118,6 +9627,8 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10145,9 +9656,21 @@ static zdem_status zdem_pb_CSVCMsg_Broadcast_Command__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* cmd */
             uint32_t n;
@@ -10169,6 +9692,8 @@ static zdem_status zdem_pb_CSVCMsg_Broadcast_Command__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10196,18 +9721,23 @@ static zdem_status zdem_pb_CSVCMsg_HltvFixupOperatorStatus__merge(const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* mode */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->mode = (uint32_t)v_;
-            }
+            out->mode = (uint32_t)v_;
             out->has_mode = 1;
             break;
         }
@@ -10232,6 +9762,8 @@ static zdem_status zdem_pb_CSVCMsg_HltvFixupOperatorStatus__merge(const uint8_t 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10259,9 +9791,20 @@ static zdem_status zdem_pb_CMsgServerUserCmd__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -10276,46 +9819,22 @@ static zdem_status zdem_pb_CMsgServerUserCmd__merge(const uint8_t *base, const u
             break;
         }
         case 16u: { /* cmd_number */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->cmd_number = (int32_t)(uint32_t)v_;
-            }
+            out->cmd_number = (int32_t)(uint32_t)v_;
             out->has_cmd_number = 1;
             break;
         }
         case 24u: { /* player_slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player_slot = (int32_t)(uint32_t)v_;
-            }
+            out->player_slot = (int32_t)(uint32_t)v_;
             out->has_player_slot = 1;
             break;
         }
         case 32u: { /* server_tick_executed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->server_tick_executed = (int32_t)(uint32_t)v_;
-            }
+            out->server_tick_executed = (int32_t)(uint32_t)v_;
             out->has_server_tick_executed = 1;
             break;
         }
         case 40u: { /* client_tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->client_tick = (int32_t)(uint32_t)v_;
-            }
+            out->client_tick = (int32_t)(uint32_t)v_;
             out->has_client_tick = 1;
             break;
         }
@@ -10331,6 +9850,8 @@ static zdem_status zdem_pb_CMsgServerUserCmd__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10357,9 +9878,21 @@ static zdem_status zdem_pb_CSVCMsg_UserCommands__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* commands */
             uint32_t n;
@@ -10393,6 +9926,8 @@ static zdem_status zdem_pb_CSVCMsg_UserCommands__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10420,18 +9955,23 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_key_t__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* type */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->type = (int32_t)(uint32_t)v_;
-            }
+            out->type = (int32_t)(uint32_t)v_;
             out->has_type = 1;
             break;
         }
@@ -10456,6 +9996,8 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_key_t__merge(const uint8_t *bas
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10481,18 +10023,24 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_descriptor_t__merge(const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* eventid */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->eventid = (int32_t)(uint32_t)v_;
-            }
+            out->eventid = (int32_t)(uint32_t)v_;
             out->has_eventid = 1;
             break;
         }
@@ -10542,6 +10090,8 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_descriptor_t__merge(const uint8
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10568,9 +10118,21 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* descriptors */
             uint32_t n;
@@ -10604,6 +10166,8 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList__merge(const uint8_t *base, con
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10631,9 +10195,21 @@ static zdem_status zdem_pb_CSVCMsg_CreateStringTable__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 7u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* name */
             uint32_t n;
@@ -10648,57 +10224,27 @@ static zdem_status zdem_pb_CSVCMsg_CreateStringTable__merge(const uint8_t *base,
             break;
         }
         case 16u: { /* num_entries */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->num_entries = (int32_t)(uint32_t)v_;
-            }
+            out->num_entries = (int32_t)(uint32_t)v_;
             out->has_num_entries = 1;
             break;
         }
         case 24u: { /* user_data_fixed_size */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->user_data_fixed_size = (uint8_t)(v_ != 0);
-            }
+            out->user_data_fixed_size = (uint8_t)(v_ != 0);
             out->has_user_data_fixed_size = 1;
             break;
         }
         case 32u: { /* user_data_size */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->user_data_size = (int32_t)(uint32_t)v_;
-            }
+            out->user_data_size = (int32_t)(uint32_t)v_;
             out->has_user_data_size = 1;
             break;
         }
         case 40u: { /* user_data_size_bits */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->user_data_size_bits = (int32_t)(uint32_t)v_;
-            }
+            out->user_data_size_bits = (int32_t)(uint32_t)v_;
             out->has_user_data_size_bits = 1;
             break;
         }
         case 48u: { /* flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->flags = (int32_t)(uint32_t)v_;
-            }
+            out->flags = (int32_t)(uint32_t)v_;
             out->has_flags = 1;
             break;
         }
@@ -10715,35 +10261,17 @@ static zdem_status zdem_pb_CSVCMsg_CreateStringTable__merge(const uint8_t *base,
             break;
         }
         case 64u: { /* uncompressed_size */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->uncompressed_size = (int32_t)(uint32_t)v_;
-            }
+            out->uncompressed_size = (int32_t)(uint32_t)v_;
             out->has_uncompressed_size = 1;
             break;
         }
         case 72u: { /* data_compressed */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->data_compressed = (uint8_t)(v_ != 0);
-            }
+            out->data_compressed = (uint8_t)(v_ != 0);
             out->has_data_compressed = 1;
             break;
         }
         case 80u: { /* using_varint_bitcounts */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->using_varint_bitcounts = (uint8_t)(v_ != 0);
-            }
+            out->using_varint_bitcounts = (uint8_t)(v_ != 0);
             out->has_using_varint_bitcounts = 1;
             break;
         }
@@ -10764,6 +10292,8 @@ static zdem_status zdem_pb_CSVCMsg_CreateStringTable__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10791,29 +10321,28 @@ static zdem_status zdem_pb_CSVCMsg_UpdateStringTable__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* table_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->table_id = (int32_t)(uint32_t)v_;
-            }
+            out->table_id = (int32_t)(uint32_t)v_;
             out->has_table_id = 1;
             break;
         }
         case 16u: { /* num_changed_entries */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->num_changed_entries = (int32_t)(uint32_t)v_;
-            }
+            out->num_changed_entries = (int32_t)(uint32_t)v_;
             out->has_num_changed_entries = 1;
             break;
         }
@@ -10839,6 +10368,8 @@ static zdem_status zdem_pb_CSVCMsg_UpdateStringTable__merge(const uint8_t *base,
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10864,18 +10395,24 @@ static zdem_status zdem_pb_CMsgVoiceAudio__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+            case 9u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* format */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->format = (int32_t)(uint32_t)v_;
-            }
+            out->format = (int32_t)(uint32_t)v_;
             out->has_format = 1;
             break;
         }
@@ -10892,69 +10429,33 @@ static zdem_status zdem_pb_CMsgVoiceAudio__merge(const uint8_t *base, const uint
             break;
         }
         case 24u: { /* sequence_bytes */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sequence_bytes = (int32_t)(uint32_t)v_;
-            }
+            out->sequence_bytes = (int32_t)(uint32_t)v_;
             out->has_sequence_bytes = 1;
             break;
         }
         case 32u: { /* section_number */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->section_number = (uint32_t)v_;
-            }
+            out->section_number = (uint32_t)v_;
             out->has_section_number = 1;
             break;
         }
         case 40u: { /* sample_rate */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->sample_rate = (uint32_t)v_;
-            }
+            out->sample_rate = (uint32_t)v_;
             out->has_sample_rate = 1;
             break;
         }
         case 48u: { /* uncompressed_sample_offset */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->uncompressed_sample_offset = (uint32_t)v_;
-            }
+            out->uncompressed_sample_offset = (uint32_t)v_;
             out->has_uncompressed_sample_offset = 1;
             break;
         }
         case 56u: { /* num_packets */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->num_packets = (uint32_t)v_;
-            }
+            out->num_packets = (uint32_t)v_;
             out->has_num_packets = 1;
             break;
         }
         case 64u: { /* packet_offsets */
             uint32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (uint32_t)v_;
-            }
+            x_ = (uint32_t)v_;
             if (cb && cb->packet_offsets) {
                 st = cb->packet_offsets(user, x_);
                 if (st != ZDEM_OK)
@@ -11015,6 +10516,8 @@ static zdem_status zdem_pb_CMsgVoiceAudio__merge(const uint8_t *base, const uint
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11040,9 +10543,21 @@ static zdem_status zdem_pb_CSVCMsg_VoiceData__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 4u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 10u: { /* audio */
             uint32_t n;
@@ -11058,24 +10573,12 @@ static zdem_status zdem_pb_CSVCMsg_VoiceData__merge(const uint8_t *base, const u
             break;
         }
         case 16u: { /* client */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->client = (int32_t)(uint32_t)v_;
-            }
+            out->client = (int32_t)(uint32_t)v_;
             out->has_client = 1;
             break;
         }
         case 24u: { /* proximity */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->proximity = (uint8_t)(v_ != 0);
-            }
+            out->proximity = (uint8_t)(v_ != 0);
             out->has_proximity = 1;
             break;
         }
@@ -11088,35 +10591,17 @@ static zdem_status zdem_pb_CSVCMsg_VoiceData__merge(const uint8_t *base, const u
             break;
         }
         case 40u: { /* audible_mask */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->audible_mask = (int32_t)(uint32_t)v_;
-            }
+            out->audible_mask = (int32_t)(uint32_t)v_;
             out->has_audible_mask = 1;
             break;
         }
         case 48u: { /* tick */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->tick = (uint32_t)v_;
-            }
+            out->tick = (uint32_t)v_;
             out->has_tick = 1;
             break;
         }
         case 56u: { /* passthrough */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->passthrough = (int32_t)(uint32_t)v_;
-            }
+            out->passthrough = (int32_t)(uint32_t)v_;
             out->has_passthrough = 1;
             break;
         }
@@ -11134,6 +10619,8 @@ static zdem_status zdem_pb_CSVCMsg_VoiceData__merge(const uint8_t *base, const u
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11161,29 +10648,21 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t__
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* polymorphic_field_serializer_name_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->polymorphic_field_serializer_name_sym = (int32_t)(uint32_t)v_;
-            }
+            out->polymorphic_field_serializer_name_sym = (int32_t)(uint32_t)v_;
             out->has_polymorphic_field_serializer_name_sym = 1;
             break;
         }
         case 16u: { /* polymorphic_field_serializer_version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->polymorphic_field_serializer_version = (int32_t)(uint32_t)v_;
-            }
+            out->polymorphic_field_serializer_version = (int32_t)(uint32_t)v_;
             out->has_polymorphic_field_serializer_version = 1;
             break;
         }
@@ -11196,6 +10675,8 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t__
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11221,40 +10702,35 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t__merge(const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 4u:
+            case 5u:
+            case 11u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* var_type_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->var_type_sym = (int32_t)(uint32_t)v_;
-            }
+            out->var_type_sym = (int32_t)(uint32_t)v_;
             out->has_var_type_sym = 1;
             break;
         }
         case 16u: { /* var_name_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->var_name_sym = (int32_t)(uint32_t)v_;
-            }
+            out->var_name_sym = (int32_t)(uint32_t)v_;
             out->has_var_name_sym = 1;
             break;
         }
         case 24u: { /* bit_count */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->bit_count = (int32_t)(uint32_t)v_;
-            }
+            out->bit_count = (int32_t)(uint32_t)v_;
             out->has_bit_count = 1;
             break;
         }
@@ -11275,57 +10751,27 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t__merge(const uint8_t 
             break;
         }
         case 48u: { /* encode_flags */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->encode_flags = (int32_t)(uint32_t)v_;
-            }
+            out->encode_flags = (int32_t)(uint32_t)v_;
             out->has_encode_flags = 1;
             break;
         }
         case 56u: { /* field_serializer_name_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->field_serializer_name_sym = (int32_t)(uint32_t)v_;
-            }
+            out->field_serializer_name_sym = (int32_t)(uint32_t)v_;
             out->has_field_serializer_name_sym = 1;
             break;
         }
         case 64u: { /* field_serializer_version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->field_serializer_version = (int32_t)(uint32_t)v_;
-            }
+            out->field_serializer_version = (int32_t)(uint32_t)v_;
             out->has_field_serializer_version = 1;
             break;
         }
         case 72u: { /* send_node_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->send_node_sym = (int32_t)(uint32_t)v_;
-            }
+            out->send_node_sym = (int32_t)(uint32_t)v_;
             out->has_send_node_sym = 1;
             break;
         }
         case 80u: { /* var_encoder_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->var_encoder_sym = (int32_t)(uint32_t)v_;
-            }
+            out->var_encoder_sym = (int32_t)(uint32_t)v_;
             out->has_var_encoder_sym = 1;
             break;
         }
@@ -11354,13 +10800,7 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t__merge(const uint8_t 
             break;
         }
         case 96u: { /* var_serializer_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->var_serializer_sym = (int32_t)(uint32_t)v_;
-            }
+            out->var_serializer_sym = (int32_t)(uint32_t)v_;
             out->has_var_serializer_sym = 1;
             break;
         }
@@ -11383,6 +10823,8 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t__merge(const uint8_t 
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11408,41 +10850,27 @@ static zdem_status zdem_pb_ProtoFlattenedSerializer_t__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* serializer_name_sym */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->serializer_name_sym = (int32_t)(uint32_t)v_;
-            }
+            out->serializer_name_sym = (int32_t)(uint32_t)v_;
             out->has_serializer_name_sym = 1;
             break;
         }
         case 16u: { /* serializer_version */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->serializer_version = (int32_t)(uint32_t)v_;
-            }
+            out->serializer_version = (int32_t)(uint32_t)v_;
             out->has_serializer_version = 1;
             break;
         }
         case 24u: { /* fields_index */
             int32_t x_;
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                x_ = (int32_t)(uint32_t)v_;
-            }
+            x_ = (int32_t)(uint32_t)v_;
             if (cb && cb->fields_index) {
                 st = cb->fields_index(user, x_);
                 if (st != ZDEM_OK)
@@ -11489,6 +10917,8 @@ static zdem_status zdem_pb_ProtoFlattenedSerializer_t__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11515,9 +10945,23 @@ static zdem_status zdem_pb_CSVCMsg_FlattenedSerializer__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+            case 2u:
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* serializers */
             uint32_t n;
@@ -11594,6 +11038,8 @@ static zdem_status zdem_pb_CSVCMsg_FlattenedSerializer__merge(const uint8_t *bas
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11621,51 +11067,31 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastGameEvent__merge(const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* posttoserver */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->posttoserver = (uint8_t)(v_ != 0);
-            }
+            out->posttoserver = (uint8_t)(v_ != 0);
             out->has_posttoserver = 1;
             break;
         }
         case 16u: { /* buftype */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->buftype = (int32_t)(uint32_t)v_;
-            }
+            out->buftype = (int32_t)(uint32_t)v_;
             out->has_buftype = 1;
             break;
         }
         case 24u: { /* clientbitcount */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->clientbitcount = (uint32_t)v_;
-            }
+            out->clientbitcount = (uint32_t)v_;
             out->has_clientbitcount = 1;
             break;
         }
         case 32u: { /* receivingclients */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->receivingclients = v_;
-            }
+            out->receivingclients = v_;
             out->has_receivingclients = 1;
             break;
         }
@@ -11680,6 +11106,8 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastGameEvent__merge(const uint8_t *
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11707,18 +11135,16 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastSource__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* eventsource */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->eventsource = (int32_t)(uint32_t)v_;
-            }
+            out->eventsource = (int32_t)(uint32_t)v_;
             out->has_eventsource = 1;
             break;
         }
@@ -11730,6 +11156,8 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastSource__merge(const uint8_t *bas
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11757,18 +11185,23 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* playerindex */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->playerindex = (int32_t)(uint32_t)v_;
-            }
+            out->playerindex = (int32_t)(uint32_t)v_;
             out->has_playerindex = 1;
             break;
         }
@@ -11785,13 +11218,7 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
             break;
         }
         case 24u: { /* chat */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->chat = (uint8_t)(v_ != 0);
-            }
+            out->chat = (uint8_t)(v_ != 0);
             out->has_chat = 1;
             break;
         }
@@ -11805,6 +11232,8 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11832,29 +11261,32 @@ static zdem_status zdem_pb_CUserMessageSayText2__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+            case 4u:
+            case 5u:
+            case 6u:
+            case 7u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* entityindex */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->entityindex = (int32_t)(uint32_t)v_;
-            }
+            out->entityindex = (int32_t)(uint32_t)v_;
             out->has_entityindex = 1;
             break;
         }
         case 16u: { /* chat */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->chat = (uint8_t)(v_ != 0);
-            }
+            out->chat = (uint8_t)(v_ != 0);
             out->has_chat = 1;
             break;
         }
@@ -11932,6 +11364,8 @@ static zdem_status zdem_pb_CUserMessageSayText2__merge(const uint8_t *base, cons
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11959,29 +11393,28 @@ static zdem_status zdem_pb_CUserMessageSayTextChannel__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 3u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* player */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->player = (int32_t)(uint32_t)v_;
-            }
+            out->player = (int32_t)(uint32_t)v_;
             out->has_player = 1;
             break;
         }
         case 16u: { /* channel */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->channel = (int32_t)(uint32_t)v_;
-            }
+            out->channel = (int32_t)(uint32_t)v_;
             out->has_channel = 1;
             break;
         }
@@ -12007,6 +11440,8 @@ static zdem_status zdem_pb_CUserMessageSayTextChannel__merge(const uint8_t *base
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -12032,18 +11467,23 @@ static zdem_status zdem_pb_CUserMessageTextMsg__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* dest */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->dest = (uint32_t)v_;
-            }
+            out->dest = (uint32_t)v_;
             out->has_dest = 1;
             break;
         }
@@ -12073,6 +11513,8 @@ static zdem_status zdem_pb_CUserMessageTextMsg__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -12100,9 +11542,21 @@ static zdem_status zdem_pb_CUserMessageHudText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 1u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
+        (void)v_;
         switch (key) {
         case 10u: { /* message */
             uint32_t n;
@@ -12124,6 +11578,8 @@ static zdem_status zdem_pb_CUserMessageHudText__merge(const uint8_t *base, const
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -12151,18 +11607,23 @@ static zdem_status zdem_pb_CUserMessageColoredText__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
+        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
+        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
+            switch (key >> 3) {
+            case 2u:
+                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
+                                    "wire type mismatch");
+            default:
+                break;
+            }
+            return zdem_pb_fail(err, st, base, p, "bad varint");
+        }
         switch (key) {
         case 8u: { /* color */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->color = (uint32_t)v_;
-            }
+            out->color = (uint32_t)v_;
             out->has_color = 1;
             break;
         }
@@ -12179,46 +11640,22 @@ static zdem_status zdem_pb_CUserMessageColoredText__merge(const uint8_t *base, c
             break;
         }
         case 24u: { /* reset */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->reset = (uint8_t)(v_ != 0);
-            }
+            out->reset = (uint8_t)(v_ != 0);
             out->has_reset = 1;
             break;
         }
         case 32u: { /* context_player_slot */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->context_player_slot = (int32_t)(uint32_t)v_;
-            }
+            out->context_player_slot = (int32_t)(uint32_t)v_;
             out->has_context_player_slot = 1;
             break;
         }
         case 40u: { /* context_value */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->context_value = (int32_t)(uint32_t)v_;
-            }
+            out->context_value = (int32_t)(uint32_t)v_;
             out->has_context_value = 1;
             break;
         }
         case 48u: { /* context_team_id */
-            {
-                uint64_t v_;
-                st = zdem_pb_varint(&p, end, &v_);
-                if (st != ZDEM_OK)
-                    return zdem_pb_fail(err, st, base, p, "bad varint");
-                out->context_team_id = (int32_t)(uint32_t)v_;
-            }
+            out->context_team_id = (int32_t)(uint32_t)v_;
             out->has_context_team_id = 1;
             break;
         }
@@ -12235,6 +11672,8 @@ static zdem_status zdem_pb_CUserMessageColoredText__merge(const uint8_t *base, c
             default:
                 break;
             }
+            if ((key & 7u) == 0u)
+                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;

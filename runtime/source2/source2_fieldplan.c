@@ -335,19 +335,12 @@ static inline const s2_field *pl_field(const zdem_s2_state *s, const pl_lvl *in,
 }
 
 /* The decoder of the path that ends with component c at level in (NULL
- * when that path names no field). The cases follow zdem_s2_resolve_ent. */
+ * when that path names no field): the field's end decoder, set when the
+ * serializers loaded with the cases of zdem_s2_resolve_ent. */
 static inline const zdem_s2_fdec *pl_end_ser(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)
 {
     const s2_field *f = pl_field(s, in, c);
-    if (!f)
-        return 0;
-    switch (f->model) {
-    case S2_M_SIMPLE: return &f->fd;
-    case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
-    case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
-    case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
-    default: return 0;
-    }
+    return f ? f->u.end : 0;
 }
 
 static inline const zdem_s2_fdec *pl_end(const zdem_s2_state *s, const pl_lvl *in, uint32_t c)

@@ -359,8 +359,8 @@ static zdem_status fs_field(void *user, const zdem_pb_ProtoFlattenedSerializerFi
     }
     if (!SYM_OK(rf.ser_sym))
         rf.ser_sym = -1;
-    f->ser_sym = rf.ser_sym;
-    f->ser_ver = rf.ser_ver;
+    f->u.ld.ser_sym = rf.ser_sym;
+    f->u.ld.ser_ver = rf.ser_ver;
     if (rf.npoly > 1 && rf.ser_sym >= 0) {
         /* Polymorphic pointer: remember the candidates' (symbol, version)
          * pairs; resolved to serializers once all are loaded. */
@@ -1042,10 +1042,10 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         }
         for (i = 0; i < fi; i++) {
             s2_field *f = &s->fields[i];
-            if (f->ser_sym < 0)
+            if (f->u.ld.ser_sym < 0)
                 continue;
-            f->ser = chained ? chain_find(s, chain, order, f->ser_sym, f->ser_ver)
-                             : find_ser_key(s, order, si, f->ser_sym, f->ser_ver);
+            f->ser = chained ? chain_find(s, chain, order, f->u.ld.ser_sym, f->u.ld.ser_ver)
+                             : find_ser_key(s, order, si, f->u.ld.ser_sym, f->u.ld.ser_ver);
             if (f->npoly) {
                 /* candidates: (sym, version) pairs -> serializer indexes,
                  * packed in place as one int32 each */
@@ -1064,6 +1064,17 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
             }
         }
         zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
+    }
+    /* the loading words are dead now: each field's path-end decoder */
+    for (i = 0; i < fi; i++) {
+        s2_field *f = &s->fields[i];
+        switch (f->model) {
+        case S2_M_SIMPLE: f->u.end = &f->fd; break;
+        case S2_M_VAR_ARRAY: f->u.end = &zdem_s2_fd_count; break;
+        case S2_M_FIXED_TABLE: f->u.end = f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool; break;
+        case S2_M_VAR_TABLE: f->u.end = &zdem_s2_fd_count; break;
+        default: f->u.end = 0; break;
+        }
     }
     /* By name, for class info: the best serializer of each distinct name
      * (highest version, then first) in a hash table over the symbol array

@@ -90,7 +90,15 @@ typedef struct s2_field {
     uint32_t type;     /* arena offset of the type string */
     uint16_t name_len, type_len;
     int32_t ser;       /* nested serializer or -1 */
-    int32_t ser_sym, ser_ver; /* while loading */
+    union {
+        struct {
+            int32_t ser_sym, ser_ver; /* while loading */
+        } ld;
+        /* once loaded: the decoder of a path that ends at this field
+         * (NULL: none; zdem_s2_field_ends), so that the entity reader
+         * takes it with one load instead of a switch per value */
+        const struct zdem_s2_fdec *end;
+    } u;
     uint32_t poly;     /* arena offset of int32 serializer indexes, 0 none */
     uint32_t npoly;    /* polymorphic pointer: types selectable by index */
     uint32_t count;    /* fixed array bound, 0 = unknown */
