@@ -396,6 +396,75 @@ static inline void pl_next(const zdem_s2_state *s, const pl_lvl *in, uint32_t c,
     }
 }
 
+enum { PL_FAST_NOCODE = -2, PL_FAST_RANGE = -3 };
+
+/* PlusOne .. PlusFour and PlusN (most operations) move only the last
+ * component (depth d, level lv): a tight loop over them while 64 bits are
+ * left (the code and a PlusN's operand, at most 17 + 35 bits, in one
+ * window, no bounds test), each path written to out and plan. kind is
+ * lv->kind, a constant where it is inlined, so that each common level
+ * gets its own loop. The component starts at -1 or a checked value and
+ * only grows, so the range test is one-sided; the checks are the general
+ * case's, in order. Returns the operation that ended the loop (decoded,
+ * *pos past it), -1 when fewer than 64 bits are left, PL_FAST_NOCODE for
+ * bits that are no code, PL_FAST_RANGE for too many paths (count == cap)
+ * or a component out of range. */
+static inline int pl_fast(const zdem_s2_state *s, const pl_lvl *lv, const uint32_t kind,
+                          const uint8_t *data, size_t *pos_io, const size_t fast_end,
+                          int64_t *c_io, uint32_t *count_io, const uint32_t cap,
+                          zdem_s2_fp *out, const zdem_s2_fp *cur, const int d,
+                          s2_planned *plan, const uint64_t hbase, const uint64_t hk)
+{
+    size_t pos = *pos_io;
+    int64_t c = *c_io;
+    uint32_t count = *count_io;
+    int op = -1;
+    while (pos < fast_end) {
+        uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
+        unsigned e = zdem_s2_fp_lut[win & 0xFFu], len = e >> 8;
+        if (e & 0x8000u) {
+            /* one of the three long codes (none of them moves only the
+             * last component): the tree from the node the first 8 bits
+             * reach, three bits a step (at most 9 more bits, well inside
+             * the window) */
+            unsigned used;
+            op = zdem_s2_fp_long_op(e & 0xFFu, (uint32_t)(win >> 8), &used);
+            pos += 8u + used;
+            if (op < 0)
+                op = PL_FAST_NOCODE;
+            break;
+        }
+        if ((e & 0xFFu) > ZDEM_S2_FP_PLUSN) {
+            op = (int)(e & 0xFFu);
+            pos += len;
+            break;
+        }
+        if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
+            c += (int64_t)(e & 0xFFu) + 1;
+        } else { /* PlusN: Valve's field-path varint + 5 */
+            unsigned used;
+            c += (int64_t)pl_ubitvar_of(win >> len, &used) + 5;
+            len += used;
+        }
+        pos += len;
+        if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {
+            op = PL_FAST_RANGE;
+            break;
+        }
+        out[count] = *cur; /* cur->path[d] is written once the loop ends */
+        out[count].path[d] = (uint16_t)c;
+        plan[count].fd = kind == PL_ELEM ? lv->fd
+                         : kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
+                                          : pl_end(s, lv, (uint32_t)c);
+        plan[count].h = zdem_s2_fphash_fin(hbase + (uint64_t)c * hk);
+        count++;
+    }
+    *pos_io = pos;
+    *c_io = c;
+    *count_io = count;
+    return op;
+}
+
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err)
 {
@@ -433,69 +502,40 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
     for (;;) {
         int op = -1, d = w.last;
         {
-            /* PlusOne .. PlusFour and PlusN (most operations) move only
-             * the last component: a tight loop over them while 64 bits
-             * are left (the code and a PlusN's operand, at most 17 + 35
-             * bits, in one window, no bounds test). The component starts
-             * at -1 or a checked value and only grows, so the range test
-             * is one-sided; the checks are the general case's, in order.
-             * Another operation ends the loop, decoded (op >= 0). */
+            /* the fast loop (pl_fast) for the last component */
             const pl_lvl *lv = &lvl[d];
             const uint32_t lv_kind = lv->kind; /* one level for the whole loop */
             const uint64_t hk = fph->k[d], hbase = hp[d] + fph->d[d + 1];
             int64_t c = w.c[d];
             uint32_t first = count;
-            while (pos < fast_end) {
-                uint64_t win = zdem_load_le64(data + (pos >> 3)) >> (pos & 7u);
-                unsigned e = zdem_s2_fp_lut[win & 0xFFu], len = e >> 8;
-                if (e & 0x8000u) {
-                    /* one of the three long codes (none of them moves
-                     * only the last component): the tree from the node
-                     * the first 8 bits reach, three bits a step (at most
-                     * 9 more bits, well inside the window) */
-                    unsigned used;
-                    op = zdem_s2_fp_long_op(e & 0xFFu, (uint32_t)(win >> 8), &used);
-                    pos += 8u + used;
-                    if (op < 0) { /* not a code of the table: cannot happen */
-                        br->pos = pos;
-                        return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
-                                              "field paths run past the end of the entity data");
-                    }
-                    break;
+            switch (lv_kind) { /* the loop specialised for the common levels */
+            case PL_SER:
+                op = pl_fast(s, lv, PL_SER, data, &pos, fast_end, &c, &count, cap, out, &cur, d,
+                             plan, hbase, hk);
+                break;
+            case PL_ELEM:
+                op = pl_fast(s, lv, PL_ELEM, data, &pos, fast_end, &c, &count, cap, out, &cur, d,
+                             plan, hbase, hk);
+                break;
+            default:
+                op = pl_fast(s, lv, PL_NONE, data, &pos, fast_end, &c, &count, cap, out, &cur, d,
+                             plan, hbase, hk);
+                break;
+            }
+            if (op < -1 || op == ZDEM_S2_FP_FIELDPATHENCODEFINISH) {
+                br->pos = pos;
+                if (op == ZDEM_S2_FP_FIELDPATHENCODEFINISH) { /* once an update */
+                    *n = count;
+                    return ZDEM_OK;
                 }
-                if ((e & 0xFFu) > ZDEM_S2_FP_PLUSN) {
-                    op = (int)(e & 0xFFu);
-                    pos += len;
-                    if (op == ZDEM_S2_FP_FIELDPATHENCODEFINISH) { /* once an update */
-                        br->pos = pos;
-                        *n = count;
-                        return ZDEM_OK;
-                    }
-                    break;
-                }
-                if ((e & 0xFFu) < ZDEM_S2_FP_PLUSN) {
-                    c += (int64_t)(e & 0xFFu) + 1;
-                } else { /* PlusN: Valve's field-path varint + 5 */
-                    unsigned used;
-                    c += (int64_t)pl_ubitvar_of(win >> len, &used) + 5;
-                    len += used;
-                }
-                pos += len;
-                if (count >= cap || c > ZDEM_S2_FP_MAX_INDEX) {
-                    br->pos = pos;
-                    if (count >= cap)
-                        return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
-                                              "more field paths in one update than max_field_paths");
-                    return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
-                                          "field path component out of range");
-                }
-                out[count] = cur; /* cur.path[d] is written once the loop ends */
-                out[count].path[d] = (uint16_t)c;
-                plan[count].fd = lv_kind == PL_ELEM ? lv->fd
-                                 : lv_kind == PL_SER ? pl_end_ser(s, lv, (uint32_t)c)
-                                                     : pl_end(s, lv, (uint32_t)c);
-                plan[count].h = zdem_s2_fphash_fin(hbase + (uint64_t)c * hk);
-                count++;
+                if (op == PL_FAST_NOCODE) /* not a code of the table: cannot happen */
+                    return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
+                                          "field paths run past the end of the entity data");
+                if (count >= cap)
+                    return zdem_fail_bits(err, ZDEM_ERR_LIMIT, br->pos,
+                                          "more field paths in one update than max_field_paths");
+                return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
+                                      "field path component out of range");
             }
             w.c[d] = c;
             if (c >= 0) /* a path was made (c starts at -1 only before the first) */
