@@ -1065,7 +1065,8 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         }
         zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
     }
-    /* the loading words are dead now: each field's path-end decoder */
+    /* the loading words are dead now: each field's path-end decoder (the
+     * entity reader runs only once the serializers have loaded) */
     for (i = 0; i < fi; i++) {
         s2_field *f = &s->fields[i];
         switch (f->model) {
@@ -1260,18 +1261,13 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
             return 0;
         f = &s->fields[idx[i]];
         rem = fp->depth - pos - 1u;
+        if (rem == 0) /* the path ends at this field */
+            return f->u.end;
         switch (f->model) {
-        case S2_M_SIMPLE:
-            return rem == 0 ? &f->fd : 0;
         case S2_M_FIXED_ARRAY:
-            return rem == 1 ? &f->fd : 0;
         case S2_M_VAR_ARRAY:
-            if (rem == 0)
-                return &zdem_s2_fd_count;
             return rem == 1 ? &f->fd : 0;
         case S2_M_FIXED_TABLE:
-            if (rem == 0)
-                return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
             ser = f->ser;
             if (f->npoly) {
                 /* the pointer's stored value picks the serializer */
@@ -1284,7 +1280,7 @@ const zdem_s2_fdec *zdem_s2_resolve_ent(const zdem_s2_state *s, int32_t ser,
             pos += 1;
             break;
         case S2_M_VAR_TABLE:
-            if (rem <= 1)
+            if (rem == 1)
                 return &zdem_s2_fd_count;
             ser = f->ser;
             pos += 2;

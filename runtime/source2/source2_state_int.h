@@ -94,9 +94,9 @@ typedef struct s2_field {
         struct {
             int32_t ser_sym, ser_ver; /* while loading */
         } ld;
-        /* once loaded: the decoder of a path that ends at this field
-         * (NULL: none; zdem_s2_field_ends), so that the entity reader
-         * takes it with one load instead of a switch per value */
+        /* once loaded (have_sendtables): the decoder of a path that ends
+         * at this field (NULL: none), so that the entity reader takes it
+         * with one load instead of a switch per value */
         const struct zdem_s2_fdec *end;
     } u;
     uint32_t poly;     /* arena offset of int32 serializer indexes, 0 none */
