@@ -13,29 +13,29 @@ static zdem_status zdem_pb_CCSUsrMsg_RadioText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-            case 4u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* msg_dst */
-            out->msg_dst = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->msg_dst = (int32_t)(uint32_t)v_;
+            }
             out->has_msg_dst = 1;
             break;
         }
         case 16u: { /* client */
-            out->client = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->client = (int32_t)(uint32_t)v_;
+            }
             out->has_client = 1;
             break;
         }
@@ -79,8 +79,6 @@ static zdem_status zdem_pb_CCSUsrMsg_RadioText__merge(const uint8_t *base, const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -108,21 +106,9 @@ static zdem_status zdem_pb_CCSUsrMsg_HintText__merge(const uint8_t *base, const 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* message */
             uint32_t n;
@@ -144,8 +130,6 @@ static zdem_status zdem_pb_CCSUsrMsg_HintText__merge(const uint8_t *base, const 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -172,21 +156,9 @@ static zdem_status zdem_pb_CCSUsrMsg_KeyHintText__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* messages */
             uint32_t n;
@@ -213,8 +185,6 @@ static zdem_status zdem_pb_CCSUsrMsg_KeyHintText__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -331,21 +301,9 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* rank_update */
             uint32_t n;
@@ -379,8 +337,6 @@ static zdem_status zdem_pb_CCSUsrMsg_ServerRankUpdate__merge(const uint8_t *base
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -408,28 +364,18 @@ static zdem_status zdem_pb_CCSUsrMsg_WeaponSound__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-            case 3u:
-            case 4u:
-            case 5u:
-            case 6u:
-            case 7u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* entidx */
-            out->entidx = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->entidx = (int32_t)(uint32_t)v_;
+            }
             out->has_entidx = 1;
             break;
         }
@@ -499,8 +445,6 @@ static zdem_status zdem_pb_CCSUsrMsg_WeaponSound__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -528,23 +472,18 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* eaccolade */
-            out->eaccolade = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->eaccolade = (int32_t)(uint32_t)v_;
+            }
             out->has_eaccolade = 1;
             break;
         }
@@ -557,7 +496,13 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
             break;
         }
         case 24u: { /* position */
-            out->position = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->position = (int32_t)(uint32_t)v_;
+            }
             out->has_position = 1;
             break;
         }
@@ -571,8 +516,6 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData_Accolade__merge(co
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -706,20 +649,9 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* allplayerdata */
             uint32_t n;
@@ -746,7 +678,13 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
             break;
         }
         case 16u: { /* scene */
-            out->scene = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->scene = (int32_t)(uint32_t)v_;
+            }
             out->has_scene = 1;
             break;
         }
@@ -759,8 +697,6 @@ static zdem_status zdem_pb_CCSUsrMsg_EndOfMatchAllPlayersData__merge(const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1097,18 +1033,11 @@ static zdem_status zdem_pb_CDemoStop__merge(const uint8_t *base, const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         default:
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1676,17 +1605,19 @@ static zdem_status zdem_pb_CGameInfo_CCSGameInfo__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* round_start_ticks */
             int32_t x_;
-            x_ = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                x_ = (int32_t)(uint32_t)v_;
+            }
             if (out->round_start_ticks_count >= 256u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many round_start_ticks");
             out->round_start_ticks[out->round_start_ticks_count++] = x_;
@@ -1725,8 +1656,6 @@ static zdem_status zdem_pb_CGameInfo_CCSGameInfo__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1752,22 +1681,9 @@ static zdem_status zdem_pb_CGameInfo__merge(const uint8_t *base, const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 4u:
-            case 5u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 34u: { /* dota */
             uint32_t n;
@@ -1804,8 +1720,6 @@ static zdem_status zdem_pb_CGameInfo__merge(const uint8_t *base, const uint8_t *
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1831,21 +1745,9 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 4u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 13u: { /* playback_time */
             if (end - p < 4)
@@ -1856,12 +1758,24 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
             break;
         }
         case 16u: { /* playback_ticks */
-            out->playback_ticks = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->playback_ticks = (int32_t)(uint32_t)v_;
+            }
             out->has_playback_ticks = 1;
             break;
         }
         case 24u: { /* playback_frames */
-            out->playback_frames = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->playback_frames = (int32_t)(uint32_t)v_;
+            }
             out->has_playback_frames = 1;
             break;
         }
@@ -1889,8 +1803,6 @@ static zdem_status zdem_pb_CDemoFileInfo__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1919,18 +1831,11 @@ static zdem_status zdem_pb_CDemoSyncTick__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         default:
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -1958,21 +1863,9 @@ static zdem_status zdem_pb_CDemoSendTables__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -1994,8 +1887,6 @@ static zdem_status zdem_pb_CDemoSendTables__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2023,24 +1914,18 @@ static zdem_status zdem_pb_CDemoClassInfo_class_t__merge(const uint8_t *base, co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* class_id */
-            out->class_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->class_id = (int32_t)(uint32_t)v_;
+            }
             out->has_class_id = 1;
             break;
         }
@@ -2078,8 +1963,6 @@ static zdem_status zdem_pb_CDemoClassInfo_class_t__merge(const uint8_t *base, co
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2106,21 +1989,9 @@ static zdem_status zdem_pb_CDemoClassInfo__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* classes */
             uint32_t n;
@@ -2154,8 +2025,6 @@ static zdem_status zdem_pb_CDemoClassInfo__merge(const uint8_t *base, const uint
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2183,22 +2052,9 @@ static zdem_status zdem_pb_CDemoStringTables_items_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* str */
             uint32_t n;
@@ -2233,8 +2089,6 @@ static zdem_status zdem_pb_CDemoStringTables_items_t__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2260,22 +2114,9 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* table_name */
             uint32_t n;
@@ -2338,7 +2179,13 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
             break;
         }
         case 32u: { /* table_flags */
-            out->table_flags = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->table_flags = (int32_t)(uint32_t)v_;
+            }
             out->has_table_flags = 1;
             break;
         }
@@ -2353,8 +2200,6 @@ static zdem_status zdem_pb_CDemoStringTables_table_t__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2381,21 +2226,9 @@ static zdem_status zdem_pb_CDemoStringTables__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* tables */
             uint32_t n;
@@ -2429,8 +2262,6 @@ static zdem_status zdem_pb_CDemoStringTables__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2458,21 +2289,9 @@ static zdem_status zdem_pb_CDemoPacket__merge(const uint8_t *base, const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 26u: { /* data */
             uint32_t n;
@@ -2494,8 +2313,6 @@ static zdem_status zdem_pb_CDemoPacket__merge(const uint8_t *base, const uint8_t
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2521,22 +2338,9 @@ static zdem_status zdem_pb_CDemoFullPacket__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* string_table */
             uint32_t n;
@@ -2573,8 +2377,6 @@ static zdem_status zdem_pb_CDemoFullPacket__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2602,21 +2404,9 @@ static zdem_status zdem_pb_CDemoConsoleCmd__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* cmdstring */
             uint32_t n;
@@ -2638,8 +2428,6 @@ static zdem_status zdem_pb_CDemoConsoleCmd__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2667,23 +2455,18 @@ static zdem_status zdem_pb_CDemoCustomData__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* callback_index */
-            out->callback_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->callback_index = (int32_t)(uint32_t)v_;
+            }
             out->has_callback_index = 1;
             break;
         }
@@ -2708,8 +2491,6 @@ static zdem_status zdem_pb_CDemoCustomData__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2736,21 +2517,9 @@ static zdem_status zdem_pb_CDemoCustomDataCallbacks__merge(const uint8_t *base, 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* save_id */
             uint32_t n;
@@ -2777,8 +2546,6 @@ static zdem_status zdem_pb_CDemoCustomDataCallbacks__merge(const uint8_t *base, 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2806,23 +2573,18 @@ static zdem_status zdem_pb_CDemoUserCmd__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* cmd_number */
-            out->cmd_number = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->cmd_number = (int32_t)(uint32_t)v_;
+            }
             out->has_cmd_number = 1;
             break;
         }
@@ -2847,8 +2609,6 @@ static zdem_status zdem_pb_CDemoUserCmd__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2876,22 +2636,9 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -2922,7 +2669,13 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
             break;
         }
         case 32u: { /* version */
-            out->version = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->version = (int32_t)(uint32_t)v_;
+            }
             out->has_version = 1;
             break;
         }
@@ -2937,8 +2690,6 @@ static zdem_status zdem_pb_CDemoSaveGame__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -2965,21 +2716,9 @@ static zdem_status zdem_pb_CDemoSpawnGroups__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 26u: { /* msgs */
             uint32_t n;
@@ -3006,8 +2745,6 @@ static zdem_status zdem_pb_CDemoSpawnGroups__merge(const uint8_t *base, const ui
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3123,28 +2860,29 @@ static zdem_status zdem_pb_CDemoAnimationHeader__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* entity_id */
-            out->entity_id = zdem_zigzag32((uint32_t)v_);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->entity_id = zdem_zigzag32((uint32_t)v_);
+            }
             out->has_entity_id = 1;
             break;
         }
         case 16u: { /* tick */
-            out->tick = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->tick = (int32_t)(uint32_t)v_;
+            }
             out->has_tick = 1;
             break;
         }
@@ -3170,8 +2908,6 @@ static zdem_status zdem_pb_CDemoAnimationHeader__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3199,21 +2935,29 @@ static zdem_status zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry__merge(const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            out->spawngrouphandle = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->spawngrouphandle = (uint32_t)v_;
+            }
             out->has_spawngrouphandle = 1;
             break;
         }
         case 16u: { /* was_created */
-            out->was_created = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->was_created = (uint8_t)(v_ != 0);
+            }
             out->has_was_created = 1;
             break;
         }
@@ -3226,8 +2970,6 @@ static zdem_status zdem_pb_CDemoRecovery_DemoInitialSpawnGroupEntry__merge(const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3254,22 +2996,9 @@ static zdem_status zdem_pb_CDemoRecovery__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* initial_spawn_group */
             uint32_t n;
@@ -3305,8 +3034,6 @@ static zdem_status zdem_pb_CDemoRecovery__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3438,28 +3165,29 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatMessage__merge(const uint8_t *base, 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* source_player_id */
-            out->source_player_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->source_player_id = (int32_t)(uint32_t)v_;
+            }
             out->has_source_player_id = 1;
             break;
         }
         case 16u: { /* channel_type */
-            out->channel_type = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->channel_type = (uint32_t)v_;
+            }
             out->has_channel_type = 1;
             break;
         }
@@ -3485,8 +3213,6 @@ static zdem_status zdem_pb_CDOTAUserMsg_ChatMessage__merge(const uint8_t *base, 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -3514,24 +3240,18 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-            case 4u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* player_id */
-            out->player_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->player_id = (int32_t)(uint32_t)v_;
+            }
             out->has_player_id = 1;
             break;
         }
@@ -3560,7 +3280,13 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
             break;
         }
         case 40u: { /* team_only */
-            out->team_only = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->team_only = (uint8_t)(v_ != 0);
+            }
             out->has_team_only = 1;
             break;
         }
@@ -3575,8 +3301,6 @@ static zdem_status zdem_pb_CDOTAUserMsg_BotChat__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4190,23 +3914,9 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-            case 5u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* combat_entries */
             uint32_t n;
@@ -4249,7 +3959,13 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
             break;
         }
         case 32u: { /* player_id */
-            out->player_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->player_id = (int32_t)(uint32_t)v_;
+            }
             out->has_player_id = 1;
             break;
         }
@@ -4273,8 +3989,6 @@ static zdem_status zdem_pb_CDOTAUserMsg_CombatLogBulkData__merge(const uint8_t *
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4302,23 +4016,18 @@ static zdem_status zdem_pb_CMsgVDebugGameSessionIDEvent__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* clientid */
-            out->clientid = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->clientid = (int32_t)(uint32_t)v_;
+            }
             out->has_clientid = 1;
             break;
         }
@@ -4343,8 +4052,6 @@ static zdem_status zdem_pb_CMsgVDebugGameSessionIDEvent__merge(const uint8_t *ba
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4372,16 +4079,18 @@ static zdem_status zdem_pb_CMsgClearWorldDecalsEvent__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* flagstoclear */
-            out->flagstoclear = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->flagstoclear = (uint32_t)v_;
+            }
             out->has_flagstoclear = 1;
             break;
         }
@@ -4393,8 +4102,6 @@ static zdem_status zdem_pb_CMsgClearWorldDecalsEvent__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4422,16 +4129,18 @@ static zdem_status zdem_pb_CMsgClearEntityDecalsEvent__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* flagstoclear */
-            out->flagstoclear = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->flagstoclear = (uint32_t)v_;
+            }
             out->has_flagstoclear = 1;
             break;
         }
@@ -4443,8 +4152,6 @@ static zdem_status zdem_pb_CMsgClearEntityDecalsEvent__merge(const uint8_t *base
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4534,23 +4241,18 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_key_t__merge(const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* type */
-            out->type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->type = (int32_t)(uint32_t)v_;
+            }
             out->has_type = 1;
             break;
         }
@@ -4575,8 +4277,6 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_key_t__merge(const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4602,24 +4302,18 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* eventid */
-            out->eventid = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->eventid = (int32_t)(uint32_t)v_;
+            }
             out->has_eventid = 1;
             break;
         }
@@ -4669,8 +4363,6 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList_descriptor_t__merge(co
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4697,21 +4389,9 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList__merge(const uint8_t *
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* descriptors */
             uint32_t n;
@@ -4745,8 +4425,6 @@ static zdem_status zdem_pb_CMsgSource1LegacyGameEventList__merge(const uint8_t *
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -4772,22 +4450,30 @@ static zdem_status zdem_pb_CMsgSource1LegacyListenEvents__merge(const uint8_t *b
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* playerslot */
-            out->playerslot = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->playerslot = (int32_t)(uint32_t)v_;
+            }
             out->has_playerslot = 1;
             break;
         }
         case 16u: { /* eventarraybits */
             uint32_t x_;
-            x_ = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                x_ = (uint32_t)v_;
+            }
             if (cb && cb->eventarraybits) {
                 st = cb->eventarraybits(user, x_);
                 if (st != ZDEM_OK)
@@ -4833,8 +4519,6 @@ static zdem_status zdem_pb_CMsgSource1LegacyListenEvents__merge(const uint8_t *b
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5180,16 +4864,18 @@ static zdem_status zdem_pb_CMsgSosStopSoundEvent__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* soundevent_guid */
-            out->soundevent_guid = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->soundevent_guid = (int32_t)(uint32_t)v_;
+            }
             out->has_soundevent_guid = 1;
             break;
         }
@@ -5201,8 +4887,6 @@ static zdem_status zdem_pb_CMsgSosStopSoundEvent__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5230,20 +4914,9 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 13u: { /* soundevent_hash */
             if (end - p < 4)
@@ -5254,7 +4927,13 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
             break;
         }
         case 16u: { /* source_entity_index */
-            out->source_entity_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->source_entity_index = (int32_t)(uint32_t)v_;
+            }
             out->has_source_entity_index = 1;
             break;
         }
@@ -5267,8 +4946,6 @@ static zdem_status zdem_pb_CMsgSosStopSoundEventHash__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5296,23 +4973,18 @@ static zdem_status zdem_pb_CMsgSosSetSoundEventParams__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 5u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* soundevent_guid */
-            out->soundevent_guid = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->soundevent_guid = (int32_t)(uint32_t)v_;
+            }
             out->has_soundevent_guid = 1;
             break;
         }
@@ -5337,8 +5009,6 @@ static zdem_status zdem_pb_CMsgSosSetSoundEventParams__merge(const uint8_t *base
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5366,22 +5036,9 @@ static zdem_status zdem_pb_CMsgSosSetLibraryStackFields__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 5u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 13u: { /* stack_hash */
             if (end - p < 4)
@@ -5412,8 +5069,6 @@ static zdem_status zdem_pb_CMsgSosSetLibraryStackFields__merge(const uint8_t *ba
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5441,24 +5096,9 @@ static zdem_status zdem_pb_CMsgVector__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-            case 4u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5503,8 +5143,6 @@ static zdem_status zdem_pb_CMsgVector__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5532,22 +5170,9 @@ static zdem_status zdem_pb_CMsgVector2D__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5574,8 +5199,6 @@ static zdem_status zdem_pb_CMsgVector2D__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5603,23 +5226,9 @@ static zdem_status zdem_pb_CMsgQAngle__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 13u: { /* x */
             if (end - p < 4)
@@ -5655,8 +5264,6 @@ static zdem_status zdem_pb_CMsgQAngle__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5752,22 +5359,9 @@ static zdem_status zdem_pb_CMsg_CVars_CVar__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* name */
             uint32_t n;
@@ -5802,8 +5396,6 @@ static zdem_status zdem_pb_CMsg_CVars_CVar__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -5830,21 +5422,9 @@ static zdem_status zdem_pb_CMsg_CVars__merge(const uint8_t *base, const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* cvars */
             uint32_t n;
@@ -5878,8 +5458,6 @@ static zdem_status zdem_pb_CMsg_CVars__merge(const uint8_t *base, const uint8_t 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6010,18 +5588,11 @@ static zdem_status zdem_pb_CNETMsg_NOP__merge(const uint8_t *base, const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         default:
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6049,16 +5620,18 @@ static zdem_status zdem_pb_CNETMsg_SplitScreenUser__merge(const uint8_t *base, c
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* slot */
-            out->slot = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->slot = (int32_t)(uint32_t)v_;
+            }
             out->has_slot = 1;
             break;
         }
@@ -6070,8 +5643,6 @@ static zdem_status zdem_pb_CNETMsg_SplitScreenUser__merge(const uint8_t *base, c
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6217,20 +5788,9 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* command */
             uint32_t n;
@@ -6245,7 +5805,13 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
             break;
         }
         case 16u: { /* prediction_sync */
-            out->prediction_sync = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->prediction_sync = (uint32_t)v_;
+            }
             out->has_prediction_sync = 1;
             break;
         }
@@ -6258,8 +5824,6 @@ static zdem_status zdem_pb_CNETMsg_StringCmd__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6285,21 +5849,9 @@ static zdem_status zdem_pb_CNETMsg_SetConVar__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* convars */
             uint32_t n;
@@ -6322,8 +5874,6 @@ static zdem_status zdem_pb_CNETMsg_SetConVar__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6715,23 +6265,18 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            out->spawngrouphandle = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->spawngrouphandle = (uint32_t)v_;
+            }
             out->has_spawngrouphandle = 1;
             break;
         }
@@ -6748,7 +6293,13 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
             break;
         }
         case 24u: { /* manifestincomplete */
-            out->manifestincomplete = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->manifestincomplete = (uint8_t)(v_ != 0);
+            }
             out->has_manifestincomplete = 1;
             break;
         }
@@ -6762,8 +6313,6 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_ManifestUpdate__merge(const uint8_
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -6915,16 +6464,18 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_LoadCompleted__merge(const uint8_t
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* spawngrouphandle */
-            out->spawngrouphandle = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->spawngrouphandle = (uint32_t)v_;
+            }
             out->has_spawngrouphandle = 1;
             break;
         }
@@ -6936,8 +6487,6 @@ static zdem_status zdem_pb_CNETMsg_SpawnGroup_LoadCompleted__merge(const uint8_t
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7403,23 +6952,18 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo_class_t__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* class_id */
-            out->class_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->class_id = (int32_t)(uint32_t)v_;
+            }
             out->has_class_id = 1;
             break;
         }
@@ -7444,8 +6988,6 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo_class_t__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7471,23 +7013,18 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* create_on_client */
-            out->create_on_client = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->create_on_client = (uint8_t)(v_ != 0);
+            }
             out->has_create_on_client = 1;
             break;
         }
@@ -7524,8 +7061,6 @@ static zdem_status zdem_pb_CSVCMsg_ClassInfo__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7553,16 +7088,18 @@ static zdem_status zdem_pb_CSVCMsg_SetPause__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* paused */
-            out->paused = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->paused = (uint8_t)(v_ != 0);
+            }
             out->has_paused = 1;
             break;
         }
@@ -7574,8 +7111,6 @@ static zdem_status zdem_pb_CSVCMsg_SetPause__merge(const uint8_t *base, const ui
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7603,23 +7138,18 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* quality */
-            out->quality = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->quality = (int32_t)(uint32_t)v_;
+            }
             out->has_quality = 1;
             break;
         }
@@ -7636,7 +7166,13 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
             break;
         }
         case 24u: { /* version */
-            out->version = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->version = (int32_t)(uint32_t)v_;
+            }
             out->has_version = 1;
             break;
         }
@@ -7650,8 +7186,6 @@ static zdem_status zdem_pb_CSVCMsg_VoiceInit__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7679,21 +7213,9 @@ static zdem_status zdem_pb_CSVCMsg_Print__merge(const uint8_t *base, const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* text */
             uint32_t n;
@@ -7715,8 +7237,6 @@ static zdem_status zdem_pb_CSVCMsg_Print__merge(const uint8_t *base, const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -7918,23 +7438,18 @@ static zdem_status zdem_pb_CSVCMsg_Sounds__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* reliable_sound */
-            out->reliable_sound = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->reliable_sound = (uint8_t)(v_ != 0);
+            }
             out->has_reliable_sound = 1;
             break;
         }
@@ -7971,8 +7486,6 @@ static zdem_status zdem_pb_CSVCMsg_Sounds__merge(const uint8_t *base, const uint
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8000,21 +7513,29 @@ static zdem_status zdem_pb_CSVCMsg_Prefetch__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* sound_index */
-            out->sound_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->sound_index = (int32_t)(uint32_t)v_;
+            }
             out->has_sound_index = 1;
             break;
         }
         case 16u: { /* resource_type */
-            out->resource_type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->resource_type = (int32_t)(uint32_t)v_;
+            }
             out->has_resource_type = 1;
             break;
         }
@@ -8027,8 +7548,6 @@ static zdem_status zdem_pb_CSVCMsg_Prefetch__merge(const uint8_t *base, const ui
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8056,21 +7575,29 @@ static zdem_status zdem_pb_CSVCMsg_SetView__merge(const uint8_t *base, const uin
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* entity_index */
-            out->entity_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->entity_index = (int32_t)(uint32_t)v_;
+            }
             out->has_entity_index = 1;
             break;
         }
         case 16u: { /* slot */
-            out->slot = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->slot = (int32_t)(uint32_t)v_;
+            }
             out->has_slot = 1;
             break;
         }
@@ -8083,8 +7610,6 @@ static zdem_status zdem_pb_CSVCMsg_SetView__merge(const uint8_t *base, const uin
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8112,20 +7637,9 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 10u: { /* mapname */
             uint32_t n;
@@ -8140,7 +7654,13 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
             break;
         }
         case 24u: { /* create_tables_skipped */
-            out->create_tables_skipped = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->create_tables_skipped = (uint8_t)(v_ != 0);
+            }
             out->has_create_tables_skipped = 1;
             break;
         }
@@ -8153,8 +7673,6 @@ static zdem_status zdem_pb_CSVCMsg_ClearAllStringTables__merge(const uint8_t *ba
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8182,21 +7700,9 @@ static zdem_status zdem_pb_CSVCMsg_CmdKeyValues__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* data */
             uint32_t n;
@@ -8218,8 +7724,6 @@ static zdem_status zdem_pb_CSVCMsg_CmdKeyValues__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8397,21 +7901,29 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t__merge(co
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* entity_index */
-            out->entity_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->entity_index = (int32_t)(uint32_t)v_;
+            }
             out->has_entity_index = 1;
             break;
         }
         case 16u: { /* baseline_index */
-            out->baseline_index = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->baseline_index = (int32_t)(uint32_t)v_;
+            }
             out->has_baseline_index = 1;
             break;
         }
@@ -8424,8 +7936,6 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_alternate_baseline_t__merge(co
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8453,23 +7963,18 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t__me
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* header_count */
-            out->header_count = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->header_count = (int32_t)(uint32_t)v_;
+            }
             out->has_header_count = 1;
             break;
         }
@@ -8494,8 +7999,6 @@ static zdem_status zdem_pb_CSVCMsg_PacketEntities_non_transmitted_entities_t__me
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8784,23 +8287,18 @@ static zdem_status zdem_pb_CSVCMsg_Menu__merge(const uint8_t *base, const uint8_
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* dialog_type */
-            out->dialog_type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->dialog_type = (int32_t)(uint32_t)v_;
+            }
             out->has_dialog_type = 1;
             break;
         }
@@ -8825,8 +8323,6 @@ static zdem_status zdem_pb_CSVCMsg_Menu__merge(const uint8_t *base, const uint8_
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8854,23 +8350,18 @@ static zdem_status zdem_pb_CSVCMsg_GetCvarValue__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* cookie */
-            out->cookie = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->cookie = (int32_t)(uint32_t)v_;
+            }
             out->has_cookie = 1;
             break;
         }
@@ -8895,8 +8386,6 @@ static zdem_status zdem_pb_CSVCMsg_GetCvarValue__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8924,21 +8413,9 @@ static zdem_status zdem_pb_CSVCMsg_StopSound__merge(const uint8_t *base, const u
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 13u: { /* guid */
             if (end - p < 4)
@@ -8956,8 +8433,6 @@ static zdem_status zdem_pb_CSVCMsg_StopSound__merge(const uint8_t *base, const u
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -8985,20 +8460,9 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 9u: { /* computer_guid */
             if (end - p < 8)
@@ -9009,7 +8473,13 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
             break;
         }
         case 16u: { /* process_id */
-            out->process_id = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->process_id = (uint32_t)v_;
+            }
             out->has_process_id = 1;
             break;
         }
@@ -9022,8 +8492,6 @@ static zdem_status zdem_pb_CMsgIPCAddress__merge(const uint8_t *base, const uint
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9148,21 +8616,9 @@ static zdem_status zdem_pb_CSVCMsg_PeerList__merge(const uint8_t *base, const ui
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* peer */
             uint32_t n;
@@ -9196,8 +8652,6 @@ static zdem_status zdem_pb_CSVCMsg_PeerList__merge(const uint8_t *base, const ui
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9369,16 +8823,18 @@ static zdem_status zdem_pb_CSVCMsg_ServerSteamID__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* steam_id */
-            out->steam_id = v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->steam_id = v_;
+            }
             out->has_steam_id = 1;
             break;
         }
@@ -9390,8 +8846,6 @@ static zdem_status zdem_pb_CSVCMsg_ServerSteamID__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9501,22 +8955,9 @@ static zdem_status zdem_pb_CSVCMsg_RconServerDetails__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* token */
             uint32_t n;
@@ -9551,8 +8992,6 @@ static zdem_status zdem_pb_CSVCMsg_RconServerDetails__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9580,23 +9019,18 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* msg_type */
-            out->msg_type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->msg_type = (int32_t)(uint32_t)v_;
+            }
             out->has_msg_type = 1;
             break;
         }
@@ -9613,7 +9047,13 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
             break;
         }
         case 24u: { /* passthrough */
-            out->passthrough = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->passthrough = (int32_t)(uint32_t)v_;
+            }
             out->has_passthrough = 1;
             break;
         }
@@ -9627,8 +9067,6 @@ static zdem_status zdem_pb_CSVCMsg_UserMessage__merge(const uint8_t *base, const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9656,21 +9094,9 @@ static zdem_status zdem_pb_CSVCMsg_Broadcast_Command__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* cmd */
             uint32_t n;
@@ -9692,8 +9118,6 @@ static zdem_status zdem_pb_CSVCMsg_Broadcast_Command__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9721,23 +9145,18 @@ static zdem_status zdem_pb_CSVCMsg_HltvFixupOperatorStatus__merge(const uint8_t 
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* mode */
-            out->mode = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->mode = (uint32_t)v_;
+            }
             out->has_mode = 1;
             break;
         }
@@ -9762,8 +9181,6 @@ static zdem_status zdem_pb_CSVCMsg_HltvFixupOperatorStatus__merge(const uint8_t 
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9878,21 +9295,9 @@ static zdem_status zdem_pb_CSVCMsg_UserCommands__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* commands */
             uint32_t n;
@@ -9926,8 +9331,6 @@ static zdem_status zdem_pb_CSVCMsg_UserCommands__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -9955,23 +9358,18 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_key_t__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* type */
-            out->type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->type = (int32_t)(uint32_t)v_;
+            }
             out->has_type = 1;
             break;
         }
@@ -9996,8 +9394,6 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_key_t__merge(const uint8_t *bas
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10023,24 +9419,18 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_descriptor_t__merge(const uint8
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* eventid */
-            out->eventid = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->eventid = (int32_t)(uint32_t)v_;
+            }
             out->has_eventid = 1;
             break;
         }
@@ -10090,8 +9480,6 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList_descriptor_t__merge(const uint8
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10118,21 +9506,9 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList__merge(const uint8_t *base, con
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* descriptors */
             uint32_t n;
@@ -10166,8 +9542,6 @@ static zdem_status zdem_pb_CSVCMsg_GameEventList__merge(const uint8_t *base, con
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10321,28 +9695,29 @@ static zdem_status zdem_pb_CSVCMsg_UpdateStringTable__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* table_id */
-            out->table_id = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->table_id = (int32_t)(uint32_t)v_;
+            }
             out->has_table_id = 1;
             break;
         }
         case 16u: { /* num_changed_entries */
-            out->num_changed_entries = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->num_changed_entries = (int32_t)(uint32_t)v_;
+            }
             out->has_num_changed_entries = 1;
             break;
         }
@@ -10368,8 +9743,6 @@ static zdem_status zdem_pb_CSVCMsg_UpdateStringTable__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10648,21 +10021,29 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t__
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* polymorphic_field_serializer_name_sym */
-            out->polymorphic_field_serializer_name_sym = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->polymorphic_field_serializer_name_sym = (int32_t)(uint32_t)v_;
+            }
             out->has_polymorphic_field_serializer_name_sym = 1;
             break;
         }
         case 16u: { /* polymorphic_field_serializer_version */
-            out->polymorphic_field_serializer_version = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->polymorphic_field_serializer_version = (int32_t)(uint32_t)v_;
+            }
             out->has_polymorphic_field_serializer_version = 1;
             break;
         }
@@ -10675,8 +10056,6 @@ static zdem_status zdem_pb_ProtoFlattenedSerializerField_t_polymorphic_field_t__
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10945,23 +10324,9 @@ static zdem_status zdem_pb_CSVCMsg_FlattenedSerializer__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-            case 2u:
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* serializers */
             uint32_t n;
@@ -11038,8 +10403,6 @@ static zdem_status zdem_pb_CSVCMsg_FlattenedSerializer__merge(const uint8_t *bas
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11135,16 +10498,18 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastSource__merge(const uint8_t *bas
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* eventsource */
-            out->eventsource = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->eventsource = (int32_t)(uint32_t)v_;
+            }
             out->has_eventsource = 1;
             break;
         }
@@ -11156,8 +10521,6 @@ static zdem_status zdem_pb_CBidirMsg_RebroadcastSource__merge(const uint8_t *bas
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11185,23 +10548,18 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* playerindex */
-            out->playerindex = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->playerindex = (int32_t)(uint32_t)v_;
+            }
             out->has_playerindex = 1;
             break;
         }
@@ -11218,7 +10576,13 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
             break;
         }
         case 24u: { /* chat */
-            out->chat = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->chat = (uint8_t)(v_ != 0);
+            }
             out->has_chat = 1;
             break;
         }
@@ -11232,8 +10596,6 @@ static zdem_status zdem_pb_CUserMessageSayText__merge(const uint8_t *base, const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11261,32 +10623,29 @@ static zdem_status zdem_pb_CUserMessageSayText2__merge(const uint8_t *base, cons
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-            case 4u:
-            case 5u:
-            case 6u:
-            case 7u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* entityindex */
-            out->entityindex = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->entityindex = (int32_t)(uint32_t)v_;
+            }
             out->has_entityindex = 1;
             break;
         }
         case 16u: { /* chat */
-            out->chat = (uint8_t)(v_ != 0);
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->chat = (uint8_t)(v_ != 0);
+            }
             out->has_chat = 1;
             break;
         }
@@ -11364,8 +10723,6 @@ static zdem_status zdem_pb_CUserMessageSayText2__merge(const uint8_t *base, cons
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11393,28 +10750,29 @@ static zdem_status zdem_pb_CUserMessageSayTextChannel__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 3u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* player */
-            out->player = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->player = (int32_t)(uint32_t)v_;
+            }
             out->has_player = 1;
             break;
         }
         case 16u: { /* channel */
-            out->channel = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->channel = (int32_t)(uint32_t)v_;
+            }
             out->has_channel = 1;
             break;
         }
@@ -11440,8 +10798,6 @@ static zdem_status zdem_pb_CUserMessageSayTextChannel__merge(const uint8_t *base
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11467,23 +10823,18 @@ static zdem_status zdem_pb_CUserMessageTextMsg__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 2u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* dest */
-            out->dest = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->dest = (uint32_t)v_;
+            }
             out->has_dest = 1;
             break;
         }
@@ -11513,8 +10864,6 @@ static zdem_status zdem_pb_CUserMessageTextMsg__merge(const uint8_t *base, const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -11542,21 +10891,9 @@ static zdem_status zdem_pb_CUserMessageHudText__merge(const uint8_t *base, const
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            switch (key >> 3) {
-            case 1u:
-                return zdem_pb_fail(err, ZDEM_ERR_WIRE_TYPE, base, key_at,
-                                    "wire type mismatch");
-            default:
-                break;
-            }
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
-        (void)v_;
         switch (key) {
         case 10u: { /* message */
             uint32_t n;
@@ -11578,8 +10915,6 @@ static zdem_status zdem_pb_CUserMessageHudText__merge(const uint8_t *base, const
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
