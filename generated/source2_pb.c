@@ -806,22 +806,30 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* type */
-            out->type = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->type = (int32_t)(uint32_t)v_;
+            }
             out->has_type = 1;
             break;
         }
         case 16u: { /* values */
             uint32_t x_;
-            x_ = (uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                x_ = (uint32_t)v_;
+            }
             if (out->values_count >= 16u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many values");
             out->values[out->values_count++] = x_;
@@ -854,7 +862,13 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
         }
         case 24u: { /* player_slots */
             int32_t x_;
-            x_ = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                x_ = (int32_t)(uint32_t)v_;
+            }
             if (out->player_slots_count >= 16u)
                 return zdem_pb_fail(err, ZDEM_ERR_LIMIT, base, key_at, "too many player_slots");
             out->player_slots[out->player_slots_count++] = x_;
@@ -895,8 +909,6 @@ static zdem_status zdem_pb_CCitadelUserMsg_ChatEvent__merge(const uint8_t *base,
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
@@ -10229,27 +10241,41 @@ static zdem_status zdem_pb_ProtoFlattenedSerializer_t__merge(const uint8_t *base
     while (p < end) {
         const uint8_t *key_at = p;
         uint32_t key;
-        uint64_t v_ = 0;
         zdem_status st = zdem_pb_key(base, &p, end, &key, err);
         if (st != ZDEM_OK)
             return st;
-        if ((key & 7u) == 0u && (st = zdem_pb_varint(&p, end, &v_)) != ZDEM_OK) {
-            return zdem_pb_fail(err, st, base, p, "bad varint");
-        }
         switch (key) {
         case 8u: { /* serializer_name_sym */
-            out->serializer_name_sym = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->serializer_name_sym = (int32_t)(uint32_t)v_;
+            }
             out->has_serializer_name_sym = 1;
             break;
         }
         case 16u: { /* serializer_version */
-            out->serializer_version = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                out->serializer_version = (int32_t)(uint32_t)v_;
+            }
             out->has_serializer_version = 1;
             break;
         }
         case 24u: { /* fields_index */
             int32_t x_;
-            x_ = (int32_t)(uint32_t)v_;
+            {
+                uint64_t v_;
+                st = zdem_pb_varint(&p, end, &v_);
+                if (st != ZDEM_OK)
+                    return zdem_pb_fail(err, st, base, p, "bad varint");
+                x_ = (int32_t)(uint32_t)v_;
+            }
             if (cb && cb->fields_index) {
                 st = cb->fields_index(user, x_);
                 if (st != ZDEM_OK)
@@ -10296,8 +10322,6 @@ static zdem_status zdem_pb_ProtoFlattenedSerializer_t__merge(const uint8_t *base
             default:
                 break;
             }
-            if ((key & 7u) == 0u)
-                break; /* its varint is read */
             st = zdem_pb_skip(base, key_at, &p, end, key & 7u, err);
             if (st != ZDEM_OK)
                 return st;
