@@ -156,6 +156,34 @@ static void pl_non_topo(pl_work *w, zdem_bits *br, int mode)
 {
     int i;
     for (i = 0; i <= w->last; i++) {
+        if (zdem_bits__fast(br)) {
+            /* the presence bit and a delta (at most 1 + 40 bits) in one
+             * window: the reads below, without their bounds tests */
+            uint64_t win = zdem_bits__window(br);
+            if (!(win & 1u)) {
+                br->pos += 1u;
+            } else if (mode == 1) {
+                w->c[i] += (int64_t)((win >> 1) & 15u) - 7;
+                br->pos += 5u;
+            } else {
+                uint32_t v = 0;
+                unsigned shift = 0;
+                for (win >>= 1; shift < 35u; shift += 7u, win >>= 8) {
+                    v |= (uint32_t)(win & 0x7Fu) << shift;
+                    if (!(win & 0x80u))
+                        break;
+                }
+                if (shift < 35u) {
+                    br->pos += 1u + (shift / 7u + 1u) * 8u;
+                } else { /* malformed: zdem_bits_read_varuint32's way */
+                    v = 0;
+                    br->overflow = 1;
+                    br->pos = br->end;
+                }
+                w->c[i] += (int64_t)zdem_zigzag32(v) + (mode == 2);
+            }
+            continue;
+        }
         if (zdem_bits_read(br, 1)) {
             if (mode == 1)
                 w->c[i] += (int64_t)zdem_bits_read(br, 4) - 7;

@@ -905,6 +905,20 @@ static zdem_status quick_walk(fs_ctx *c, const uint8_t *p, size_t n, int load)
 static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, size_t n,
                                          int quick, int *early, zdem_error *err);
 
+/* The decoder of a path that ends at field f, set once its nested
+ * serializer is known (s2_field.u.end; the entity reader runs only once
+ * the serializers have loaded). */
+static const zdem_s2_fdec *field_end(const s2_field *f)
+{
+    switch (f->model) {
+    case S2_M_SIMPLE: return &f->fd;
+    case S2_M_VAR_ARRAY: return &zdem_s2_fd_count;
+    case S2_M_FIXED_TABLE: return f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool;
+    case S2_M_VAR_TABLE: return &zdem_s2_fd_count;
+    default: return 0;
+    }
+}
+
 /* The serializers are counted from the framing alone, then loaded; the
  * fields and serializers are decoded once. Only a message that fails to
  * load is read again the careful way (counted by a full decode first, as
@@ -1042,8 +1056,10 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         }
         for (i = 0; i < fi; i++) {
             s2_field *f = &s->fields[i];
-            if (f->u.ld.ser_sym < 0)
+            if (f->u.ld.ser_sym < 0) {
+                f->u.end = field_end(f); /* the loading words are dead now */
                 continue;
+            }
             f->ser = chained ? chain_find(s, chain, order, f->u.ld.ser_sym, f->u.ld.ser_ver)
                              : find_ser_key(s, order, si, f->u.ld.ser_sym, f->u.ld.ser_ver);
             if (f->npoly) {
@@ -1062,20 +1078,9 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
                 note_unknown_type(s, (const char *)s->base + f->type, f->type_len);
                 f->unknown = 1;
             }
+            f->u.end = field_end(f);
         }
         zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
-    }
-    /* the loading words are dead now: each field's path-end decoder (the
-     * entity reader runs only once the serializers have loaded) */
-    for (i = 0; i < fi; i++) {
-        s2_field *f = &s->fields[i];
-        switch (f->model) {
-        case S2_M_SIMPLE: f->u.end = &f->fd; break;
-        case S2_M_VAR_ARRAY: f->u.end = &zdem_s2_fd_count; break;
-        case S2_M_FIXED_TABLE: f->u.end = f->npoly ? &zdem_s2_fd_poly : &zdem_s2_fd_bool; break;
-        case S2_M_VAR_TABLE: f->u.end = &zdem_s2_fd_count; break;
-        default: f->u.end = 0; break;
-        }
     }
     /* By name, for class info: the best serializer of each distinct name
      * (highest version, then first) in a hash table over the symbol array
