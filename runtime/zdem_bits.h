@@ -153,24 +153,45 @@ static inline uint32_t zdem_bits_read_ubitvar(zdem_bits *br)
     }
 }
 
+/* A base-128 varint of at most five bytes at the start of a window w
+ * (40 bits): the value, and its length in bits in *used; 0 in *used when
+ * all five bytes continue (malformed). */
+static inline uint32_t zdem_bits_varuint32_of(uint64_t w, unsigned *used)
+{
+    uint32_t v = 0;
+    unsigned shift;
+    for (shift = 0; shift < 35u; shift += 7u, w >>= 8) {
+        v |= (uint32_t)(w & 0x7Fu) << shift;
+        if (!(w & 0x80u)) {
+            *used = (shift / 7u + 1u) * 8u;
+            return v;
+        }
+    }
+    *used = 0;
+    return 0;
+}
+
+/* A malformed varint: treated like running off the end, so that the flag
+ * means the same thing (pos at end, later reads give 0). */
+static inline uint32_t zdem_bits__varint_malformed(zdem_bits *br)
+{
+    br->overflow = 1;
+    br->pos = br->end;
+    return 0;
+}
+
 /* Base-128 varints stored inside a bit stream (unaligned). */
 static inline uint32_t zdem_bits_read_varuint32(zdem_bits *br)
 {
     uint32_t v = 0;
     unsigned shift = 0;
-    if (zdem_bits__fast(br)) {
-        /* all five bytes a varint may have are in the window */
-        uint64_t w = zdem_bits__window(br);
-        for (; shift < 35u; shift += 7u, w >>= 8) {
-            v |= (uint32_t)(w & 0x7Fu) << shift;
-            if (!(w & 0x80u)) {
-                br->pos += (shift / 7u + 1u) * 8u;
-                return v;
-            }
-        }
-        br->overflow = 1; /* malformed: as below */
-        br->pos = br->end;
-        return 0;
+    if (zdem_bits__fast(br)) { /* all five bytes a varint may have are in the window */
+        unsigned used;
+        v = zdem_bits_varuint32_of(zdem_bits__window(br), &used);
+        if (!used)
+            return zdem_bits__varint_malformed(br);
+        br->pos += used;
+        return v;
     }
     for (;;) {
         uint32_t b = zdem_bits_read(br, 8);
@@ -178,13 +199,8 @@ static inline uint32_t zdem_bits_read_varuint32(zdem_bits *br)
         if (!(b & 0x80u) || br->overflow)
             return v;
         shift += 7;
-        if (shift >= 35u) {
-            /* Malformed: treat like running off the end, so that the flag
-             * means the same thing (pos at end, later reads give 0). */
-            br->overflow = 1;
-            br->pos = br->end;
-            return 0;
-        }
+        if (shift >= 35u)
+            return zdem_bits__varint_malformed(br);
     }
 }
 

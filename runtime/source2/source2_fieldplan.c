@@ -166,20 +166,12 @@ static void pl_non_topo(pl_work *w, zdem_bits *br, int mode)
                 w->c[i] += (int64_t)((win >> 1) & 15u) - 7;
                 br->pos += 5u;
             } else {
-                uint32_t v = 0;
-                unsigned shift = 0;
-                for (win >>= 1; shift < 35u; shift += 7u, win >>= 8) {
-                    v |= (uint32_t)(win & 0x7Fu) << shift;
-                    if (!(win & 0x80u))
-                        break;
-                }
-                if (shift < 35u) {
-                    br->pos += 1u + (shift / 7u + 1u) * 8u;
-                } else { /* malformed: zdem_bits_read_varuint32's way */
-                    v = 0;
-                    br->overflow = 1;
-                    br->pos = br->end;
-                }
+                unsigned used;
+                uint32_t v = zdem_bits_varuint32_of(win >> 1, &used);
+                if (used)
+                    br->pos += 1u + used;
+                else /* as zdem_bits_read_varuint32 */
+                    v = zdem_bits__varint_malformed(br);
                 w->c[i] += (int64_t)zdem_zigzag32(v) + (mode == 2);
             }
             continue;

@@ -1056,29 +1056,27 @@ static zdem_status load_flattened_passes(zdem_s2_state *s, const uint8_t *p, siz
         }
         for (i = 0; i < fi; i++) {
             s2_field *f = &s->fields[i];
-            if (f->u.ld.ser_sym < 0) {
-                f->u.end = field_end(f); /* the loading words are dead now */
-                continue;
+            if (f->u.ld.ser_sym >= 0) {
+                f->ser = chained ? chain_find(s, chain, order, f->u.ld.ser_sym, f->u.ld.ser_ver)
+                                 : find_ser_key(s, order, si, f->u.ld.ser_sym, f->u.ld.ser_ver);
+                if (f->npoly) {
+                    /* candidates: (sym, version) pairs -> serializer indexes,
+                     * packed in place as one int32 each */
+                    int32_t *pp = (int32_t *)s2_ptr(s, f->poly);
+                    uint32_t q;
+                    for (q = 0; q < f->npoly; q++)
+                        pp[q] = chained ? chain_find(s, chain, order, pp[2 * q], pp[2 * q + 1])
+                                        : find_ser_key(s, order, si, pp[2 * q], pp[2 * q + 1]);
+                    f->fd.abits = 1; /* pointer reads a type index */
+                }
+                if (f->ser < 0) {
+                    /* Nested serializer missing: keep the field readable as a
+                     * present bit, report it. */
+                    note_unknown_type(s, (const char *)s->base + f->type, f->type_len);
+                    f->unknown = 1;
+                }
             }
-            f->ser = chained ? chain_find(s, chain, order, f->u.ld.ser_sym, f->u.ld.ser_ver)
-                             : find_ser_key(s, order, si, f->u.ld.ser_sym, f->u.ld.ser_ver);
-            if (f->npoly) {
-                /* candidates: (sym, version) pairs -> serializer indexes,
-                 * packed in place as one int32 each */
-                int32_t *pp = (int32_t *)s2_ptr(s, f->poly);
-                uint32_t q;
-                for (q = 0; q < f->npoly; q++)
-                    pp[q] = chained ? chain_find(s, chain, order, pp[2 * q], pp[2 * q + 1])
-                                    : find_ser_key(s, order, si, pp[2 * q], pp[2 * q + 1]);
-                f->fd.abits = 1; /* pointer reads a type index */
-            }
-            if (f->ser < 0) {
-                /* Nested serializer missing: keep the field readable as a
-                 * present bit, report it. */
-                note_unknown_type(s, (const char *)s->base + f->type, f->type_len);
-                f->unknown = 1;
-            }
-            f->u.end = field_end(f);
+            f->u.end = field_end(f); /* the loading words are dead now */
         }
         zdem_s2_pool_free(s, idx_off, (size_t)si * 4u + 4u);
     }
