@@ -97,13 +97,10 @@ static void corrupt_lengths(const char *rel)
     free(d);
 }
 
-static uint32_t rng = 12345u;
+static uint64_t rng = 12345u;
 static uint32_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
+    return (uint32_t)(zt_rand(&rng) >> 32);
 }
 
 static void bit_flips(const char *rel, int rounds)

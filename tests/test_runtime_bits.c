@@ -11,10 +11,7 @@
 static uint64_t rs = 0xC0FFEE1234567ull;
 static uint64_t rnd(void)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
+    return zt_rand(&rs);
 }
 
 static unsigned ref_bit(const uint8_t *d, size_t i)

@@ -142,9 +142,7 @@ static void test_roundtrip(void)
             uint64_t v, got = 0;
             const uint8_t *p;
             uint8_t *buf;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            zt_rand(&x);
             v = bits == 64 ? x : bits == 0 ? 0 : (x & ((1ull << bits) - 1)) | (1ull << (bits - 1));
             do {
                 enc[n] = (uint8_t)((v >> (7 * n)) & 0x7F);
@@ -270,9 +268,7 @@ static void test_ubitvar(void)
             uint32_t v, sel, extra_bits, extra;
             size_t align = (size_t)(k % 64), pos, i, total;
             zdem_bits br;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            zt_rand(&x);
             v = (uint32_t)x >> (x >> 59); /* all magnitudes */
             if (v < 16) {
                 sel = 0; extra_bits = 0;

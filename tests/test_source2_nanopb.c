@@ -116,10 +116,7 @@ static int compare(int idx, const uint8_t *buf, size_t len, int must_succeed, co
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return (uint32_t)(zt_rand(&rng_state) >> 32);
 }
 
 static void mutate(int idx, const uint8_t *buf, size_t len)

@@ -13,14 +13,11 @@
 static zdem_tw_reader rd;
 static uint32_t rd_mem[ZDEM_TW_READER_MEM(65536, 1024, 16384) / 4]; /* default limits */
 
-/* Deterministic xorshift: reproducible failures. */
-static uint32_t rng = 0x2545F491u;
+/* Deterministic (zt_rand): reproducible failures. */
+static uint64_t rng = 0x2545F491u;
 static uint32_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
+    return (uint32_t)(zt_rand(&rng) >> 32);
 }
 
 /* Runs the reader to the end; returns rc, counts chunks. */
