@@ -431,22 +431,40 @@ typedef struct pe_out {
 } pe_out;
 
 /* Reads field paths and values from br into entity e. *nfp receives the
- * path count (paths are in s->fps). The paths come first, each resolved
- * to its decoder as it is read (zdem_s2_plan_read); then the values. */
+ * path count, *fps_out the paths. The paths come first, each resolved to
+ * its decoder as it is read (zdem_s2_plan_read), or the plan of the same
+ * path bits is taken from the plan cache; then the values. */
 static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
-                               uint32_t *nfp, pe_out *po, zdem_error *err)
+                               uint32_t *nfp, const zdem_s2_fp **fps_out, pe_out *po,
+                               zdem_error *err)
 {
     uint32_t n, i;
     vt_view view;
     int32_t ser = e->cls >= 0 && (uint32_t)e->cls < s->nclasses ? s->classes[e->cls].ser : -1;
-    zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
-    const s2_planned *plan = s->plan;
+    const s2_pc_entry *kept = zdem_s2_pc_find(s, ser, br);
+    const s2_planned *plan;
+    const zdem_s2_fp *fps;
     *nfp = 0;
-    if (st != ZDEM_OK) {
-        if (st == ZDEM_ERR_LIMIT)
-            po->limit = ZDEM_S2_W_FIELD_PATH_LIMIT;
-        return st;
+    *fps_out = s->fps;
+    if (kept) {
+        s->stats.plans_reused++;
+        n = kept->n;
+        br->pos += kept->bits;
+        plan = kept->plan;
+        fps = kept->fps;
+    } else {
+        size_t start = br->pos;
+        zdem_status st = zdem_s2_plan_read(s, ser, br, &n, err);
+        if (st != ZDEM_OK) {
+            if (st == ZDEM_ERR_LIMIT)
+                po->limit = ZDEM_S2_W_FIELD_PATH_LIMIT;
+            return st;
+        }
+        zdem_s2_pc_keep(s, ser, br, start, n);
+        plan = s->plan;
+        fps = s->fps;
     }
+    *fps_out = fps;
     if (n > s->usage.max_field_paths)
         s->usage.max_field_paths = n;
     /* counted when known: at most one update's max_field_paths past the
@@ -476,7 +494,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             if (br->overflow)
                 return zdem_fail_bits(err, ZDEM_ERR_TRUNCATED, br->pos,
                                       "entity field value runs past the data");
-            fp_pack_clean(&s->fps[i], &hi, &lo);
+            fp_pack_clean(&fps[i], &hi, &lo);
             r = vt_insert_in(s, &e->v, &view, hi, lo, plan[i].h, &sl);
             if (r <= 0) {
                 if (r == 0)
@@ -492,7 +510,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
             continue;
         }
         if (fd == &zdem_s2_fd_late) /* under a polymorphic pointer */
-            fd = zdem_s2_resolve_ent(s, ser, &s->fps[i], e);
+            fd = zdem_s2_resolve_ent(s, ser, &fps[i], e);
         if (!fd)
             return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br->pos,
                                   "field path does not name a field of the class");
@@ -503,7 +521,7 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
         if (v.kind == ZDEM_S2_V_STRING && v.full_len > v.len)
             zdem_s2_warn_msg(s, ZDEM_S2_W_UNSTORED_FIELDS,
                         "string value longer than the 4096-byte string buffer: cut");
-        fp_pack_clean(&s->fps[i], &hi, &lo);
+        fp_pack_clean(&fps[i], &hi, &lo);
         if (!ent_store(s, e, hi, lo, plan[i].h, &v))
             return zdem_fail_bits(err, ZDEM_ERR_NO_SPACE, br->pos, "arena too small for entity values");
         vt_view_of(s, &e->v, &view); /* the table may have grown */
@@ -521,6 +539,7 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     const s2_st_entry *be;
     s2_ent tmp;
     zdem_bits bb;
+    const zdem_s2_fp *fps;
     uint32_t nfp, off;
     zdem_status st;
     s2_baseline *b;
@@ -567,7 +586,7 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     memset(&tmp, 0, sizeof tmp);
     tmp.cls = (int32_t)cls;
     zdem_bits_init(&bb, s->base + be->val, be->val_len);
-    st = read_fields(s, &tmp, &bb, &nfp, po, err);
+    st = read_fields(s, &tmp, &bb, &nfp, &fps, po, err);
     /* decoded again (its bytes changed): a table built and one freed, and
      * the input may have paid for neither; counted twice */
     if (again)
@@ -589,7 +608,8 @@ static zdem_status class_baseline(zdem_s2_state *s, uint32_t cls, uint32_t *out,
     return ZDEM_OK;
 }
 
-static zdem_status emit_entity_change(zdem_s2_state *s, int32_t idx, unsigned ops, uint32_t nfp)
+static zdem_status emit_entity_change(zdem_s2_state *s, int32_t idx, unsigned ops,
+                                      const zdem_s2_fp *fps, uint32_t nfp)
 {
     zdem_s2_entity pub;
     if (!s->cfg.on_entity)
@@ -599,7 +619,7 @@ static zdem_status emit_entity_change(zdem_s2_state *s, int32_t idx, unsigned op
         pub.index = idx;
         pub.class_id = -1;
     }
-    return s->cfg.on_entity(s->cfg.user, s, &pub, ops, s->fps, nfp);
+    return s->cfg.on_entity(s->cfg.user, s, &pub, ops, fps, nfp);
 }
 
 static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
@@ -608,6 +628,7 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
     s2_ent *e = &s->ents[index];
     uint32_t cls = zdem_bits_read(br, s->class_bits);
     uint32_t serial = zdem_bits_read(br, 17), bl = 0, nfp = 0;
+    const zdem_s2_fp *fps;
     zdem_status st;
     (void)zdem_bits_read_varuint32(br);
     if (br->overflow)
@@ -630,10 +651,10 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
         e->bl = bl;
         e->active = 1;
         e->stale = 0;
-        if ((st = read_fields(s, e, br, &nfp, po, err)) != ZDEM_OK)
+        if ((st = read_fields(s, e, br, &nfp, &fps, po, err)) != ZDEM_OK)
             return st;
         s->stats.entity_updates++;
-        return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, nfp);
+        return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, fps, nfp);
     }
     if (e->cls >= 0)
         ent_free(s, index); /* created again without a delete */
@@ -647,9 +668,9 @@ static zdem_status create(zdem_s2_state *s, uint32_t index, zdem_bits *br,
         bl_ptr(s, bl)->refs++;
         e->bl = bl;
     }
-    if ((st = read_fields(s, e, br, &nfp, po, err)) != ZDEM_OK)
+    if ((st = read_fields(s, e, br, &nfp, &fps, po, err)) != ZDEM_OK)
         return st;
-    return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_CREATED, nfp);
+    return emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_CREATED, fps, nfp);
 }
 
 /* An update that changes nothing (most of Dota 2's) is one operation,
@@ -690,6 +711,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
     fields_cap = zdem_s2_work_cap(&s->work, ZDEM_S2_WORK_FIELDS);
     for (i = 0; i < updated; i++) {
         uint32_t cmd, nfp = 0;
+        const zdem_s2_fp *fps = s->fps;
         s2_ent *e;
         if (s->work.used[ZDEM_S2_WORK_FIELDS] >= fields_cap) { /* work_left == 0 */
             po->limit = ZDEM_S2_W_WORK_LIMIT;
@@ -731,11 +753,11 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
                     return zdem_fail_bits(err, ZDEM_ERR_CORRUPT, br.pos, "update of an entity that does not exist");
                 if (fp_finish_next(&br))
                     nfp = 0; /* no field: read_fields would read no path */
-                else if ((st = read_fields(s, e, &br, &nfp, po, err)) != ZDEM_OK)
+                else if ((st = read_fields(s, e, &br, &nfp, &fps, po, err)) != ZDEM_OK)
                     return st;
                 e->active = 1;
                 s->stats.entity_updates++;
-                if ((st = emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, nfp)) != ZDEM_OK)
+                if ((st = emit_entity_change(s, (int32_t)index, ZDEM_S2_ENT_UPDATED, fps, nfp)) != ZDEM_OK)
                     return st;
             }
         } else {
@@ -745,7 +767,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
             e->active = 0;
             if (cmd & 2u)
                 ops |= ZDEM_S2_ENT_DELETED;
-            if ((st = emit_entity_change(s, (int32_t)index, ops, 0)) != ZDEM_OK)
+            if ((st = emit_entity_change(s, (int32_t)index, ops, s->fps, 0)) != ZDEM_OK)
                 return st;
             if (cmd & 2u) {
                 ent_free(s, (uint32_t)index);
@@ -760,7 +782,7 @@ static zdem_status entity_data(zdem_s2_state *s, const uint8_t *data,
         if (!s->ents[idx].stale)
             continue;
         s->stats.deleted++;
-        if ((st = emit_entity_change(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, 0)) != ZDEM_OK)
+        if ((st = emit_entity_change(s, (int32_t)idx, ZDEM_S2_ENT_DELETED, s->fps, 0)) != ZDEM_OK)
             return st;
         ent_free(s, idx);
     }

@@ -22,6 +22,7 @@ void zdem_s2_config_events(zdem_s2_config *cfg)
     cfg->skip_entities = 1;
     cfg->max_entities = 1; /* 0 would mean the default */
     cfg->max_field_paths = 1;
+    cfg->plan_cache = 0; /* no entities */
     cfg->frame_buffer = ZDEM_S2_EVENTS_FRAME_BUFFER;
     cfg->inner_buffer = (size_t)64 << 10;
     cfg->tmp_size = 64u << 10;

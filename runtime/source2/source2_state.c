@@ -15,6 +15,7 @@ void zdem_s2_config_default(zdem_s2_config *cfg)
     cfg->max_expand_per_byte = ZDEM_S2_WORK_EXPAND_DEFAULT;
     cfg->max_items_per_byte = ZDEM_S2_WORK_ITEMS_DEFAULT;
     cfg->max_fields_per_byte = ZDEM_S2_WORK_FIELDS_DEFAULT;
+    cfg->plan_cache = ZDEM_S2_PLAN_CACHE_DEFAULT;
 }
 
 /* ---- arena --------------------------------------------------------------- */
@@ -131,6 +132,7 @@ size_t zdem_s2_state_fixed_size(const zdem_s2_config *cfg)
     return sizeof(zdem_s2_state) + 128u +
            (size_t)cfg->max_entities * (sizeof(s2_ent) + 4u) +
            (size_t)cfg->max_field_paths * (sizeof(zdem_s2_fp) + sizeof(s2_planned)) +
+           zdem_s2_pc_size(cfg->plan_cache) +
            cfg->tmp_size +
            cfg->frame_buffer + (cfg->inner_buffer ? cfg->inner_buffer : cfg->frame_buffer) +
            cfg->gather_buffer + 64u;
@@ -218,6 +220,8 @@ zdem_status zdem_s2_state_init(zdem_s2_state **out, void *arena,
     if (!off)
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for max_field_paths");
     s->plan = (s2_planned *)s2_ptr(s, off);
+    if (!zdem_s2_pc_init(s, s->cfg.plan_cache))
+        return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for plan_cache");
     if (!carve(s, s->cfg.tmp_size, &s->tmp, &tmp_cap))
         return zdem_fail(err, ZDEM_ERR_NO_SPACE, 0, "arena too small for tmp_size");
     s->tmp_size = (uint32_t)tmp_cap;

@@ -105,6 +105,9 @@ typedef zdem_status (*zdem_s2_frame_hook)(void *user, zdem_s2_state *s,
 
 /* Everything a run uses comes from the arena given to zdem_s2_state_init;
  * these sizes fix its parts (zdem_s2_state_fixed_size adds them up). */
+/* zdem_s2_config.plan_cache's default: 256 plans (about 270 KiB). */
+#define ZDEM_S2_PLAN_CACHE_DEFAULT 256u
+
 typedef struct zdem_s2_config {
     uint32_t max_entities;    /* entity index limit (default 16384) */
     uint32_t max_field_paths; /* per entity update (default 8192) */
@@ -125,6 +128,10 @@ typedef struct zdem_s2_config {
                                    sees the entities as the wire has them
                                    at its place (demoparser2's order) */
     uint32_t frame_payloads;  /* bit c: give command c's payload to on_frame */
+    uint32_t plan_cache;      /* entity updates whose field-path bits repeat an
+                                 earlier update's reuse its plan: how many
+                                 plans are kept (default 256, about 1 KiB
+                                 each; 0: none, every update reads its paths) */
     void *user;
     zdem_s2_entity_fn on_entity; /* may be NULL */
     zdem_s2_event_fn on_event;   /* may be NULL */
@@ -171,6 +178,9 @@ typedef struct zdem_s2_stats {
     uint64_t entity_updates, fields_decoded, events, created, deleted;
     uint64_t frames, inner_messages;
     uint64_t frames_unread;   /* passed over by events mode */
+    uint64_t plans_reused;    /* field-path reads (entity creates, updates,
+                                 class baselines) whose plan came from the
+                                 plan cache (zdem_s2_config.plan_cache) */
     const char *first_unknown_type; /* a static-lifetime pointer into the arena */
     uint32_t first_unknown_type_len;
 } zdem_s2_stats;

@@ -41,6 +41,21 @@ typedef struct s2_planned {
     uint64_t h;
 } s2_planned;
 
+/* A kept plan (the plan cache, source2_plancache.c). */
+#define S2_PC_WAYS 8u
+#define S2_PC_MAX_PATHS 32u
+#define S2_PC_MAX_BITS 256u
+#define S2_PC_CHUNK 56u /* bits a compare word holds (a load at any bit) */
+#define S2_PC_CHUNKS ((S2_PC_MAX_BITS + S2_PC_CHUNK - 1u) / S2_PC_CHUNK)
+typedef struct s2_pc_entry {
+    int32_t ser;  /* -2: free */
+    uint16_t n;   /* paths */
+    uint16_t bits; /* the update's path bits, FieldPathEncodeFinish included */
+    uint64_t w[S2_PC_CHUNKS]; /* those bits, S2_PC_CHUNK a word, 0 past them */
+    zdem_s2_fp fps[S2_PC_MAX_PATHS];
+    s2_planned plan[S2_PC_MAX_PATHS];
+} s2_pc_entry;
+
 /* The hash of a field path (the value tables' key): a multiply-add over
  * its components with odd 64-bit multipliers drawn from the seed, plus a
  * term for its depth, then one mixing round (zdem_s2_fphash_fin); a table
@@ -260,6 +275,9 @@ struct zdem_s2_state {
     zdem_s2_fp *fps;
     s2_planned *plan;         /* the decoder and hash of fps[i] (zdem_s2_plan_read) */
     uint32_t max_fps;
+    s2_pc_entry *pc;          /* the plan cache: pc_sets sets of S2_PC_WAYS, NULL none */
+    uint8_t *pc_victim;       /* per set: the way the next kept plan replaces */
+    uint32_t pc_sets;         /* a power of two */
     uint8_t *tmp;
     uint32_t tmp_size;
 
@@ -361,6 +379,28 @@ extern const zdem_s2_fdec zdem_s2_fd_late;
  * &zdem_s2_fd_late: resolved later) (source2_fieldplan.c). */
 zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br,
                               uint32_t *n, zdem_error *err);
+/* The plan cache (source2_plancache.c): an update's field paths are its
+ * path bits and its class's serializer and nothing else, so an update
+ * whose path bits repeat an earlier one's (an entity moving again, all
+ * players' positions) reuses that plan instead of reading the paths
+ * again. Set-associative, keyed by the serializer and the first bits;
+ * a hit compares every bit. Updates of at most S2_PC_MAX_PATHS paths in
+ * at most S2_PC_MAX_BITS bits are kept, only ones that read without a
+ * fault. */
+/* Arena bytes for a cache of `entries` (rounded down to whole sets of a
+ * power-of-two count; 0: none). */
+size_t zdem_s2_pc_size(uint32_t entries);
+/* Sets the cache up in the arena at init (no cache when it has no room
+ * for one set): 0 on a full arena. */
+int zdem_s2_pc_init(zdem_s2_state *s, uint32_t entries);
+void zdem_s2_pc_clear(zdem_s2_state *s);
+/* The entry whose path bits (for serializer ser) are the ones at br's
+ * position, NULL when none is; nothing is read. */
+const s2_pc_entry *zdem_s2_pc_find(const zdem_s2_state *s, int32_t ser, const zdem_bits *br);
+/* Keeps the plan zdem_s2_plan_read has just made (s->fps, s->plan, n
+ * paths) from the path bits at [start, br->pos) when it fits. */
+void zdem_s2_pc_keep(zdem_s2_state *s, int32_t ser, const zdem_bits *br, size_t start, uint32_t n);
+
 /* Stored raw value of entity e at the first `depth` components of fp;
  * 1 = found. */
 int zdem_s2_ent_raw(const zdem_s2_state *s, const s2_ent *e, const zdem_s2_fp *fp,
