@@ -42,7 +42,7 @@ typedef struct s2_planned {
 } s2_planned;
 
 /* A kept plan (the plan cache, source2_plancache.c). */
-#define S2_PC_WAYS 8u
+#define S2_PC_WAYS 4u
 #define S2_PC_MAX_PATHS 32u
 #define S2_PC_MAX_BITS 256u
 #define S2_PC_CHUNK 56u /* bits a compare word holds (a load at any bit) */
