@@ -3,7 +3,10 @@
  * game events, players, properties), configured as the zdem CLI runs it
  * (same arena and frame buffer). An odd-sized input goes through the push
  * API in pieces whose sizes come from the input, an even-sized one as a
- * whole file. The arena is allocated once (the library never allocates). */
+ * whole file. The arena is allocated once (the library never allocates).
+ * A whole-file input whose size is a multiple of 8 that decodes any
+ * field runs again without the plan cache: the status, the error offset,
+ * the statistics and the warnings must be the same (else abort). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +82,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (st == ZDEM_OK)
             (void)zdem_s2_state_end(s, &err);
     } else {
-        (void)zdem_s2_state_run(s, data, size, -1, &err);
+        zdem_status st = zdem_s2_state_run(s, data, size, -1, &err);
+        zdem_s2_stats a, b;
+        zdem_s2_state_stats(s, &a);
+        if (!(size & 6) && a.fields_decoded) {
+            zdem_s2_warnings wa = *zdem_s2_state_warnings(s);
+            zdem_s2_state *s2;
+            zdem_error err2;
+            zdem_error_clear(&err2);
+            cfg.plan_cache = 0;
+            if (zdem_s2_state_init(&s2, arena, ARENA_SIZE, &cfg, &err2) != ZDEM_OK)
+                abort();
+            if (zdem_s2_state_run(s2, data, size, -1, &err2) != st || err2.offset != err.offset)
+                abort();
+            zdem_s2_state_stats(s2, &b);
+            if (a.entity_updates != b.entity_updates || a.fields_decoded != b.fields_decoded ||
+                a.created != b.created || a.deleted != b.deleted || a.events != b.events ||
+                a.frames != b.frames || a.inner_messages != b.inner_messages ||
+                memcmp(wa.count, zdem_s2_state_warnings(s2)->count, sizeof wa.count) != 0)
+                abort();
+            s = s2;
+        }
     }
     (void)zdem_s2_players(s, on_player, NULL, order, 4096);
     n = zdem_s2_entities_live(s, order, 4096);

@@ -25,6 +25,7 @@ static zdem_s2_state *fk_s2_state(uint64_t seed, zdem_s2_event_fn on_event, void
     cfg.tmp_size = 1u << 16;
     cfg.frame_buffer = 1u << 12;
     cfg.gather_buffer = 0;
+    cfg.plan_cache = 0; /* keys only: its set-up is per-input work here (fuzz_source2_entities has it) */
     cfg.hash_seed = seed;
     cfg.on_event = on_event;
     cfg.user = user;
