@@ -445,7 +445,6 @@ static zdem_status read_fields(zdem_s2_state *s, s2_ent *e, zdem_bits *br,
     const s2_planned *plan;
     const zdem_s2_fp *fps;
     *nfp = 0;
-    *fps_out = s->fps;
     if (kept) {
         s->stats.plans_reused++;
         n = kept->n;

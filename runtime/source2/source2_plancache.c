@@ -31,7 +31,7 @@ size_t zdem_s2_pc_size(uint32_t entries)
     return sets ? (size_t)sets * (S2_PC_WAYS * sizeof(s2_pc_entry) + 1u) + 16u : 0u;
 }
 
-void zdem_s2_pc_clear(zdem_s2_state *s)
+static void pc_clear(zdem_s2_state *s)
 {
     uint32_t i;
     for (i = 0; s->pc && i < s->pc_sets * S2_PC_WAYS; i++)
@@ -54,7 +54,7 @@ int zdem_s2_pc_init(zdem_s2_state *s, uint32_t entries)
     s->pc = (s2_pc_entry *)(void *)(s->base + off);
     s->pc_victim = s->base + voff;
     s->pc_sets = sets;
-    zdem_s2_pc_clear(s);
+    pc_clear(s);
     return 1;
 }
 
@@ -92,41 +92,20 @@ static inline uint32_t pc_set(const zdem_s2_state *s, int32_t ser, uint64_t firs
     return (uint32_t)(x >> 40) & (s->pc_sets - 1u);
 }
 
-/* Whether e's path bits past its first chunk are the ones at pos (8
- * bytes loadable at each chunk). */
-static inline int pc_rest_same(const s2_pc_entry *e, const uint8_t *d, size_t pos)
+/* Whether e's path bits past its first chunk are the ones at pos of d
+ * (len bytes). near: within 64 bits of the end, loads stop at it (a
+ * constant where this is inlined). */
+static inline int pc_rest_same(const s2_pc_entry *e, const uint8_t *d, size_t len, size_t pos,
+                               const int near)
 {
     unsigned c;
-    for (c = 1; c * S2_PC_CHUNK < e->bits; c++)
-        if ((pc_chunk(d, pos + c * S2_PC_CHUNK) & pc_mask(e->bits - c * S2_PC_CHUNK)) != e->w[c])
+    for (c = 1; c * S2_PC_CHUNK < e->bits; c++) {
+        size_t at = pos + c * S2_PC_CHUNK;
+        if (((near ? pc_chunk_near(d, len, at) : pc_chunk(d, at)) &
+             pc_mask(e->bits - c * S2_PC_CHUNK)) != e->w[c])
             return 0;
+    }
     return 1;
-}
-
-/* pc_rest_same within 64 bits of the end (len bytes): no load past it. */
-static int pc_rest_same_near(const s2_pc_entry *e, const uint8_t *d, size_t len, size_t pos)
-{
-    unsigned c;
-    for (c = 1; c * S2_PC_CHUNK < e->bits; c++)
-        if ((pc_chunk_near(d, len, pos + c * S2_PC_CHUNK) & pc_mask(e->bits - c * S2_PC_CHUNK)) !=
-            e->w[c])
-            return 0;
-    return 1;
-}
-
-/* The lookup within 64 bits of br's end (an entry longer than what is
- * left cannot be there). */
-static const s2_pc_entry *pc_find_near(const zdem_s2_state *s, int32_t ser, const zdem_bits *br)
-{
-    const size_t pos = br->pos, left = br->end - pos;
-    const uint64_t w0 = pc_chunk_near(br->data, br->len, pos);
-    const s2_pc_entry *e = s->pc + (size_t)pc_set(s, ser, w0) * S2_PC_WAYS;
-    unsigned k;
-    for (k = 0; k < S2_PC_WAYS; k++, e++)
-        if (e->ser == ser && (w0 & pc_mask(e->bits)) == e->w[0] && e->bits <= left &&
-            pc_rest_same_near(e, br->data, br->len, pos))
-            return e;
-    return 0;
 }
 
 const s2_pc_entry *zdem_s2_pc_find(const zdem_s2_state *s, int32_t ser, const zdem_bits *br)
@@ -135,22 +114,22 @@ const s2_pc_entry *zdem_s2_pc_find(const zdem_s2_state *s, int32_t ser, const zd
     const uint8_t *d = br->data;
     const s2_pc_entry *e;
     uint64_t w0;
-    size_t room;
+    size_t left, room;
     unsigned k;
     if (!s->pc || pos >= br->end)
         return 0;
-    if (br->end - pos < 64u)
-        return pc_find_near(s, ser, br);
-    room = br->end - 64u - pos; /* an entry of at most this many bits has 8 bytes at each chunk */
-    w0 = pc_chunk(d, pos);
+    left = br->end - pos; /* an entry with more bits cannot be here */
+    /* an entry of at most room bits has 8 bytes to load at each chunk;
+     * one that ends in the last 64 bits (the last update of a message)
+     * is compared without loading past the end */
+    room = left >= 64u ? left - 64u : 0u;
+    w0 = left >= 64u ? pc_chunk(d, pos) : pc_chunk_near(d, br->len, pos);
     e = s->pc + (size_t)pc_set(s, ser, w0) * S2_PC_WAYS;
     for (k = 0; k < S2_PC_WAYS; k++, e++) {
         if (e->ser != ser || (w0 & pc_mask(e->bits)) != e->w[0])
             continue;
-        /* an entry that ends in the last 64 bits: compared without
-         * loading past the end (the last update of a message) */
-        if (e->bits <= room ? pc_rest_same(e, d, pos)
-                            : e->bits <= room + 64u && pc_rest_same_near(e, d, br->len, pos))
+        if (e->bits <= room ? pc_rest_same(e, d, br->len, pos, 0)
+                            : e->bits <= left && pc_rest_same(e, d, br->len, pos, 1))
             return e;
     }
     return 0;

@@ -103,11 +103,11 @@ typedef zdem_status (*zdem_s2_frame_hook)(void *user, zdem_s2_state *s,
                                           const zdem_s2_outer *m,
                                           const uint8_t *payload, size_t size);
 
-/* Everything a run uses comes from the arena given to zdem_s2_state_init;
- * these sizes fix its parts (zdem_s2_state_fixed_size adds them up). */
 /* zdem_s2_config.plan_cache's default: 256 plans (about 270 KiB). */
 #define ZDEM_S2_PLAN_CACHE_DEFAULT 256u
 
+/* Everything a run uses comes from the arena given to zdem_s2_state_init;
+ * these sizes fix its parts (zdem_s2_state_fixed_size adds them up). */
 typedef struct zdem_s2_config {
     uint32_t max_entities;    /* entity index limit (default 16384) */
     uint32_t max_field_paths; /* per entity update (default 8192) */

@@ -390,10 +390,9 @@ zdem_status zdem_s2_plan_read(const zdem_s2_state *s, int32_t ser, zdem_bits *br
 /* Arena bytes for a cache of `entries` (rounded down to whole sets of a
  * power-of-two count; 0: none). */
 size_t zdem_s2_pc_size(uint32_t entries);
-/* Sets the cache up in the arena at init (no cache when it has no room
- * for one set): 0 on a full arena. */
+/* Sets the cache up in the arena at init, empty (none for fewer entries
+ * than one set holds): 0 on a full arena. */
 int zdem_s2_pc_init(zdem_s2_state *s, uint32_t entries);
-void zdem_s2_pc_clear(zdem_s2_state *s);
 /* The entry whose path bits (for serializer ser) are the ones at br's
  * position, NULL when none is; nothing is read. */
 const s2_pc_entry *zdem_s2_pc_find(const zdem_s2_state *s, int32_t ser, const zdem_bits *br);
